@@ -1,0 +1,43 @@
+"""The simulator backend interface. MuJoCo (``housebench.sim.mujoco``) is the default; an Isaac Sim
+backend would implement the same two protocols over the same USD files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from housebench.sim.state import SimState
+
+
+class Simulation(Protocol):
+    """One loaded scene: a composed USD stage (house + task layer + assets + robot)."""
+
+    timestep: float  # seconds per physics step
+
+    @property
+    def time(self) -> float: ...
+
+    def step(self, n: int = 1) -> None:
+        """Advance the physics by ``n`` steps."""
+
+    def get_state(self) -> SimState:
+        """Every prop's pose and velocities, every joint value, in the shared state format."""
+
+    def set_state(self, state: SimState) -> None:
+        """Set object poses/velocities and joint values named in ``state`` (others unchanged)."""
+
+    def set_control(self, targets: dict[str, float]) -> None:
+        """Position targets for named actuators (e.g. ``robot0:torso_lift_joint``)."""
+
+    def render(self, camera: str | None = None, width: int = 640, height: int = 480) -> np.ndarray:
+        """An RGB image (H, W, 3 uint8) from a named camera, or a free overview camera."""
+
+
+class Backend(Protocol):
+    name: str  # "mujoco"
+    version: str  # the simulator's version string
+
+    def load(self, stage_path: Path) -> Simulation:
+        """Compile and load the composed USD stage at ``stage_path``."""
