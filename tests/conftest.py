@@ -1,0 +1,57 @@
+"""Shared fixtures: a real Prefect server on loopback, and the repository root."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_SAMPLES = ROOT.parent / "shared" / "samples"
+
+PREFECT_QUIET = {
+    "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+    "DO_NOT_TRACK": "1",
+    "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "90",
+    "PREFECT_LOGGING_LEVEL": "WARNING",
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def prefect_server(tmp_path_factory) -> dict[str, str]:
+    """Start ``prefect server start`` on 127.0.0.1; yield the environment that points at it."""
+    home = tmp_path_factory.mktemp("prefect-home")
+    port = _free_port()
+    env = {**os.environ, **PREFECT_QUIET, "PREFECT_HOME": str(home),
+           "PREFECT_API_URL": f"http://127.0.0.1:{port}/api"}
+    log = (home / "server.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1", "--port", str(port)],
+        env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2)
+            break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"prefect server did not start: {(home / 'server.log').read_text()[-2000:]}")
+            time.sleep(1)
+    yield env
+    proc.terminate()
+    proc.wait(timeout=30)
+    log.close()
