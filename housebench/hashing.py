@@ -19,3 +19,8 @@ def tree_hash(root: Path) -> str:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(file_hash(path).encode())
     return digest.hexdigest()
+
+
+def text_hash(text: str) -> str:
+    """SHA-256 of a string's UTF-8 bytes, hex."""
+    return hashlib.sha256(text.encode()).hexdigest()

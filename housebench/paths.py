@@ -1,5 +1,8 @@
 """The project's data layout, in one place (every stage and flow reads paths from here)."""
 
+from __future__ import annotations
+
+from dataclasses import dataclass
 from pathlib import Path
 
 ASSETS_RAW = Path("assets_raw")
@@ -13,3 +16,40 @@ ANNOTATIONS_DIR = Path("annotations")
 RESULTS_DIR = Path("results")
 REPORT_DIR = Path("results/report")
 TASK_SPECS_DIR = Path("tasks")
+
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where one pipeline run reads and writes. ``Layout()`` is the DVC pipeline's layout; the nightly
+    flow samples its own variants into a separate workspace (:meth:`nightly`) over the same house and
+    assets."""
+
+    root: Path = Path(".")
+    tasks_dir: Path = TASKS_DIR
+    settled_dir: Path = SETTLED_DIR
+    scene_annotations_dir: Path = ANNOTATIONS_DIR / "scenes"
+    report_dir: Path = REPORT_DIR
+
+    @classmethod
+    def nightly(cls, root: Path, night: str) -> Layout:
+        workspace = Path("runs") / "nightly" / night
+        return cls(root, workspace / "tasks", workspace / "settled", workspace / "annotations",
+                   workspace / "report")
+
+    def at(self, path: Path) -> Path:
+        """``path`` under this layout's root."""
+        return Path(self.root) / path
+
+    def variants(self) -> list[tuple[str, str]]:
+        """Every ``(task, variant)`` with a ``task.json``, sorted."""
+        return sorted((p.parent.parent.name, p.parent.name) for p in self.at(self.tasks_dir).glob("*/*/task.json"))
+
+    def task_dir(self, task: str, variant: str) -> Path:
+        return self.at(self.tasks_dir) / task / variant
+
+    def settled_scene(self, task: str, variant: str) -> Path:
+        return self.at(self.settled_dir) / task / variant / "scene.usda"
+
+    def scene_annotations(self, task: str, variant: str) -> Path:
+        return self.at(self.scene_annotations_dir) / f"{task}__{variant}.json"

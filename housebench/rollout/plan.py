@@ -1,0 +1,53 @@
+"""Turn scenes on disk and the rollout params into episode jobs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from housebench import paths
+from housebench.paths import Layout
+from housebench.provenance import assets_hash, code_commit, scene_hash
+from housebench.rollout.episode import EpisodeJob
+
+
+class RolloutParams(BaseModel):
+    """The ``rollout`` section of params.yaml."""
+
+    model_config = ConfigDict(extra="forbid")
+    seed: int = 0
+    episodes_per_variant: int = 2
+    policies: list[str] = ["noop"]
+    backend: str = "mujoco"
+    horizon_s: float = 2.0
+    control_dt: float = 0.1
+    pose_noise_m: float = 0.002
+    executor: str = "local"
+    workers: int = 0  # 0: one per core
+
+
+def plan_jobs(run: str, params: RolloutParams, layout: Layout) -> list[EpisodeJob]:
+    """One job per settled variant x policy x episode seed, in a stable order."""
+    commit = code_commit(layout.root)
+    jobs = []
+    for task, variant in layout.variants():
+        task_file = layout.task_dir(task, variant) / "task.json"
+        scene = layout.settled_scene(task, variant)
+        assets = [o["asset"] for o in json.loads(task_file.read_text())["objects"]]
+        provenance = {
+            "code_commit": commit,
+            "scene_hash": scene_hash(layout.at(paths.HOUSE_DIR / "house.usda"), task_file.parent, scene.parent),
+            "assets_hash": assets_hash(layout.at(paths.ASSETS_SIM), assets),
+        }
+        for policy in params.policies:
+            for episode in range(params.episodes_per_variant):
+                jobs.append(EpisodeJob(
+                    run=run, task=task, variant=variant, seed=params.seed + episode, policy=policy,
+                    backend=params.backend, scene=scene, task_file=task_file,
+                    annotations=layout.scene_annotations(task, variant),
+                    horizon_s=params.horizon_s, control_dt=params.control_dt,
+                    pose_noise_m=params.pose_noise_m, provenance=provenance,
+                ))
+    return jobs

@@ -1,0 +1,38 @@
+"""DVC stage `annotate`: ground-truth annotations of every settled task scene.
+
+Reads ``scenes/settled/``, ``scenes/tasks/*/*/task.json``, ``annotations/house.json`` and
+``annotations/assets.json``; writes ``annotations/scenes/<task>__<variant>.json``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from housebench import paths
+from housebench.annotations.scene import annotate_scene
+from housebench.annotations.schema import AssetsFile, HouseAnnotations
+from housebench.io import atomic_dir, write_json
+from housebench.paths import Layout
+
+
+def annotate_all(layout: Layout) -> list[str]:
+    """Annotate every variant of ``layout``; returns the scene names written."""
+    house = HouseAnnotations.model_validate_json(layout.at(paths.ANNOTATIONS_DIR / "house.json").read_text())
+    assets = AssetsFile.model_validate_json(layout.at(paths.ANNOTATIONS_DIR / "assets.json").read_text())
+    written = []
+    with atomic_dir(layout.at(layout.scene_annotations_dir)) as tmp:
+        for task, variant in layout.variants():
+            task_json = json.loads((layout.task_dir(task, variant) / "task.json").read_text())
+            scene = annotate_scene(layout.settled_scene(task, variant), task_json, house, assets)
+            write_json(tmp / layout.scene_annotations(task, variant).name, scene.model_dump(mode="json"))
+            written.append(scene.scene)
+    return written
+
+
+def main() -> None:
+    for scene in annotate_all(Layout()):
+        print(f"annotated {scene}")
+
+
+if __name__ == "__main__":
+    main()
