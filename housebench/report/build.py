@@ -1,0 +1,42 @@
+"""Build the benchmark report from the results Parquet: ``index.html``, PNGs, ``metrics.json``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from housebench.io import atomic_dir, write_json
+from housebench.report import page, plots
+from housebench.report.summary import metrics, summarize
+from housebench.results.writer import connect
+
+DEFAULT_TITLE = "housebench benchmark report"
+
+
+def build_report(results_dir: Path, out_dir: Path, scene_images: Sequence[Path] = (),
+                 title: str = DEFAULT_TITLE) -> dict[str, Any]:
+    """Write the report for every run under ``results_dir`` into ``out_dir`` (replaced atomically).
+
+    ``out_dir`` gets ``index.html`` (self-contained), ``success_by_task.png``, ``progress.png`` and
+    ``metrics.json``; ``scene_images`` (PNG files) fill the page's Scenes gallery. The same Parquet
+    gives the same bytes. Returns the metrics.
+    """
+    missing = [str(p) for p in scene_images if not Path(p).is_file()]
+    if missing:
+        raise FileNotFoundError(f"scene image not found: {missing[0]}")
+    con = connect(results_dir)
+    sections = summarize(con)
+    con.close()
+    summary = metrics(sections)
+    with atomic_dir(Path(out_dir)) as tmp:
+        figures = [
+            (plots.success_by_task(sections["tasks"], tmp / "success_by_task.png"),
+             "Success rate by task and policy (95% Wilson interval)"),
+            (plots.progress_distribution(sections["progress"], tmp / "progress.png"),
+             "Distribution of episode progress"),
+        ]
+        html = page.render(title, sections, summary, figures, [Path(p) for p in scene_images])
+        (tmp / "index.html").write_text(html, encoding="utf-8")
+        write_json(tmp / "metrics.json", summary)
+    return summary

@@ -1,0 +1,26 @@
+"""DVC stage ``report``: results Parquet -> ``results/report/`` and ``results/metrics.json``."""
+
+from __future__ import annotations
+
+from glob import glob
+from pathlib import Path
+
+from housebench.io import write_json
+from housebench.params import load_params
+from housebench.paths import REPORT_DIR, RESULTS_DIR
+from housebench.report.build import build_report
+
+METRICS = RESULTS_DIR / "metrics.json"
+
+
+def main() -> None:
+    params = load_params("report")
+    scenes = sorted({Path(p) for pattern in params["scene_images"] for p in glob(pattern)})
+    metrics = build_report(RESULTS_DIR, REPORT_DIR, scenes, title=params["title"])
+    write_json(METRICS, metrics)
+    print(f"report: {metrics['episodes']} episodes, success rate {metrics['success_rate']:.3f}"
+          f" -> {REPORT_DIR}/index.html, {METRICS}")
+
+
+if __name__ == "__main__":
+    main()
