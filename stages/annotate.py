@@ -6,13 +6,12 @@ Reads ``scenes/settled/``, ``scenes/tasks/*/*/task.json``, ``annotations/house.j
 
 from __future__ import annotations
 
-import json
-
 from housebench import paths
 from housebench.annotations.scene import annotate_scene
 from housebench.annotations.schema import AssetsFile, HouseAnnotations
 from housebench.io import atomic_dir, write_json
 from housebench.paths import Layout
+from housebench.tasks.spec import TaskVariant, load_model
 
 
 def annotate_all(layout: Layout) -> list[str]:
@@ -22,8 +21,8 @@ def annotate_all(layout: Layout) -> list[str]:
     written = []
     with atomic_dir(layout.at(layout.scene_annotations_dir)) as tmp:
         for task, variant in layout.variants():
-            task_json = json.loads((layout.task_dir(task, variant) / "task.json").read_text())
-            scene = annotate_scene(layout.settled_scene(task, variant), task_json, house, assets)
+            variant_file = load_model(TaskVariant, layout.task_dir(task, variant) / "task.json")
+            scene = annotate_scene(layout.settled_scene(task, variant), variant_file, house, assets)
             write_json(tmp / layout.scene_annotations(task, variant).name, scene.model_dump(mode="json"))
             written.append(scene.scene)
     return written

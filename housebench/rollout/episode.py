@@ -17,6 +17,7 @@ from housebench.policy.base import make_policy
 from housebench.sim.registry import make_backend
 from housebench.sim.state import SimState
 from housebench.tasks.evaluator import evaluate
+from housebench.tasks.spec import TaskVariant, load_model
 from housebench.tasks.verdict import Verdict
 
 
@@ -56,7 +57,7 @@ class EpisodeOutcome:
     crash: str | None
     host: str
     backend_version: str
-    events: list[dict]
+    events: list[tuple[float, str, dict]]  # (t_sim, kind, detail)
 
 
 def perturb(state: SimState, seed: int, noise_m: float) -> SimState:
@@ -79,7 +80,7 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
     try:
         backend = make_backend(job.backend)
         version = backend.version
-        task = json.loads(Path(job.task_file).read_text())
+        task = load_model(TaskVariant, Path(job.task_file))
         scene = SceneAnnotations.model_validate_json(Path(job.annotations).read_text())
         sim = backend.load(Path(job.scene))
         sim.set_state(perturb(sim.get_state(), job.seed, job.pose_noise_m))
@@ -93,7 +94,7 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
                 sim.set_control(targets)
             sim.step(substeps)
             steps += substeps
-        verdict = evaluate(task["goal"], sim.get_state(), scene, initial=initial)
+        verdict = evaluate(task.goal, sim.get_state(), scene, initial=initial)
     except Exception as err:  # noqa: BLE001 - a crashed episode is a result, not an abort
         crash = f"{type(err).__name__}: {err}"
         events.append(_event(sim.time if sim else 0.0, "crash", error=crash, trace=traceback.format_exc(limit=3)))
@@ -113,5 +114,5 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
     )
 
 
-def _event(t_sim: float, kind: str, **detail) -> dict:
-    return {"t_sim": float(t_sim), "kind": kind, "detail": json.dumps(detail, sort_keys=True)}
+def _event(t_sim: float, kind: str, **detail) -> tuple[float, str, dict]:
+    return float(t_sim), kind, detail

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
@@ -11,6 +10,7 @@ from housebench import paths
 from housebench.paths import Layout
 from housebench.provenance import assets_hash, code_commit, scene_hash
 from housebench.rollout.episode import EpisodeJob
+from housebench.tasks.spec import TaskVariant, load_model
 
 
 class RolloutParams(BaseModel):
@@ -35,7 +35,7 @@ def plan_jobs(run: str, params: RolloutParams, layout: Layout) -> list[EpisodeJo
     for task, variant in layout.variants():
         task_file = layout.task_dir(task, variant) / "task.json"
         scene = layout.settled_scene(task, variant)
-        assets = [o["asset"] for o in json.loads(task_file.read_text())["objects"]]
+        assets = [o.asset for o in load_model(TaskVariant, task_file).objects.values()]
         provenance = {
             "code_commit": commit,
             "scene_hash": scene_hash(layout.at(paths.HOUSE_DIR / "house.usda"), task_file.parent, scene.parent),

@@ -1,0 +1,196 @@
+"""The goal language shared by task specs, task variants and the evaluator.
+
+A goal is a tree. Inner nodes are ``{"all_of": [...]}`` / ``{"any_of": [...]}``; leaves are
+conditions ``{"predicate": "<name>", ...}`` whose ``items`` are *slots*:
+
+- ``apple``: that instance, or any instance of the role ``apple`` (first one that holds);
+- ``plate|bowl``: alternatives, each a name or a role (first one that holds);
+- ``all:fruit``: one item per present instance of the role;
+- ``$container``: the instance bound earlier by a condition's ``bind``.
+
+Tolerances are fields with defaults, so a resolved goal states every number it is judged by.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, StringConstraints, Tag, model_validator
+
+NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
+SLOT = r"^(\$\w+|all:\w+|\w+(\|\w+)*)$"
+Name = Annotated[str, StringConstraints(pattern=NAME)]
+Slot = Annotated[str, StringConstraints(pattern=SLOT)]
+Items = Annotated[list[Slot], Field(min_length=1)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Condition(Strict):
+    """A leaf; ``slots()`` lists every slot it reads, in order."""
+
+    def slots(self) -> list[str]:
+        return list(getattr(self, "items", []))
+
+
+class OnSupport(Condition):
+    """Bottom within ``-below..+above`` of a support's height, footprint centre in its box + margin."""
+
+    items: Items
+    support: str  # a support name ("table/top") or its owner ("table": any of its surfaces)
+    below: float = 0.02
+    above: float = 0.05
+    margin: float = 0.02
+
+
+class On(OnSupport):
+    predicate: Literal["on"]
+    upright: bool = False
+    max_tilt_deg: float = 20.0
+
+
+class Near(OnSupport):
+    """One instance per item on the support, pairwise within ``distance`` (xy, centres)."""
+
+    predicate: Literal["near"]
+    distance: float
+
+
+class Inside(Condition):
+    """Every item's centre inside one container's cavity (``floor-below .. rim+above``)."""
+
+    predicate: Literal["inside"]
+    items: Items
+    container: Slot
+    bind: Name | None = None  # bind the chosen container as ``$<bind>``
+    below: float = 0.01
+    above: float = 0.03
+
+    def slots(self) -> list[str]:
+        return [*self.items, self.container]
+
+
+class Upright(Condition):
+    predicate: Literal["upright"]
+    items: Items
+    max_tilt_deg: float = 20.0
+
+
+class NotDropped(Condition):
+    """No object that started with its bottom >= ``start_min`` now has its bottom <= ``floor_max``
+    outside every container."""
+
+    predicate: Literal["not_dropped"]
+    start_min: float = 0.10
+    floor_max: float = 0.05
+
+
+class Heated(Condition):
+    predicate: Literal["heated"]
+    items: Items
+    min_c: float
+
+
+class Chilled(Condition):
+    predicate: Literal["chilled"]
+    items: Items
+    max_c: float
+
+
+class Lifted(Condition):
+    """Bottom at least ``height`` above its initial bottom (or above z = 0 for ``absolute``)."""
+
+    predicate: Literal["lifted"]
+    items: Items
+    height: float
+    reference: Literal["initial", "absolute"] = "initial"
+
+
+class PlacedInZone(Condition):
+    """Centre inside an axis-aligned box (faces inclusive); optionally speed <= ``max_speed``."""
+
+    predicate: Literal["placed_in_zone"]
+    items: Items
+    zone: tuple[float, float, float, float, float, float]  # xmin, ymin, zmin, xmax, ymax, zmax
+    max_speed: float | None = None
+
+
+class AllOf(Strict):
+    all_of: Annotated[list[Node], Field(min_length=1)]
+
+
+class AnyOf(Strict):
+    any_of: Annotated[list[Node], Field(min_length=1)]
+
+
+LEAVES: dict[str, type[Condition]] = {
+    cls.model_fields["predicate"].annotation.__args__[0]: cls
+    for cls in (On, Near, Inside, Upright, NotDropped, Heated, Chilled, Lifted, PlacedInZone)
+}
+
+
+def _tag(value: Any) -> str | None:
+    if isinstance(value, dict):
+        for key in ("all_of", "any_of"):
+            if key in value:
+                return key
+        return value.get("predicate")
+    return "all_of" if isinstance(value, AllOf) else "any_of" if isinstance(value, AnyOf) else value.predicate
+
+
+Node = Annotated[
+    Union[(Annotated[AllOf, Tag("all_of")], Annotated[AnyOf, Tag("any_of")],  # noqa: UP007
+           *(Annotated[cls, Tag(name)] for name, cls in LEAVES.items()))],
+    Discriminator(
+        _tag,
+        custom_error_type="goal_node",
+        custom_error_message=f"expected all_of, any_of or a predicate in {sorted(LEAVES)}",
+    ),
+]
+AllOf.model_rebuild()
+AnyOf.model_rebuild()
+
+
+def leaves(node: Node, where: str = "goal") -> Iterator[tuple[str, Condition]]:
+    """Every condition depth-first (the evaluator's flattened order), with its location."""
+    if isinstance(node, (AllOf, AnyOf)):
+        key = "all_of" if isinstance(node, AllOf) else "any_of"
+        for i, child in enumerate(getattr(node, key)):
+            yield from leaves(child, f"{where}.{key}[{i}]")
+    else:
+        yield where, node
+
+
+def check_slots(node: Node, names: set[str], roles: set[str]) -> None:
+    """Every slot names a known object or role; every ``$x`` is bound before use (ValueError)."""
+    bound: set[str] = set()
+    for where, cond in leaves(node):
+        for slot in cond.slots():
+            if slot.startswith("$"):
+                if slot[1:] not in bound:
+                    raise ValueError(f"{where}: '{slot}' is used before it is bound")
+                continue
+            parts = [slot[4:]] if slot.startswith("all:") else slot.split("|")
+            known = roles if slot.startswith("all:") else names | roles
+            for part in parts:
+                if part not in known:
+                    raise ValueError(f"{where}: slot '{slot}' names no object or role '{part}'")
+        if isinstance(cond, Inside) and cond.bind:
+            bound.add(cond.bind)
+
+
+class Goal(Strict):
+    """A goal resolved for one variant: the tree plus the instances it is judged over."""
+
+    roles: dict[Name, Name]  # present instance -> role
+    absent: dict[Name, Name] = Field(default_factory=dict)  # dropped optional instance -> role
+    condition: Node
+
+    @model_validator(mode="after")
+    def _slots_known(self) -> Goal:
+        instances = {**self.roles, **self.absent}
+        check_slots(self.condition, set(instances), set(instances.values()))
+        return self

@@ -1,0 +1,186 @@
+"""The goal predicates: plain functions ``(condition, context) -> item results``.
+
+Every comparison is a plain ``<=`` / ``>=`` against the number the condition states (no hidden
+epsilon), so a state exactly on a tolerance boundary is decided by that number.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+import numpy as np
+
+from housebench.tasks import goal as g
+from housebench.tasks.context import Check, Context, GoalError, rotation
+from housebench.tasks.verdict import ItemResult
+
+
+def _tilt_ok(ctx: Context, name: str, max_deg: float) -> tuple[bool, str]:
+    tilt = ctx.tilt_deg(name)
+    return tilt <= max_deg, f"tilt {tilt:.3f} deg (max {max_deg})"
+
+
+def _on_check(ctx: Context, cond: g.OnSupport, max_tilt_deg: float | None = None) -> Check:
+    """The ``on`` test of one instance against any surface of ``cond.support``."""
+    supports = ctx.supports(cond.support)
+
+    def check(name: str) -> tuple[bool, str]:
+        bottom, (x, y) = ctx.bottom(name), ctx.centre(name)[:2]
+        tried = []
+        for s in supports:
+            xmin, ymin, xmax, ymax = s.box
+            level = s.height - cond.below <= bottom <= s.height + cond.above
+            inbox = (xmin - cond.margin <= x <= xmax + cond.margin
+                     and ymin - cond.margin <= y <= ymax + cond.margin)
+            ok, why = level and inbox, (f"on {s.name}: bottom {bottom:.6f} vs height {s.height:.6f} "
+                                       f"(-{cond.below}/+{cond.above}) {'ok' if level else 'FAIL'}, "
+                                       f"centre ({x:.6f}, {y:.6f}) {'in' if inbox else 'OUTSIDE'} box")
+            if max_tilt_deg is not None:
+                up, tilt = _tilt_ok(ctx, name, max_tilt_deg)
+                ok, why = ok and up, f"{why}, {tilt}{'' if up else ' FAIL'}"
+            if ok:
+                return True, why
+            tried.append(why)
+        return False, "; ".join(tried)
+
+    return check
+
+
+def on(cond: g.On, ctx: Context) -> list[ItemResult]:
+    return ctx.judge(cond.items, _on_check(ctx, cond, cond.max_tilt_deg if cond.upright else None))
+
+
+def near(cond: g.Near, ctx: Context) -> list[ItemResult]:
+    """One instance per item on the support, each within ``distance`` (xy) of every other one;
+    the combination satisfying the most items is reported."""
+    on_support = _on_check(ctx, cond)
+    groups = [cands for slot in cond.items for cands in ctx.items(slot)]
+    options = [[n for n in cands if on_support(n)[0]] or [None] for cands in groups]
+    best: list[ItemResult] = []
+    for combo in itertools.product(*options):
+        results = []
+        for i, name in enumerate(combo):
+            if name is None:
+                results.append(ItemResult(item="|".join(groups[i]), ok=False,
+                                          reason=f"not on {cond.support}: {on_support(groups[i][0])[1]}"))
+                continue
+            far = {o: float(np.hypot(*(ctx.centre(name) - ctx.centre(o))[:2]))
+                   for o in combo if o is not None and o != name}
+            too_far = {o: d for o, d in far.items() if not d <= cond.distance}
+            results.append(ItemResult(item=name, ok=not too_far, reason=(
+                f"on {cond.support}; xy distances {', '.join(f'{o} {d:.6f}' for o, d in far.items())} "
+                f"(max {cond.distance})")))
+        if not best or sum(r.ok for r in results) > sum(r.ok for r in best):
+            best = results
+    return best
+
+
+def cavity(ctx: Context, name: str, container: str, below: float, above: float) -> tuple[bool, str]:
+    """Whether ``name``'s centre lies in ``container``'s cavity, and what was measured."""
+    profile = ctx.asset(container).container
+    if profile is None:
+        raise GoalError(f"'{container}' ({ctx.asset(container).name}) has no container profile")
+    pose = ctx.pose(container)
+    lx, ly, lz = (ctx.centre(name) - np.asarray(pose.pos)) @ rotation(pose.quat)  # container frame
+    hx, hy = profile.inner_half_extents
+    if profile.shape == "round":
+        radial = float(np.hypot(lx, ly))
+        across, what = radial <= hx, f"radius {radial:.6f} (max {hx})"
+    else:
+        across, what = abs(lx) <= hx and abs(ly) <= hy, f"offset ({lx:.6f}, {ly:.6f}) (max {hx}, {hy})"
+    level = profile.floor_z - below <= lz <= profile.rim_z + above
+    ok = across and level
+    return ok, (f"in {container}: {what}{'' if across else ' FAIL'}, height {lz:.6f} "
+                f"({profile.floor_z}-{below} .. {profile.rim_z}+{above}){'' if level else ' FAIL'}")
+
+
+def inside(cond: g.Inside, ctx: Context) -> list[ItemResult]:
+    """One container holds every item: the first that does, else the one holding most."""
+    slots = ctx.items(cond.container)
+    if len(slots) != 1:
+        raise GoalError(f"container slot '{cond.container}' must name exactly one item")
+    best: tuple[int, str, list[ItemResult]] | None = None
+    for container in slots[0]:
+        results = ctx.judge(cond.items, lambda n, c=container: cavity(ctx, n, c, cond.below, cond.above))
+        held = sum(r.ok for r in results)
+        if best is None or held > best[0]:
+            best = (held, container, results)
+        if held == len(results):
+            break
+    if cond.bind:
+        ctx.bindings[cond.bind] = best[1]
+    return best[2]
+
+
+def upright(cond: g.Upright, ctx: Context) -> list[ItemResult]:
+    return ctx.judge(cond.items, lambda name: _tilt_ok(ctx, name, cond.max_tilt_deg))
+
+
+def not_dropped(cond: g.NotDropped, ctx: Context) -> list[ItemResult]:
+    containers = [n for n in sorted(ctx.roles) if ctx.asset(n).container is not None]
+    below, above = (g.Inside.model_fields[k].default for k in ("below", "above"))
+
+    def check(name: str) -> tuple[bool, str]:
+        start, now = ctx.bottom(name, ctx.initial), ctx.bottom(name)
+        held = [c for c in containers if c != name and cavity(ctx, name, c, below, above)[0]]
+        dropped = start >= cond.start_min and now <= cond.floor_max and not held
+        where = f"in {held[0]}" if held else "outside every container"
+        return not dropped, f"bottom {start:.6f} -> {now:.6f} m, {where}"
+
+    return ctx.judge(sorted(ctx.roles), check)
+
+
+def _temperature(ctx: Context, name: str) -> float:
+    if name not in ctx.state.temperatures_c:
+        raise GoalError(f"no temperature for '{name}' in the state")
+    return ctx.state.temperatures_c[name]
+
+
+def heated(cond: g.Heated, ctx: Context) -> list[ItemResult]:
+    def check(name: str) -> tuple[bool, str]:
+        t = _temperature(ctx, name)
+        return t >= cond.min_c, f"{t} C (min {cond.min_c})"
+
+    return ctx.judge(cond.items, check)
+
+
+def chilled(cond: g.Chilled, ctx: Context) -> list[ItemResult]:
+    def check(name: str) -> tuple[bool, str]:
+        t = _temperature(ctx, name)
+        return t <= cond.max_c, f"{t} C (max {cond.max_c})"
+
+    return ctx.judge(cond.items, check)
+
+
+def lifted(cond: g.Lifted, ctx: Context) -> list[ItemResult]:
+    def check(name: str) -> tuple[bool, str]:
+        now = ctx.bottom(name)
+        ref = ctx.bottom(name, ctx.initial) if cond.reference == "initial" else 0.0
+        return now >= ref + cond.height, f"bottom {now:.6f} m (min {ref:.6f} + {cond.height})"
+
+    return ctx.judge(cond.items, check)
+
+
+def placed_in_zone(cond: g.PlacedInZone, ctx: Context) -> list[ItemResult]:
+    lo, hi = cond.zone[:3], cond.zone[3:]
+
+    def check(name: str) -> tuple[bool, str]:
+        c = ctx.centre(name)
+        ok = all(lo[i] <= c[i] <= hi[i] for i in range(3))
+        why = f"centre ({c[0]:.6f}, {c[1]:.6f}, {c[2]:.6f}) {'in' if ok else 'OUTSIDE'} zone"
+        if cond.max_speed is not None:
+            vel = ctx.pose(name).linvel
+            if vel is None:
+                raise GoalError(f"'{name}' has no linvel in the state: cannot check it is settled")
+            speed = float(np.linalg.norm(vel))
+            ok, why = ok and speed <= cond.max_speed, f"{why}, speed {speed:.6f} m/s (max {cond.max_speed})"
+        return ok, why
+
+    return ctx.judge(cond.items, check)
+
+
+PREDICATES: dict[str, Callable[..., list[ItemResult]]] = {
+    "on": on, "near": near, "inside": inside, "upright": upright, "not_dropped": not_dropped, "heated": heated,
+    "chilled": chilled, "lifted": lifted, "placed_in_zone": placed_in_zone,
+}

@@ -1,0 +1,86 @@
+"""DVC stage ``tasks``: sample every task spec into seeded variants (task layer + ``task.json``).
+
+Reads ``params.yaml:tasks``, ``tasks/*.json``, ``annotations/house.json``, ``annotations/assets.json``.
+Writes ``scenes/tasks/<task>/<variant>/{task.usda, task.json}`` and ``scenes/tasks/choices.json``
+(how often each choice was drawn, for the report), all at once (atomic).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from housebench.annotations.schema import AssetsFile, HouseAnnotations
+from housebench.hashing import file_hash
+from housebench.io import atomic_dir, write_json
+from housebench.params import load_params
+from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM, HOUSE_DIR, TASK_SPECS_DIR, TASKS_DIR, Layout
+from housebench.tasks.sampler import SamplerParams, SamplingError, sample_variant
+from housebench.tasks.spec import SpecError, TaskVariant, load_model, load_spec, one_line
+from housebench.usd.task_layer import write_task_layer
+
+
+def sample_all(params: SamplerParams, house: HouseAnnotations, assets: AssetsFile,
+               specs: list[Path]) -> list[TaskVariant]:
+    """Every variant of every spec; a bad spec is reported with the others, then the stage fails."""
+    variants, errors = [], []
+    for path in specs:
+        try:
+            spec, digest = load_spec(path), file_hash(path)
+            variants += [sample_variant(path.stem, spec, digest, f"v{i:03d}", params.seed + i,
+                                        house, assets, params) for i in range(params.variants_per_task)]
+        except (SpecError, SamplingError) as err:
+            errors.append(str(err))
+    if errors:
+        raise SystemExit("\n".join(errors))
+    return variants
+
+
+def choice_counts(variants: list[TaskVariant]) -> dict:
+    """``{task: {"variants": n, "choices": {key: {value: count}}}}``."""
+    counts: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    for v in variants:
+        for key, value in v.choices.items():
+            counts[v.task][key][value] += 1
+    return {task: {"variants": sum(1 for v in variants if v.task == task),
+                   "choices": {k: dict(c) for k, c in keys.items()}} for task, keys in counts.items()}
+
+
+def load_inputs(layout: Layout) -> tuple[HouseAnnotations, AssetsFile]:
+    """The house and asset annotations the sampler reads; a bad file is a one-line exit."""
+    try:
+        return (load_model(HouseAnnotations, layout.at(ANNOTATIONS_DIR / "house.json")),
+                load_model(AssetsFile, layout.at(ANNOTATIONS_DIR / "assets.json")))
+    except SpecError as err:
+        raise SystemExit(str(err)) from None
+
+
+def write_variants(layout: Layout, params: SamplerParams) -> list[TaskVariant]:
+    """Sample every spec of ``tasks/`` into ``layout.tasks_dir`` (atomic, byte-deterministic)."""
+    house, assets = load_inputs(layout)
+    variants = sample_all(params, house, assets, sorted(layout.at(TASK_SPECS_DIR).glob("*.json")))
+    target = layout.at(layout.tasks_dir)
+    with atomic_dir(target) as tmp:
+        for v in variants:
+            folder = tmp / v.task / v.variant
+            write_json(folder / "task.json", v.model_dump(mode="json"))
+            write_task_layer(folder / "task.usda", v, layout.at(HOUSE_DIR / "house.usda"),
+                             layout.at(ASSETS_SIM), anchor=target / v.task / v.variant)
+        write_json(tmp / "choices.json", choice_counts(variants))
+    return variants
+
+
+def main() -> None:
+    try:
+        params = SamplerParams(**load_params("tasks"))
+    except ValidationError as err:
+        raise SystemExit(one_line("params.yaml: tasks", err)) from None
+    variants = write_variants(Layout(), params)
+    print(f"tasks: {len(variants)} variants of {len({v.task for v in variants})} tasks -> {TASKS_DIR}",
+          file=sys.stderr)
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,23 @@
+"""Constants and helpers shared by the task tests (conftest.py turns the world into fixtures)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from housebench.annotations.schema import SceneAnnotations, Support
+from housebench.sim.state import SimState
+
+SPEC = Path(__file__).resolve().parents[2] / "tasks" / "put_fruit_in_container.json"
+TABLE_TOP = Support(name="table/top", owner="table", height=0.75, box=(1.5, 1.5, 2.5, 2.3))
+ROLES = {"apple": "fruit", "orange": "fruit", "bowl": "container"}
+
+
+def state_of(scene: SceneAnnotations, overrides: dict | None = None, **extra) -> SimState:
+    """The scene's poses as a state; ``overrides`` replace an object's entry (None removes it)."""
+    objects = {n: {"pos": list(o.pos), "quat": list(o.quat)} for n, o in scene.objects.items()}
+    for name, entry in (overrides or {}).items():
+        if entry is None:
+            objects.pop(name)
+        else:
+            objects[name] = {"quat": [1, 0, 0, 0], **entry}
+    return SimState.model_validate({"objects": objects, **extra})
