@@ -16,7 +16,7 @@ METRICS = RESULTS_DIR / "metrics.json"
 def main() -> None:
     params = load_params("report")
     scenes = sorted({Path(p) for pattern in params["scene_images"] for p in glob(pattern)})
-    metrics = build_report(RESULTS_DIR, REPORT_DIR, scenes, title=params["title"])
+    metrics = build_report(RESULTS_DIR, REPORT_DIR, scenes, title=params["title"], runs=params["runs"])
     write_json(METRICS, metrics)
     print(f"report: {metrics['episodes']} episodes, success rate {metrics['success_rate']:.3f}"
           f" -> {REPORT_DIR}/index.html, {METRICS}")

@@ -15,8 +15,9 @@ DEFAULT_TITLE = "housebench benchmark report"
 
 
 def build_report(results_dir: Path, out_dir: Path, scene_images: Sequence[Path] = (),
-                 title: str = DEFAULT_TITLE) -> dict[str, Any]:
-    """Write the report for every run under ``results_dir`` into ``out_dir`` (replaced atomically).
+                 title: str = DEFAULT_TITLE, runs: Sequence[str] | None = None) -> dict[str, Any]:
+    """Write the report for every run under ``results_dir`` (or only ``runs``) into ``out_dir``
+    (replaced atomically).
 
     ``out_dir`` gets ``index.html`` (self-contained), ``success_by_task.png``, ``progress.png`` and
     ``metrics.json``; ``scene_images`` (PNG files) fill the page's Scenes gallery. The same Parquet
@@ -25,7 +26,7 @@ def build_report(results_dir: Path, out_dir: Path, scene_images: Sequence[Path] 
     missing = [str(p) for p in scene_images if not Path(p).is_file()]
     if missing:
         raise FileNotFoundError(f"scene image not found: {missing[0]}")
-    con = connect(results_dir)
+    con = connect(results_dir, runs)
     sections = summarize(con)
     con.close()
     summary = metrics(sections)

@@ -9,12 +9,13 @@ table still gets its file), each partition dir replaced atomically. Rows are sor
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
@@ -95,12 +96,16 @@ def read_table(results_dir: Path, table: str) -> pa.Table:
     return data.sort_by([(key, "ascending") for key in SORT_KEYS[table]])
 
 
-def connect(results_dir: Path) -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB with each results table (all runs) as a view of the same name."""
+def connect(results_dir: Path, runs: Sequence[str] | None = None) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB with each results table as a view of the same name: every run, or only
+    the runs named in ``runs``."""
     con = duckdb.connect()
     con.execute("SET threads TO 1")  # same float sums in the same order, every time
     for table in SCHEMAS:
-        con.register(table, read_table(results_dir, table))
+        data = read_table(results_dir, table)
+        if runs is not None:
+            data = data.filter(pc.is_in(data["run"], pa.array(list(runs), pa.string())))
+        con.register(table, data)
     return con
 
 

@@ -1,0 +1,81 @@
+"""The per-asset steps after import, shared by the DVC stages and ``housebench asset import``.
+
+- :func:`collide`: imported folder -> ``hull_NNN.obj`` + ``collision.json``.
+- :func:`build_sim`: imported + collision folders -> ``asset.usda``, ``body.xml``, ``meta.json``,
+  ``visual.obj``/``visual.mtl``, ``<name>.png``; returns the asset's annotation entry.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from housebench.annotations.schema import AssetAnnotation
+from housebench.assets.annotate import asset_annotation
+from housebench.assets.collision import CollisionParams, decompose, read_hulls, welded, write_hulls
+from housebench.assets.embodiedgen import read_pieces
+from housebench.assets.mjcf import write_body_xml
+from housebench.assets.objio import read_textured_obj
+from housebench.assets.physics import mass_properties
+from housebench.hashing import file_hash
+from housebench.io import write_json
+from housebench.usd.asset import AssetGeometry, write_asset_usd
+
+
+class PhysicsParams(BaseModel):
+    """The ``physics:`` section of ``params.yaml``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    default_friction: float = 0.8  # when neither the spec nor <gazebo> gives one
+
+
+def _info(imported: Path) -> dict:
+    return json.loads((Path(imported) / "import.json").read_text())
+
+
+def collide(imported: Path, out_dir: Path, params: CollisionParams) -> None:
+    """Decompose the imported visual mesh into the existing folder ``out_dir``."""
+    info = _info(imported)
+    vertices, faces, _ = read_textured_obj(Path(imported) / "visual.obj")
+    source_path = Path(imported) / "source_collision.obj"
+    source = read_pieces(source_path) if source_path.exists() else None
+    collision = decompose(vertices, faces, info["collider"], params, source)
+    write_hulls(out_dir, collision, {"visual_sha256": file_hash(Path(imported) / "visual.obj")})
+
+
+def _round(a: np.ndarray) -> list:
+    return np.round(np.asarray(a, float), 9).tolist()
+
+
+def build_sim(imported: Path, collision: Path, out_dir: Path, params: PhysicsParams) -> AssetAnnotation:
+    """Write the sim-ready asset into the existing folder ``out_dir``; return its annotation."""
+    imported, collision, out = Path(imported), Path(collision), Path(out_dir)
+    info = _info(imported)
+    name = info["name"]
+    vertices, faces, uv = read_textured_obj(imported / "visual.obj")
+    hulls = read_hulls(collision)
+    props = mass_properties(hulls, info["mass"])
+    friction = info["friction"] or params.default_friction
+    geometry = AssetGeometry(name=name, vertices=vertices, faces=faces, uv=uv,
+                             texture=f"{name}.png", hulls=hulls, mass=props.mass, com=props.com,
+                             principal=props.principal, axes_quat=props.axes_quat, friction=friction)
+    for file in ("visual.obj", "visual.mtl", f"{name}.png"):
+        shutil.copyfile(imported / file, out / file)
+    write_asset_usd(out / "asset.usda", geometry)
+    write_body_xml(out / "body.xml", geometry)
+    annotation = asset_annotation(info, welded(vertices, faces))
+    col = json.loads((collision / "collision.json").read_text())
+    write_json(out / "meta.json", {
+        "version": 1, "name": name, "category": info["category"], "size": info["size"],
+        "mass": props.mass, "center_of_mass": _round(props.com), "inertia": _round(props.inertia),
+        "principal_inertia": _round(props.principal), "principal_axes": _round(props.axes_quat),
+        "bottom_offset": annotation.bottom_offset, "friction": friction,
+        "hull_count": len(hulls), "collision_method": col["method"], "sources": info["sources"],
+        "warnings": info["warnings"] + col["notes"],
+    })
+    return annotation

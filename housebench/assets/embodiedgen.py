@@ -1,0 +1,173 @@
+"""Reading one EmbodiedGen result folder (``<name>/result/``): URDF, textured OBJ, collision OBJ.
+
+The URDF is parsed with defusedxml (no DTDs, no entity expansion, no external references) and every
+file it or the MTL names must resolve inside the result folder. Meshes stay in EmbodiedGen's frame
+(Y-up); :mod:`housebench.assets.importer` applies the URDF origin to turn them Z-up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from xml.etree.ElementTree import Element
+
+import defusedxml.ElementTree as SafeET
+import numpy as np
+import trimesh
+from defusedxml import DefusedXmlException
+
+from housebench.assets.errors import AssetError
+
+Mesh = tuple[np.ndarray, np.ndarray]
+
+
+@dataclass(frozen=True)
+class RawAsset:
+    """What the importer needs from one result folder (paths absolute, meshes Y-up as stored)."""
+
+    urdf: Path
+    visual: Path
+    texture: Path
+    vertices: np.ndarray
+    faces: np.ndarray
+    uv: np.ndarray
+    rpy: tuple[float, float, float]
+    xyz: tuple[float, float, float]
+    mass: float
+    mu: tuple[float, float] | None
+    pieces: list[Mesh] = field(default_factory=list)  # EmbodiedGen's own convex pieces
+    collision: Path | None = None
+    extra_info: dict[str, str] = field(default_factory=dict)
+    quality: str | None = None
+
+
+def _inside(root: Path, relative: str, file: Path, what: str) -> Path:
+    """``root/relative`` resolved, refusing absolute paths, URLs and anything escaping ``root``."""
+    if not relative or "://" in relative or Path(relative).is_absolute():
+        raise AssetError(file, what, f"path {relative!r} must be relative to the result folder")
+    path = (root / relative).resolve()
+    if not path.is_relative_to(root.resolve()):
+        raise AssetError(file, what, f"path {relative!r} escapes the result folder")
+    if not path.is_file():
+        raise AssetError(file, what, f"missing file {relative!r}")
+    return path
+
+
+def _floats(text: str | None, n: int, file: Path, what: str) -> tuple[float, ...]:
+    try:
+        values = tuple(float(x) for x in (text or "").split())
+    except ValueError:
+        values = ()
+    if len(values) != n or not np.isfinite(values).all():
+        raise AssetError(file, what, f"expected {n} finite numbers, got {text!r}")
+    return values
+
+
+def _parse_urdf(path: Path) -> Element:
+    try:
+        return SafeET.fromstring(path.read_bytes())
+    except DefusedXmlException as err:
+        raise AssetError(path, "xml", f"forbidden XML construct ({type(err).__name__})") from None
+    except SafeET.ParseError as err:
+        raise AssetError(path, "xml", f"malformed XML ({err})") from None
+
+
+def _check_finite(vertices: np.ndarray, faces: np.ndarray, file: Path) -> None:
+    if len(vertices) == 0 or len(faces) == 0:
+        raise AssetError(file, "vertices", "empty mesh")
+    if not np.isfinite(vertices).all():
+        raise AssetError(file, "vertices", "NaN or infinite coordinates")
+
+
+def read_pieces(path: Path) -> list[Mesh]:
+    """Convex pieces of an OBJ, one per ``o`` object (faces fan-triangulated, vertices compacted)."""
+    vertices: list[list[float]] = []
+    groups: list[list[list[int]]] = [[]]
+    for line in path.read_text().splitlines():
+        tag, _, rest = line.partition(" ")
+        if tag == "v":
+            vertices.append([float(x) for x in rest.split()[:3]])
+        elif tag == "o" and groups[-1]:
+            groups.append([])
+        elif tag == "f":
+            idx = [int(t.split("/")[0]) - 1 for t in rest.split()]
+            groups[-1] += [[idx[0], idx[i], idx[i + 1]] for i in range(1, len(idx) - 1)]
+    all_v = np.asarray(vertices, float).reshape(-1, 3)
+    pieces = []
+    for group in filter(None, groups):
+        used, faces = np.unique(np.asarray(group), return_inverse=True)
+        pieces.append((all_v[used], faces.reshape(-1, 3)))
+    _check_finite(all_v, np.asarray([f for g in groups for f in g]).reshape(-1, 3), path)
+    return pieces
+
+
+def _directive(path: Path, key: str) -> str | None:
+    """The argument of the first ``key`` line of an OBJ or MTL file."""
+    for line in path.read_text().splitlines():
+        if line.startswith(key + " "):
+            return line.split(None, 1)[1].strip()
+    return None
+
+
+def _texture(obj: Path, root: Path) -> Path:
+    """The ``map_Kd`` image of the OBJ's material library (both must sit inside ``root``)."""
+    base = root.resolve()
+    mtllib = _directive(obj, "mtllib")
+    if mtllib is None:
+        raise AssetError(obj, "mtllib", "no material library")
+    mtl = _inside(root, (obj.parent.relative_to(base) / mtllib).as_posix(), obj, "mtllib")
+    kd = _directive(mtl, "map_Kd")
+    if kd is None:
+        raise AssetError(mtl, "map_Kd", "no diffuse texture")
+    return _inside(root, (mtl.parent.relative_to(base) / kd).as_posix(), mtl, "map_Kd")
+
+
+def read_result(result_dir: Path) -> RawAsset:
+    """Parse and check one result folder; raises :class:`AssetError` naming the file and field."""
+    root = Path(result_dir)
+    urdfs = sorted(root.glob("*.urdf"))
+    if len(urdfs) != 1:
+        raise AssetError(root, "urdf", f"expected one *.urdf, found {len(urdfs)}")
+    urdf = urdfs[0]
+    robot = _parse_urdf(urdf)
+    link = robot.find("link")
+    if link is None:
+        raise AssetError(urdf, "link", "no <link>")
+    mesh = link.find("visual/geometry/mesh")
+    if mesh is None:
+        raise AssetError(urdf, "visual/geometry/mesh", "missing")
+    visual = _inside(root, mesh.get("filename", ""), urdf, "visual/geometry/mesh@filename")
+    if _floats(mesh.get("scale", "1 1 1"), 3, urdf, "visual/geometry/mesh@scale") != (1.0, 1.0, 1.0):
+        raise AssetError(urdf, "visual/geometry/mesh@scale", "only scale 1 is supported")
+    origin = link.find("visual/origin")
+    rpy = _floats(origin.get("rpy", "0 0 0") if origin is not None else "0 0 0", 3, urdf, "visual/origin@rpy")
+    xyz = _floats(origin.get("xyz", "0 0 0") if origin is not None else "0 0 0", 3, urdf, "visual/origin@xyz")
+    mass_el = link.find("inertial/mass")
+    if mass_el is None:
+        raise AssetError(urdf, "inertial/mass", "missing")
+    (mass,) = _floats(mass_el.get("value"), 1, urdf, "inertial/mass@value")
+    gazebo = link.find("collision/gazebo")
+    mu = None
+    if gazebo is not None and gazebo.find("mu1") is not None:
+        mu = (_floats(gazebo.findtext("mu1"), 1, urdf, "collision/gazebo/mu1")[0],
+              _floats(gazebo.findtext("mu2", gazebo.findtext("mu1")), 1, urdf, "collision/gazebo/mu2")[0])
+    col_mesh = link.find("collision/geometry/mesh")
+    collision = (_inside(root, col_mesh.get("filename", ""), urdf, "collision/geometry/mesh@filename")
+                 if col_mesh is not None else None)
+    try:
+        loaded = trimesh.load(visual, process=False, force="mesh")
+    except Exception as err:  # trimesh raises many types for unreadable files
+        raise AssetError(visual, "mesh", f"unreadable ({err})") from None
+    vertices, faces = np.asarray(loaded.vertices, float), np.asarray(loaded.faces, int)
+    _check_finite(vertices, faces, visual)
+    uv = getattr(loaded.visual, "uv", None)
+    if uv is None or len(uv) != len(vertices):
+        raise AssetError(visual, "vt", "no texture coordinates")
+    extra = link.find("extra_info")
+    return RawAsset(
+        urdf=urdf, visual=visual, texture=_texture(visual, root), vertices=vertices, faces=faces,
+        uv=np.asarray(uv, float), rpy=rpy, xyz=xyz, mass=mass, mu=mu,
+        pieces=read_pieces(collision) if collision else [], collision=collision,
+        extra_info={c.tag: (c.text or "").strip() for c in extra} if extra is not None else {},
+        quality=(robot.findtext("custom_data/quality/overall") or "").strip() or None,
+    )

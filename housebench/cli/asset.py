@@ -1,0 +1,63 @@
+"""``housebench asset``: import one EmbodiedGen result, or generate the stand-in raw set."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import click
+import yaml
+
+from housebench.assets.build import PhysicsParams, build_sim, collide
+from housebench.assets.collision import CollisionParams
+from housebench.assets.errors import AssetError
+from housebench.assets.importer import asset_name, import_asset
+from housebench.assets.spec import load_specs
+from housebench.assets.standins import DEFAULT_SET, FACTORIES, generate
+from housebench.io import atomic_dir, write_json
+
+
+@click.group()
+def asset() -> None:
+    """Asset factory: EmbodiedGen import and stand-in props."""
+
+
+@asset.command("import")
+@click.argument("result_dir", type=click.Path(path_type=Path))
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="Output folder.")
+@click.option("--spec", type=click.Path(path_type=Path), help="Spec table (assets/specs.yaml).")
+@click.option("--params", "params_file", type=click.Path(path_type=Path),
+              help="params.yaml whose collision/physics sections to use (default: built-in).")
+def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | None) -> None:
+    """Import RESULT_DIR (an EmbodiedGen ``<name>/result`` folder) as a sim-ready asset in OUT."""
+    name = asset_name(result_dir)
+    try:
+        entry = load_specs(spec).assets.get(name) if spec else None
+        sections = yaml.safe_load(params_file.read_text()) if params_file else {}
+        collision = CollisionParams(**sections.get("collision", {}))
+        physics = PhysicsParams(**sections.get("physics", {}))
+        with tempfile.TemporaryDirectory() as work, atomic_dir(out) as tmp:
+            imported, hulls = Path(work) / "imported", Path(work) / "collision"
+            imported.mkdir()
+            hulls.mkdir()
+            import_asset(result_dir, imported, entry, name=name)
+            collide(imported, hulls, collision)
+            annotation = build_sim(imported, hulls, tmp, physics)
+            write_json(tmp / "annotation.json", annotation.model_dump(mode="json"))
+    except AssetError as err:
+        raise click.ClickException(str(err)) from None
+    click.echo(f"{name}: {out}")
+
+
+@asset.command("generate-raw")
+@click.option("--out", default=Path("assets_raw"), type=click.Path(path_type=Path), show_default=True)
+@click.option("--seed", default=0, show_default=True)
+@click.option("--only", "names", multiple=True, type=click.Choice(sorted(FACTORIES)),
+              help="Props to write (repeatable; default: the default set).")
+def generate_raw(out: Path, seed: int, names: tuple[str, ...]) -> None:
+    """Write the seeded stand-in props in EmbodiedGen's layout."""
+    generate(names or DEFAULT_SET, out, seed)
+    click.echo(f"wrote {', '.join(names or DEFAULT_SET)} to {out}")
+
+
+COMMANDS = [asset]

@@ -1,0 +1,54 @@
+"""Shared fixtures for the asset tests: small CoACD settings and the default set built once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from housebench.annotations.schema import AssetAnnotation
+from housebench.assets.build import PhysicsParams, build_sim, collide
+from housebench.assets.collision import CollisionParams
+from housebench.assets.importer import import_asset
+from housebench.assets.spec import load_specs
+from housebench.assets.standins import DEFAULT_SET, generate
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLES = REPO / ".." / "shared" / "samples"
+
+# Small CoACD settings: seconds per asset instead of minutes (the shipped ones are in params.yaml).
+SMALL_COACD = {"threshold": 0.1, "resolution": 300, "preprocess_resolution": 20, "mcts_nodes": 8,
+               "mcts_iterations": 20, "mcts_max_depth": 2, "max_hulls": 12}
+
+
+@pytest.fixture(scope="session")
+def coacd_cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("coacd_cache")
+
+
+@pytest.fixture(scope="session")
+def small_params(coacd_cache) -> CollisionParams:
+    return CollisionParams(**SMALL_COACD, cache_dir=str(coacd_cache))
+
+
+@pytest.fixture(scope="session")
+def built(built_set) -> dict[str, Path]:
+    """Name -> sim folder of the built default set."""
+    return {name: sim for name, (sim, _) in built_set.items()}
+
+
+@pytest.fixture(scope="session")
+def built_set(tmp_path_factory, small_params) -> dict[str, tuple[Path, AssetAnnotation]]:
+    """The default raw set generated, imported, decomposed and built: name -> (sim, annotation)."""
+    root = tmp_path_factory.mktemp("built")
+    generate(DEFAULT_SET, root / "raw", seed=0)
+    specs = load_specs(REPO / "assets" / "specs.yaml")
+    sims = {}
+    for name in DEFAULT_SET:
+        imported, hulls, sim = (root / part / name for part in ("imported", "collision", "sim"))
+        for folder in (imported, hulls, sim):
+            folder.mkdir(parents=True)
+        import_asset(root / "raw" / name / "result", imported, specs.assets[name], name=name)
+        collide(imported, hulls, small_params)
+        sims[name] = (sim, build_sim(imported, hulls, sim, PhysicsParams()))
+    return sims

@@ -1,0 +1,75 @@
+"""The import, collision and physics DVC stages: byte-deterministic, one bad asset never stops the rest."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import yaml
+from conftest import REPO, SMALL_COACD
+
+from housebench.annotations.schema import AssetsFile
+from housebench.assets.build import PhysicsParams
+from housebench.assets.collision import CollisionParams
+from housebench.assets.standins import DEFAULT_SET, generate
+from housebench.hashing import tree_hash
+from housebench.params import load_params
+
+STAGES = ("import_assets", "collision", "physics")
+
+
+def _run(cwd, stage):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", f"stages.{stage}"], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def _workspace(tmp_path, coacd_cache, strict=False):
+    (tmp_path / "assets").mkdir()
+    shutil.copy(REPO / "assets" / "specs.yaml", tmp_path / "assets" / "specs.yaml")
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump({
+        "import": {"specs": "assets/specs.yaml", "strict": strict},
+        "collision": {**SMALL_COACD, "cache_dir": str(coacd_cache)},
+        "physics": {"default_friction": 0.8},
+    }))
+    generate(DEFAULT_SET, tmp_path / "assets_raw", seed=0)
+    broken = tmp_path / "assets_raw" / "broken" / "result"
+    shutil.copytree(tmp_path / "assets_raw" / "apple" / "result", broken)
+    (broken / "apple.urdf").write_text("<robot><link>")
+
+
+def test_stages_are_deterministic_and_isolate_a_bad_asset(tmp_path, coacd_cache):
+    _workspace(tmp_path, coacd_cache)
+    hashes = []
+    for _ in range(2):
+        for stage in STAGES:
+            done = _run(tmp_path, stage)
+            assert done.returncode == 0, done.stderr
+        hashes.append((tree_hash(tmp_path / "assets_built"), tree_hash(tmp_path / "annotations")))
+    assert hashes[0] == hashes[1]
+    failed = json.loads((tmp_path / "assets_built/imported/failed.json").read_text())["failed"]
+    assert list(failed) == ["broken"] and "apple.urdf: xml: malformed XML" in failed["broken"]
+    assets = AssetsFile.model_validate_json((tmp_path / "annotations/assets.json").read_text())
+    assert sorted(assets.assets) == sorted(DEFAULT_SET)
+    assert assets.assets["bowl"].container is not None
+    for name in DEFAULT_SET:
+        files = {p.name for p in (tmp_path / "assets_built/sim" / name).iterdir()}
+        assert {"asset.usda", "body.xml", "meta.json", "visual.obj", "visual.mtl", f"{name}.png"} <= files
+
+
+def test_strict_import_fails_on_a_bad_asset_but_still_writes_the_good_ones(tmp_path, coacd_cache):
+    _workspace(tmp_path, coacd_cache, strict=True)
+    done = _run(tmp_path, "import_assets")
+    assert done.returncode == 1
+    assert "broken: FAILED: " in done.stderr
+    built = sorted(p.name for p in (tmp_path / "assets_built/imported").iterdir() if p.is_dir())
+    assert built == sorted(DEFAULT_SET)
+
+
+def test_shipped_params_match_the_library_defaults():
+    assert CollisionParams(**load_params("collision", REPO / "params.yaml")) == CollisionParams()
+    assert PhysicsParams(**load_params("physics", REPO / "params.yaml")) == PhysicsParams()
+    assert set(load_params("import", REPO / "params.yaml")) == {"specs", "strict"}
