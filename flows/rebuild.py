@@ -10,6 +10,7 @@ stage already spreads its own work across the cores.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -32,9 +33,11 @@ def stage_order(root: Path) -> list[str]:
 def repro_stage(stage: str, root: str) -> str:
     """``dvc repro --single-item <stage>`` in ``root``; its output goes to the task's log."""
     logger = get_run_logger()
+    # stage commands call `python`: make it this interpreter, whatever the caller's PATH says
+    env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
     proc = subprocess.run(
         [sys.executable, "-m", "dvc", "repro", "--single-item", stage],
-        cwd=root, capture_output=True, text=True, check=False,
+        cwd=root, env=env, capture_output=True, text=True, check=False,
     )
     for line in (proc.stdout + proc.stderr).splitlines():
         if line.strip():
