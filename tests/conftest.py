@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+# MuJoCo picks its GL backend at first import: offscreen EGL (Mesa on the CPU) for every test.
+os.environ.setdefault("MUJOCO_GL", "egl")
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_SAMPLES = ROOT.parent / "shared" / "samples"
 

@@ -1,0 +1,47 @@
+"""The Fetch mobile manipulator, simulator-agnostic facts: joint names, home pose, reach.
+
+The model files are gymnasium-robotics' Fetch MJCF (MIT, ``envs/assets/fetch/``); a backend builds
+its robot from them (MuJoCo: :mod:`housebench.sim.mujoco.fetch`). The base is planar: x, y and yaw
+in world coordinates. Names carry the ``robot0:`` prefix, as in the shared :class:`SimState`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+PREFIX = "robot0:"
+BASE_JOINTS = (f"{PREFIX}base_x_joint", f"{PREFIX}base_y_joint", f"{PREFIX}base_yaw_joint")
+ARM_JOINTS = tuple(
+    f"{PREFIX}{j}_joint"
+    for j in ("shoulder_pan", "shoulder_lift", "upperarm_roll", "elbow_flex", "forearm_roll",
+              "wrist_flex", "wrist_roll")
+)
+FINGER_JOINTS = (f"{PREFIX}l_gripper_finger_joint", f"{PREFIX}r_gripper_finger_joint")
+TORSO_JOINT = f"{PREFIX}torso_lift_joint"
+HEAD_JOINTS = (f"{PREFIX}head_pan_joint", f"{PREFIX}head_tilt_joint")
+HEAD_CAMERA = f"{PREFIX}head_camera_rgb"
+BASE_CLEARANCE = 0.005  # the base glides 5 mm above the floor (driven, not rolling)
+
+# Fetch's standard "tucked" arm pose (fetch_ros), torso low, gripper open.
+HOME: dict[str, float] = {
+    TORSO_JOINT: 0.05,
+    **dict(zip(ARM_JOINTS, (1.32, 1.40, -0.2, 1.72, 0.0, 1.66, 0.0))),
+    **dict.fromkeys(FINGER_JOINTS, 0.05),
+    **dict.fromkeys(HEAD_JOINTS, 0.0),
+}
+REACH = 1.0  # horizontal reach of the gripper from the base centre, metres (arm links sum ~1.1)
+GRIPPER_OPENING = 0.1  # finger gap when open, metres (2 x 0.05 finger travel)
+
+
+def model_dir() -> Path:
+    """gymnasium-robotics' ``envs/assets/fetch`` folder, found without importing the package."""
+    spec = importlib.util.find_spec("gymnasium_robotics")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("gymnasium-robotics is not installed (it ships the Fetch model files)")
+    return Path(next(iter(spec.submodule_search_locations))) / "envs" / "assets" / "fetch"
+
+
+def home_qpos(start: tuple[float, float, float]) -> dict[str, float]:
+    """Initial joint values: the base at ``start`` (x, y, yaw in the world) plus :data:`HOME`."""
+    return {**dict(zip(BASE_JOINTS, start)), **HOME}

@@ -1,0 +1,77 @@
+"""Fetch as an ``mujoco.MjSpec``, from gymnasium-robotics' ``fetch/pick_and_place.xml`` (no gym).
+
+The scene parts (floor, table, object, mocap body and weld, lights, textures incl. the skybox,
+gripper actuators) are deleted; the base's x/y/z slides become a planar base (slide x, slide y, hinge yaw; the base body at
+the world origin, so joint values are world coordinates). Every joint gets a position actuator named
+after it; robot bodies are gravity-compensated, so at rest the actuators hold the initial targets.
+Robot geoms collide with the scene, never with each other. Element names lose the ``robot0:``
+prefix here; :mod:`compile` attaches the spec with ``prefix=PREFIX``.
+"""
+
+from __future__ import annotations
+
+import mujoco
+
+from housebench.robot.fetch import (BASE_CLEARANCE, BASE_JOINTS, FINGER_JOINTS, HEAD_JOINTS,
+                                    PREFIX, TORSO_JOINT, model_dir)
+
+# Position gains per joint: (kp, damping ratio or None for no actuator damping).
+_GAINS = {"base": (2e4, 1.0), "yaw": (3e3, 1.0), "torso": (1e4, 1.0), "arm": (500.0, 1.0),
+          "finger": (3e4, None), "head": (100.0, 1.0)}
+
+
+def _group(joint: str) -> str:
+    groups = {BASE_JOINTS[0]: "base", BASE_JOINTS[1]: "base", BASE_JOINTS[2]: "yaw",
+              TORSO_JOINT: "torso", **dict.fromkeys(FINGER_JOINTS, "finger"),
+              **dict.fromkeys(HEAD_JOINTS, "head")}
+    return groups.get(joint, "arm")
+
+
+def _short(name: str) -> str:
+    return name[len(PREFIX):] if name.startswith(PREFIX) else name
+
+
+def _strip_scene(spec: mujoco.MjSpec) -> None:
+    for eq in list(spec.equalities):
+        spec.delete(eq)
+    for name in ("floor0", "table0", "object0", "robot0:mocap"):
+        spec.delete(spec.body(name))
+    for item in [*spec.worldbody.geoms, *spec.actuators, *spec.lights, *spec.textures]:
+        spec.delete(item)
+
+
+def _planar_base(spec: mujoco.MjSpec) -> mujoco.MjsBody:
+    base = spec.body(f"{PREFIX}base_link")
+    for joint in list(base.joints):
+        spec.delete(joint)
+    base.pos = [0.0, 0.0, BASE_CLEARANCE]
+    kinds = (mujoco.mjtJoint.mjJNT_SLIDE, mujoco.mjtJoint.mjJNT_SLIDE, mujoco.mjtJoint.mjJNT_HINGE)
+    for name, kind, axis in zip(BASE_JOINTS, kinds, ([1, 0, 0], [0, 1, 0], [0, 0, 1])):
+        base.add_joint(name=name, type=kind, axis=axis, armature=1.0)
+    return base
+
+
+def fetch_spec() -> mujoco.MjSpec:
+    """The robot alone: planar base at the origin, a position actuator on every joint."""
+    spec = mujoco.MjSpec.from_file(str(model_dir() / "pick_and_place.xml"))
+    _strip_scene(spec)
+    base = _planar_base(spec)
+    # upstream damping 1e7 freezes the lift under any sane gain
+    spec.joint(TORSO_JOINT).damping = [100.0, 0.0, 0.0]
+    for body in [base, *base.find_all(mujoco.mjtObj.mjOBJ_BODY)]:
+        body.gravcomp = 1.0
+    for geom in base.find_all(mujoco.mjtObj.mjOBJ_GEOM):
+        geom.contype, geom.conaffinity = 2, 1  # touches the scene (1/1), never itself
+    for joint in spec.joints:
+        kp, ratio = _GAINS[_group(joint.name)]
+        act = spec.add_actuator(name=_short(joint.name), target=_short(joint.name),
+                                trntype=mujoco.mjtTrn.mjTRN_JOINT)
+        act.set_to_position(kp=kp, dampratio=ratio) if ratio else act.set_to_position(kp=kp)
+        if joint.limited == mujoco.mjtLimited.mjLIMITED_TRUE:
+            act.ctrlrange = list(joint.range)
+            act.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE
+    for item in [*spec.bodies, *spec.joints, *spec.geoms, *spec.sites, *spec.cameras]:
+        item.name = _short(item.name)
+    for pair in spec.excludes:
+        pair.bodyname1, pair.bodyname2 = _short(pair.bodyname1), _short(pair.bodyname2)
+    return spec

@@ -1,0 +1,111 @@
+"""One loaded scene in MuJoCo: stepping, the shared state format, position targets, rendering.
+
+Objects are the free bodies (named after their USD prims); joints are every other joint (the
+robot's). Free-joint angular velocity is body-frame in MuJoCo and world-frame in :class:`SimState`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import mujoco
+import numpy as np
+
+from housebench.sim.state import ObjectState, SimState
+
+
+def _rotate(quat: np.ndarray, vec: np.ndarray, inverse: bool = False) -> np.ndarray:
+    out = np.zeros(3)
+    q = quat.copy()
+    if inverse:
+        q[1:] *= -1
+    mujoco.mju_rotVecQuat(out, vec, q)
+    return out
+
+
+class MujocoSimulation:
+    """A :class:`housebench.sim.backend.Simulation` over a compiled model, reset to keyframe 0."""
+
+    def __init__(self, model: mujoco.MjModel, cache_file: Path | None = None,
+                 cache_hit: bool = False) -> None:
+        self.model, self.data = model, mujoco.MjData(model)
+        self.cache_file, self.cache_hit = cache_file, cache_hit
+        self.timestep = float(model.opt.timestep)
+        self._renderers: dict[tuple[int, int], mujoco.Renderer] = {}
+        self._free, self._joints = {}, {}
+        for j in range(model.njnt):
+            name = model.joint(j).name
+            if model.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE:
+                self._free[name] = (int(model.jnt_qposadr[j]), int(model.jnt_dofadr[j]))
+            else:
+                self._joints[name] = int(model.jnt_qposadr[j])
+        self._actuators = {model.actuator(a).name: a for a in range(model.nu)}
+        self.reset()
+
+    def reset(self) -> None:
+        """Back to the initial state (keyframe 0 when the model has one)."""
+        if self.model.nkey:
+            mujoco.mj_resetDataKeyframe(self.model, self.data, 0)
+        else:
+            mujoco.mj_resetData(self.model, self.data)
+        mujoco.mj_forward(self.model, self.data)
+
+    @property
+    def time(self) -> float:
+        return float(self.data.time)
+
+    def step(self, n: int = 1) -> None:
+        mujoco.mj_step(self.model, self.data, n)
+
+    def get_state(self) -> SimState:
+        d = self.data
+        objects = {}
+        for name, (q, v) in self._free.items():
+            quat = d.qpos[q + 3:q + 7]
+            objects[name] = ObjectState(
+                pos=tuple(d.qpos[q:q + 3].tolist()), quat=tuple(quat.tolist()),
+                linvel=tuple(d.qvel[v:v + 3].tolist()),
+                angvel=tuple(_rotate(quat, d.qvel[v + 3:v + 6]).tolist()))
+        joints = {name: float(d.qpos[q]) for name, q in self._joints.items()}
+        return SimState(time=float(d.time), objects=objects, joints=joints)
+
+    def set_state(self, state: SimState) -> None:
+        """Set what ``state`` names; joint values also become the targets of their actuators."""
+        d = self.data
+        for name, obj in state.objects.items():
+            q, v = self._free[name]
+            d.qpos[q:q + 3], d.qpos[q + 3:q + 7] = obj.pos, obj.quat
+            d.qvel[v:v + 3] = obj.linvel or (0.0, 0.0, 0.0)
+            d.qvel[v + 3:v + 6] = _rotate(np.array(obj.quat), np.array(obj.angvel or (0, 0, 0)),
+                                          inverse=True)
+        for name, value in state.joints.items():
+            d.qpos[self._joints[name]] = value
+            if name in self._actuators:
+                d.ctrl[self._actuators[name]] = value
+        d.time = state.time
+        mujoco.mj_forward(self.model, d)
+
+    def set_control(self, targets: dict[str, float]) -> None:
+        for name, value in targets.items():
+            if name not in self._actuators:
+                raise KeyError(f"no actuator {name!r}; known: {sorted(self._actuators)}")
+            self.data.ctrl[self._actuators[name]] = value
+
+    def render(self, camera: str | None = None, width: int = 640, height: int = 480) -> np.ndarray:
+        """RGB image from a named camera, or a free camera looking over the whole scene."""
+        renderer = self._renderers.get((width, height))
+        if renderer is None:
+            renderer = self._renderers[(width, height)] = mujoco.Renderer(self.model, height, width)
+        if camera is None:
+            cam = mujoco.MjvCamera()
+            cam.lookat[:] = self.model.stat.center
+            cam.distance, cam.azimuth, cam.elevation = 1.3 * self.model.stat.extent, 135.0, -40.0
+            renderer.update_scene(self.data, camera=cam)
+        else:
+            renderer.update_scene(self.data, camera=camera)
+        return renderer.render().copy()
+
+    def close(self) -> None:
+        for renderer in self._renderers.values():
+            renderer.close()
+        self._renderers.clear()
