@@ -17,7 +17,7 @@ from pathlib import Path
 from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
 
-from housebench.params import load_params
+from housebench.params import PARAMS, load_params, load_section
 from housebench.paths import RESULTS_DIR, Layout
 from housebench.report.build import build_report
 from housebench.rollout.plan import RolloutParams
@@ -37,13 +37,13 @@ def night_seed(night: str) -> int:
 
 @task(retries=1, retry_delay_seconds=10)
 def sample(layout: Layout, seed: int) -> int:
-    params = SamplerParams(**{**load_params("tasks", layout.at(Path("params.yaml"))), "seed": seed})
+    params = load_section("tasks", SamplerParams, layout.at(PARAMS), seed=seed)
     return len(write_variants(layout, params))
 
 
 @task(retries=1, retry_delay_seconds=10)
 def settle(layout: Layout) -> None:
-    settle_all(layout, load_params("settle", layout.at(Path("params.yaml"))))
+    settle_all(layout, load_params("settle", layout.at(PARAMS)))
 
 
 @task
@@ -53,7 +53,7 @@ def annotate(layout: Layout) -> None:
 
 @task(retries=2, retry_delay_seconds=10)
 def rollout(layout: Layout, run: str, seed: int) -> int:
-    params = RolloutParams.model_validate({**load_params("rollout", layout.at(Path("params.yaml"))), "seed": seed})
+    params = load_section("rollout", RolloutParams, layout.at(PARAMS), seed=seed)
     return len(run_rollouts(run, params, layout, layout.at(RESULTS_DIR), progress=False))
 
 

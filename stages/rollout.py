@@ -5,7 +5,7 @@ Reads ``scenes/settled/``, ``scenes/tasks/``, ``annotations/scenes/``; params ``
 
 from __future__ import annotations
 
-from housebench.params import load_params
+from housebench.params import load_section
 from housebench.paths import RESULTS_DIR, Layout
 from housebench.rollout.plan import RolloutParams
 from housebench.rollout.run import run_rollouts
@@ -14,7 +14,7 @@ RUN = "repro"
 
 
 def main() -> None:
-    params = RolloutParams.model_validate(load_params("rollout"))
+    params = load_section("rollout", RolloutParams)
     outcomes = run_rollouts(RUN, params, Layout(), RESULTS_DIR)
     crashed = sum(o.crash is not None for o in outcomes)
     succeeded = sum(bool(o.verdict and o.verdict.success) for o in outcomes)

@@ -11,15 +11,13 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from housebench.annotations.schema import AssetsFile, HouseAnnotations
 from housebench.hashing import file_hash
 from housebench.io import atomic_dir, write_json
-from housebench.params import load_params
+from housebench.params import load_section
 from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM, HOUSE_DIR, TASK_SPECS_DIR, TASKS_DIR, Layout
 from housebench.tasks.sampler import SamplerParams, SamplingError, sample_variant
-from housebench.tasks.spec import SpecError, TaskVariant, load_model, load_spec, one_line
+from housebench.tasks.spec import SpecError, TaskVariant, load_model, load_spec
 from housebench.usd.task_layer import write_task_layer
 
 
@@ -74,10 +72,7 @@ def write_variants(layout: Layout, params: SamplerParams) -> list[TaskVariant]:
 
 
 def main() -> None:
-    try:
-        params = SamplerParams(**load_params("tasks"))
-    except ValidationError as err:
-        raise SystemExit(one_line("params.yaml: tasks", err)) from None
+    params = load_section("tasks", SamplerParams)
     variants = write_variants(Layout(), params)
     print(f"tasks: {len(variants)} variants of {len({v.task for v in variants})} tasks -> {TASKS_DIR}",
           file=sys.stderr)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from housebench import paths
 from housebench.paths import Layout
@@ -14,18 +14,18 @@ from housebench.tasks.spec import TaskVariant, load_model
 
 
 class RolloutParams(BaseModel):
-    """The ``rollout`` section of params.yaml."""
+    """The ``rollout`` section of params.yaml (every key required, unknown keys rejected)."""
 
     model_config = ConfigDict(extra="forbid")
-    seed: int = 0
-    episodes_per_variant: int = 2
-    policies: list[str] = ["noop"]
-    backend: str = "mujoco"
-    horizon_s: float = 2.0
-    control_dt: float = 0.1
-    pose_noise_m: float = 0.002
-    executor: str = "local"
-    workers: int = 0  # 0: one per core
+    seed: int
+    episodes_per_variant: int = Field(ge=1)
+    policies: list[str] = Field(min_length=1)
+    backend: str
+    horizon_s: float = Field(gt=0)
+    control_dt: float = Field(gt=0)
+    pose_noise_m: float = Field(ge=0)
+    executor: str
+    workers: int = Field(ge=0)  # 0: one per core
 
 
 def plan_jobs(run: str, params: RolloutParams, layout: Layout) -> list[EpisodeJob]:

@@ -79,5 +79,5 @@ def test_stage_fails_whole_on_a_bad_spec(repo):
         stage.main()
     assert tree_hash(repo / "scenes" / "tasks") == before  # the last good output is untouched
     (repo / "params.yaml").write_text(yaml.safe_dump({"tasks": {"variants_per_taks": 2}}))
-    with pytest.raises(SystemExit, match="params.yaml: tasks: variants_per_taks: Extra inputs"):
+    with pytest.raises(SystemExit, match="params.yaml: tasks.variants_per_taks: Extra inputs"):
         stage.main()

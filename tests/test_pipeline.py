@@ -1,0 +1,195 @@
+"""End to end, for real: `dvc repro` on a fresh copy of the project, then the nightly Prefect flow
+against a real Prefect server, then the analysis notebook on the Parquet that came out.
+
+The copy keeps only the raw assets that the task specs use, so the default suite stays fast; the
+`slow` variant (`pytest -m slow`) builds the whole raw set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import nbformat
+import pytest
+import yaml
+from nbclient import NotebookClient
+
+from housebench.annotations.schema import SceneAnnotations
+from housebench.sim.registry import make_backend
+from housebench.tasks.evaluator import evaluate
+from housebench.tasks.spec import TaskVariant
+from tests.conftest import ROOT
+
+DETERMINISTIC_STAGES = ("import", "collision", "physics", "house", "tasks", "settle", "annotate")
+NIGHT = "2026-11-30"
+
+
+def used_assets(root: Path) -> set[str]:
+    """Every asset a task spec can draw (alternatives ``a|b`` included)."""
+    names = set()
+    for spec in (root / "tasks").glob("*.json"):
+        for obj in json.loads(spec.read_text())["objects"].values():
+            names.update(obj["asset"].split("|"))
+    return names
+
+
+def copy_project(dest: Path, all_assets: bool) -> Path:
+    """The project's files as git sees them (tracked and new, not ignored), in a fresh git repo."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout.splitlines()
+    keep = None if all_assets else used_assets(ROOT)
+    for rel in listed:
+        parts = Path(rel).parts
+        if rel == "dvc.lock" or not (ROOT / rel).is_file():
+            continue
+        if keep is not None and parts[0] == "assets_raw" and parts[1] not in keep:
+            continue
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / rel, dest / rel)
+    for cmd in (["git", "init", "-q"], ["git", "add", "-A"],
+                ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "copy"]):
+        subprocess.run(cmd, cwd=dest, check=True)
+    return dest
+
+
+def run(cmd: list[str], cwd: Path, env: dict, timeout: int = 900) -> str:
+    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, f"{' '.join(cmd)} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    return proc.stdout + proc.stderr
+
+
+def ran_stages(output: str) -> list[str]:
+    return re.findall(r"Running stage '([^']+)'", output)
+
+
+def out_hashes(lock: Path, stages: tuple[str, ...]) -> dict[str, list[str]]:
+    data = yaml.safe_load(lock.read_text())["stages"]
+    return {s: sorted(f"{o['path']}:{o['md5']}" for o in data[s]["outs"]) for s in stages}
+
+
+def pipeline_env(prefect_server: dict) -> dict:
+    venv_bin = str(Path(sys.executable).parent)
+    return {**prefect_server, "PATH": os.pathsep.join([venv_bin, os.environ.get("PATH", "")])}
+
+
+def check_pipeline(repo: Path, env: dict) -> None:
+    dvc = [sys.executable, "-m", "dvc"]
+    first = run(dvc + ["repro"], repo, env)
+    assert ran_stages(first) == ["import", "collision", "physics", "house", "tasks", "settle",
+                                 "annotate", "rollout", "report"], first[-2000:]
+
+    # Parquet that DuckDB can query, with provenance on every row
+    episodes = duckdb.sql(f"select * from read_parquet('{repo}/results/episodes/**/*.parquet', "
+                          "hive_partitioning=true)").df()
+    variants = len(list((repo / "scenes/tasks").glob("*/*/task.json")))
+    params = yaml.safe_load((repo / "params.yaml").read_text())["rollout"]
+    assert len(episodes) == variants * params["episodes_per_variant"] * len(params["policies"]) > 0
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
+    assert set(episodes["code_commit"]) == {head}
+    assert set(episodes["run"]) == {"repro"} and set(episodes["backend"]) == {"mujoco"}
+    assert episodes["status"].isin(["success", "fail"]).all()  # a crash here is a bug
+    for column in ("scene_hash", "assets_hash", "host", "backend_version"):
+        assert episodes[column].str.len().min() > 0, column
+    assert (episodes["sim_s"] >= params["horizon_s"]).all()
+
+    # the report and its metrics
+    html = (repo / "results/report/index.html").read_text()
+    assert "<img" in html and "put_fruit_in_container" in html
+    metrics = json.loads(run(dvc + ["metrics", "show", "--json"], repo, env))
+    assert metrics, "dvc metrics show lists nothing"
+    assert json.loads((repo / "results/metrics.json").read_text())["episodes"] == len(episodes)
+
+    # a second repro re-runs nothing; one param re-runs that stage and what depends on it
+    assert ran_stages(run(dvc + ["repro"], repo, env)) == []
+    text = (repo / "params.yaml").read_text()
+    (repo / "params.yaml").write_text(text.replace(f"horizon_s: {params['horizon_s']}",
+                                                   f"horizon_s: {params['horizon_s'] + 0.5}"))
+    assert ran_stages(run(dvc + ["repro"], repo, env)) == ["rollout", "report"]
+
+    # every stage before the rollout is byte-identical when rebuilt from a cold cache
+    before = out_hashes(repo / "dvc.lock", DETERMINISTIC_STAGES)
+    shutil.rmtree(repo / ".cache", ignore_errors=True)
+    run(dvc + ["repro", "--force", "annotate"], repo, env)
+    assert out_hashes(repo / "dvc.lock", DETERMINISTIC_STAGES) == before
+
+
+def check_goal_state_succeeds(repo: Path) -> None:
+    """Physics + evaluator agree on success: drop the fruit into the container and let it rest."""
+    task, variant = sorted(p.parent for p in (repo / "scenes/tasks").glob("*/*/task.json"))[0].parts[-2:]
+    spec = TaskVariant.model_validate_json((repo / f"scenes/tasks/{task}/{variant}/task.json").read_text())
+    scene = SceneAnnotations.model_validate_json(
+        (repo / f"annotations/scenes/{task}__{variant}.json").read_text())
+    sim = make_backend("mujoco").load(repo / f"scenes/settled/{task}/{variant}/scene.usda")
+    initial = sim.get_state()
+    assert not evaluate(spec.goal, initial, scene).success
+    role = {obj.role: name for name, obj in sorted(spec.objects.items())}
+    fruit, container = role["fruit"], role["container"]
+    above = initial.objects[container].pos
+    objects = dict(initial.objects)
+    objects[fruit] = objects[fruit].model_copy(update={"pos": (above[0], above[1], above[2] + 0.06)})
+    sim.set_state(initial.model_copy(update={"objects": objects}))
+    sim.step(round(1.5 / sim.timestep))
+    verdict = evaluate(spec.goal, sim.get_state(), scene, initial=initial)
+    assert verdict.success, verdict.model_dump_json(indent=1)
+
+
+def check_nightly(repo: Path, env: dict) -> None:
+    out = run([sys.executable, "-m", "flows.nightly", "--night", NIGHT], repo, env)
+    run_name = f"nightly-{NIGHT}"
+    for table in ("episodes", "conditions", "events"):
+        assert (repo / f"results/{table}/run={run_name}/part-0.parquet").is_file(), out[-2000:]
+    variant = json.loads(next((repo / f"runs/nightly/{NIGHT}/tasks").glob("*/*/task.json")).read_text())
+    assert variant["seed"] >= 20261130  # seeded by the date
+    assert (repo / f"runs/nightly/{NIGHT}/report/index.html").is_file()
+    # the DVC pipeline is untouched by the night
+    assert "Data and pipelines are up to date" in run([sys.executable, "-m", "dvc", "status"], repo, env)
+
+    query = (
+        "import asyncio, json\n"
+        "from prefect.client.orchestration import get_client\n"
+        "async def main():\n"
+        "    async with get_client() as client:\n"
+        "        runs = await client.read_flow_runs()\n"
+        "        arts = await client.read_artifacts()\n"
+        "        print(json.dumps({'runs': [(r.name, r.state.type.value) for r in runs],\n"
+        "                          'artifacts': [a.key for a in arts]}))\n"
+        "asyncio.run(main())\n")
+    seen = json.loads(run([sys.executable, "-c", query], repo, env).strip().splitlines()[-1])
+    assert "COMPLETED" in {state for _, state in seen["runs"]}
+    assert "housebench-nightly" in seen["artifacts"]
+
+
+def check_notebook(repo: Path) -> None:
+    notebook = nbformat.read(ROOT / "notebooks/analysis.ipynb", as_version=4)
+    os.environ["HOUSEBENCH_RESULTS"] = str(repo / "results")
+    try:
+        NotebookClient(notebook, kernel_name="python3", timeout=180,
+                       resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+    finally:
+        del os.environ["HOUSEBENCH_RESULTS"]
+    outputs = [out for cell in notebook.cells for out in cell.get("outputs", [])]
+    assert not [out for out in outputs if out.output_type == "error"]
+    assert any("image/png" in out.get("data", {}) for out in outputs)
+
+
+@pytest.mark.server
+def test_repro_nightly_and_notebook(tmp_path, prefect_server):
+    repo = copy_project(tmp_path / "repo", all_assets=False)
+    env = pipeline_env(prefect_server)
+    check_pipeline(repo, env)
+    check_goal_state_succeeds(repo)
+    check_nightly(repo, env)
+    check_notebook(repo)
+
+
+@pytest.mark.slow
+def test_repro_whole_raw_set(tmp_path, prefect_server):
+    repo = copy_project(tmp_path / "repo", all_assets=True)
+    check_pipeline(repo, pipeline_env(prefect_server))
