@@ -1,0 +1,5 @@
+"""``python -m housebench``: the command line."""
+
+from housebench.cli import main
+
+main()
