@@ -42,8 +42,8 @@ class Layout:
         return Path(self.root) / path
 
     def variants(self) -> list[tuple[str, str]]:
-        """Every ``(task, variant)`` with a ``task.json``, sorted."""
-        return sorted((p.parent.parent.name, p.parent.name) for p in self.at(self.tasks_dir).glob("*/*/task.json"))
+        """Every ``(task, variant)`` with a task layer (``task.usda``), sorted."""
+        return sorted((p.parent.parent.name, p.parent.name) for p in self.at(self.tasks_dir).glob("*/*/task.usda"))
 
     def task_dir(self, task: str, variant: str) -> Path:
         return self.at(self.tasks_dir) / task / variant
