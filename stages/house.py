@@ -1,21 +1,43 @@
-"""DVC stage ``house``: params -> ``scenes/house/house.usda`` + ``annotations/house.json``."""
+"""DVC stage ``house``: params -> ``scenes/house/{house.usda, topdown.png}`` + ``annotations/house.json``.
+
+Fails when a room cannot be reached by the robot's base from its start (checked on the annotations'
+free-floor grid). The top-down picture is a MuJoCo render (``MUJOCO_GL=egl``) with room labels.
+"""
 
 from __future__ import annotations
+
+import os
 
 from housebench import paths
 from housebench.house.annotate import house_annotations
 from housebench.house.layout import generate_house
+from housebench.house.picture import ASPECT, label_rooms
+from housebench.house.query import HouseQuery
 from housebench.io import atomic_dir, write_json
 from housebench.params import load_params
-from housebench.usd.house import write_house_usd
+from housebench.usd.house import TOPDOWN_CAMERA, write_house_usd
+
+TOPDOWN_HEIGHT = 900  # pixels
 
 
 def main() -> None:
-    house = generate_house(load_params("house"))
+    os.environ.setdefault("MUJOCO_GL", "egl")
+    from housebench.sim.registry import make_backend
+
+    params = load_params("house")
+    house = generate_house(params)
+    annotations = house_annotations(house)
+    unreachable = {r.name for r in annotations.rooms} - HouseQuery(annotations, params["grid"]).reachable_rooms()
+    if unreachable:
+        raise SystemExit(f"params.yaml house: rooms not reachable from the robot start: {sorted(unreachable)}")
     with atomic_dir(paths.HOUSE_DIR) as tmp:
         write_house_usd(house, tmp / "house.usda")
-    write_json(paths.ANNOTATIONS_DIR / "house.json", house_annotations(house).model_dump(mode="json"))
-    print(f"house: {len(house.boxes)} boxes -> {paths.HOUSE_DIR / 'house.usda'}")
+        image = make_backend("mujoco").load(tmp / "house.usda").render(
+            TOPDOWN_CAMERA.rsplit("/", 1)[1], round(TOPDOWN_HEIGHT * ASPECT), TOPDOWN_HEIGHT)
+        label_rooms(image, annotations).save(tmp / "topdown.png")
+    write_json(paths.ANNOTATIONS_DIR / "house.json", annotations.model_dump(mode="json"))
+    print(f"house: {len(annotations.rooms)} rooms, {len(house.boxes)} boxes, {len(house.parts)} parts "
+          f"-> {paths.HOUSE_DIR / 'house.usda'}")
 
 
 if __name__ == "__main__":

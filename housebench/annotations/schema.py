@@ -1,7 +1,8 @@
 """Strict, versioned ground-truth annotation files (unknown keys are rejected everywhere).
 
 - ``annotations/assets.json``: :class:`AssetsFile`, one entry per built asset.
-- ``annotations/house.json``: :class:`HouseAnnotations`, supports / obstacles / robot of the house.
+- ``annotations/house.json``: :class:`HouseAnnotations`: rooms, supports, obstacles, articulated
+  parts, appliances and the robot of the house.
 - ``annotations/scenes/<task>__<variant>.json``: :class:`SceneAnnotations`, the house plus every
   placed object at its settled pose, self-contained so the evaluator needs no other file.
 
@@ -35,6 +36,15 @@ class ContainerProfile(Strict):
     rim_z: float  # height of the rim above the asset's bottom
 
 
+class GraspPrimitive(Strict):
+    """One way a parallel gripper can take the asset, in the asset's local frame."""
+
+    kind: Literal["top_pinch", "rim_pinch", "handle_pinch", "edge_pinch_after_push"]
+    point: Vec3  # centre between the fingertips
+    axis: Vec3  # closing direction of the jaws (unit vector)
+    width: float  # object width between the jaws, metres
+
+
 class AssetAnnotation(Strict):
     name: str
     category: str
@@ -43,6 +53,8 @@ class AssetAnnotation(Strict):
     tags: list[str] = Field(default_factory=list)
     bottom_offset: float = 0.0  # height of the lowest point below the asset origin
     container: ContainerProfile | None = None
+    grasps: list[GraspPrimitive] = Field(default_factory=list)
+    grasp_note: str | None = None  # why no grasp primitive fits (set when ``grasps`` is empty)
 
 
 class AssetsFile(Strict):
@@ -75,6 +87,43 @@ class RobotAnnotation(Strict):
     start: Vec3  # x, y, yaw
     reach: float  # horizontal reach from the base centre, metres
     gripper_opening: float  # metres
+    radius: float | None = None  # base footprint radius used for the free-floor grid, metres
+
+
+class Handle(Strict):
+    """Where a gripper takes an articulated part, at the closed pose."""
+
+    center: Vec3
+    normal: Vec3  # outward normal of the face the handle sits on
+    grasp: Vec3  # approach direction of the gripper (towards the face)
+    box: Box3
+
+
+class ArticulatedPart(Strict):
+    """A door, drawer, button or key: a rigid body on one joint, closed at ``closed``."""
+
+    name: str  # joint name in SimState.joints, "<owner>/<part>", e.g. "fridge/door"
+    owner: str
+    category: Literal["door", "drawer", "button", "knob"]
+    joint: Literal["revolute", "prismatic"]
+    axis: Vec3  # world unit axis; q grows along it (right hand for revolute)
+    pivot: Vec3  # a world point on the axis
+    limits: tuple[float, float]  # rad or m
+    closed: float
+    open: float  # counts as fully open (pressed, switched on)
+    box: Box3  # the moving part's box at the closed pose
+    handle: Handle
+
+
+class ApplianceAnnotation(Strict):
+    """What the task-level thermal model needs of a fridge, microwave or stove."""
+
+    name: str
+    kind: Literal["fridge", "microwave", "stove"]
+    cavity: Box3 | None = None  # heated or cooled inside
+    door: str | None = None  # joint name of its door
+    switch: str | None = None  # joint name of its start button or power key
+    zones: list[Box3] = Field(default_factory=list)  # heating zones (burners)
 
 
 class HouseAnnotations(Strict):
@@ -83,6 +132,9 @@ class HouseAnnotations(Strict):
     supports: list[Support]
     obstacles: list[Obstacle]
     robot: RobotAnnotation
+    articulated: list[ArticulatedPart] = Field(default_factory=list)
+    appliances: list[ApplianceAnnotation] = Field(default_factory=list)
+    bounds: Box2 | None = None  # the house's floor, [xmin, ymin, xmax, ymax]
 
 
 class PlacedObject(Strict):

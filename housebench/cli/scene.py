@@ -36,7 +36,8 @@ def render(stage: Path, out: Path, camera: str | None, width: int, height: int) 
 @scene.command()
 @click.argument("stage", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def check(stage: Path) -> None:
-    """Validate STAGE (pxr.UsdValidation), compile it in MuJoCo and list its props and robot."""
+    """Validate STAGE (pxr.UsdValidation), compile it in MuJoCo, list its props, robot joints and
+    articulated parts."""
     from pxr import Usd, UsdValidation
 
     from housebench.sim.mujoco import MujocoBackend
@@ -46,9 +47,13 @@ def check(stage: Path) -> None:
         Usd.Stage.Open(str(stage)))
     for error in errors:
         click.echo(f"usd: {error.GetMessage()}", err=True)
+    from housebench.robot.fetch import PREFIX
+
     state = MujocoBackend().load(stage).get_state()
+    robot = [j for j in state.joints if j.startswith(PREFIX)]
     click.echo(json.dumps({"usd_errors": len(errors), "props": sorted(state.objects),
-                           "robot_joints": len(state.joints)}, indent=2))
+                           "robot_joints": len(robot),
+                           "articulated": sorted(set(state.joints) - set(robot))}, indent=2))
     if errors:
         raise SystemExit(1)
 

@@ -3,12 +3,24 @@ backend would implement the same two protocols over the same USD files."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
 from housebench.sim.state import SimState
+
+
+@dataclass(frozen=True)
+class View:
+    """A free camera: looks at ``lookat`` from ``distance`` metres, ``azimuth`` (degrees from +x,
+    counter-clockwise, the direction the camera looks) and ``elevation`` (degrees, negative: down)."""
+
+    lookat: tuple[float, float, float]
+    distance: float
+    azimuth: float = 135.0
+    elevation: float = -40.0
 
 
 class Simulation(Protocol):
@@ -31,8 +43,10 @@ class Simulation(Protocol):
     def set_control(self, targets: dict[str, float]) -> None:
         """Position targets for named actuators (e.g. ``robot0:torso_lift_joint``)."""
 
-    def render(self, camera: str | None = None, width: int = 640, height: int = 480) -> np.ndarray:
-        """An RGB image (H, W, 3 uint8) from a named camera, or a free overview camera."""
+    def render(self, camera: str | View | None = None, width: int = 640,
+               height: int = 480) -> np.ndarray:
+        """An RGB image (H, W, 3 uint8) from a named camera, a :class:`View`, or (None) a free
+        camera over the whole scene."""
 
 
 class Backend(Protocol):

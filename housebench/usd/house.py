@@ -1,9 +1,17 @@
-"""The house as a USD layer: static ``UsdGeom.Cube`` colliders under ``/World/House`` and the robot.
+"""The house as a USD layer: static colliders, articulated parts on UsdPhysics joints, the robot.
 
-Z-up, metres, defaultPrim ``/World``. Each :class:`~housebench.house.layout.Box` becomes the Cube
-``/World/House/<owner>/<part>`` (size 1, ``translate`` + ``scale`` ops, ``PhysicsCollisionAPI``, no
-rigid body). ``/World/Robot`` is an Xform with ``translate`` + ``rotateZ`` ops and the attribute
-``housebench:robot = "fetch"`` that a backend resolves to its own robot model.
+Z-up, metres, kilograms, defaultPrim ``/World``.
+
+- Each static :class:`~housebench.house.geometry.Box` becomes the Cube ``/World/House/<owner>/<part>``
+  (size 1, ``translate`` + ``scale`` ops, ``PhysicsCollisionAPI``, no rigid body).
+- Each articulated part ``<owner>/<part>`` is the Xform ``/World/House/<owner>/<part>`` with
+  ``PhysicsRigidBodyAPI`` and ``PhysicsMassAPI`` (density), its origin at the joint pivot, its boxes as
+  Cube children. Its joint ``/World/House/<owner>/<part>_joint`` (``PhysicsRevoluteJoint`` or
+  ``PhysicsPrismaticJoint``) has axis X turned onto the part's axis by ``localRot0/1``, body0 unset
+  (the world), body1 the part, limits (degrees or metres) closed at 0, and a drive (stiffness, damping,
+  target 0) that holds it closed. No rigid body is nested in another.
+- ``/World/Cameras/topdown`` is an orthographic camera over the whole house, below the lintels.
+- ``/World/Robot`` is an Xform with ``translate`` + ``rotateZ`` ops and ``housebench:robot = "fetch"``.
 """
 
 from __future__ import annotations
@@ -13,21 +21,83 @@ from pathlib import Path
 
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
-from housebench.house.layout import Box, House
+from housebench.house.geometry import Box, r6
+from housebench.house.layout import House
+from housebench.house.parts import Part
+from housebench.house.picture import ASPECT, topdown_view
 
 HOUSE_ROOT = "/World/House"
 ROBOT_PATH = "/World/Robot"
-_COLORS = {"floor": (0.55, 0.5, 0.45), "walls": (0.9, 0.9, 0.88),
-           "table": (0.6, 0.4, 0.25), "shelf": (0.45, 0.3, 0.2)}
+TOPDOWN_CAMERA = "/World/Cameras/topdown"
+PART_DENSITY = 400.0  # kg/m^3 of doors, drawers, buttons and keys
+_PALETTE = {"floor": (0.62, 0.58, 0.52), "walls": (0.92, 0.92, 0.9), "fridge": (0.93, 0.93, 0.95),
+            "microwave": (0.3, 0.3, 0.32), "stove": (0.2, 0.2, 0.22), "counter": (0.72, 0.68, 0.6),
+            "sofa": (0.35, 0.45, 0.6), "armchair": (0.35, 0.45, 0.6),
+            "bed": (0.55, 0.6, 0.75), "bathtub": (0.97, 0.97, 0.97), "toilet": (0.97, 0.97, 0.97),
+            "sink": (0.97, 0.97, 0.97), "tv": (0.1, 0.1, 0.1)}
+WOOD, HANDLE = (0.6, 0.42, 0.26), (0.25, 0.25, 0.27)
 
 
-def _cube(stage: Usd.Stage, box: Box) -> None:
-    cube = UsdGeom.Cube.Define(stage, f"{HOUSE_ROOT}/{box.name}")
+def color(name: str) -> tuple[float, float, float]:
+    """Display colour of a box by its owner (and handles darker)."""
+    if name.endswith("/handle"):
+        return HANDLE
+    owner = name.split("/")[0]
+    return next((c for key, c in _PALETTE.items() if owner.startswith(key)), WOOD)
+
+
+def _cube(stage: Usd.Stage, path: str, box: Box, origin: tuple[float, float, float]) -> None:
+    cube = UsdGeom.Cube.Define(stage, path)
     cube.CreateSizeAttr(1.0)
-    cube.AddTranslateOp().Set(Gf.Vec3d(*box.center))
+    cube.AddTranslateOp().Set(Gf.Vec3d(*(r6(c - o) for c, o in zip(box.center, origin))))
     cube.AddScaleOp().Set(Gf.Vec3f(*box.size))
-    cube.CreateDisplayColorAttr([Gf.Vec3f(*_COLORS.get(box.owner, (0.7, 0.7, 0.7)))])
+    cube.CreateDisplayColorAttr([Gf.Vec3f(*color(box.name))])
     UsdPhysics.CollisionAPI.Apply(cube.GetPrim())
+
+
+def _axis_rotation(axis: tuple[float, float, float]) -> Gf.Quatf:
+    """The rotation that turns the joint's X axis onto ``axis`` (rounded, for stable bytes)."""
+    q = Gf.Rotation(Gf.Vec3d(1, 0, 0), Gf.Vec3d(*axis)).GetQuat()
+    return Gf.Quatf(r6(q.GetReal()), *(r6(v) for v in q.GetImaginary()))
+
+
+def _part(stage: Usd.Stage, part: Part) -> None:
+    path = f"{HOUSE_ROOT}/{part.name}"
+    body = UsdGeom.Xform.Define(stage, path)
+    body.AddTranslateOp().Set(Gf.Vec3d(*part.pivot))
+    UsdPhysics.RigidBodyAPI.Apply(body.GetPrim())
+    UsdPhysics.MassAPI.Apply(body.GetPrim()).CreateDensityAttr(PART_DENSITY)
+    for box in part.boxes:
+        _cube(stage, f"{HOUSE_ROOT}/{box.name}", box, part.pivot)
+    revolute = part.kind == "revolute"
+    joint_type = UsdPhysics.RevoluteJoint if revolute else UsdPhysics.PrismaticJoint
+    joint = joint_type.Define(stage, f"{path}_joint")
+    joint.CreateAxisAttr("X")
+    joint.CreateBody1Rel().SetTargets([Sdf.Path(path)])
+    rot = _axis_rotation(part.axis)
+    joint.CreateLocalPos0Attr(Gf.Vec3f(*part.pivot))
+    joint.CreateLocalRot0Attr(rot)
+    joint.CreateLocalPos1Attr(Gf.Vec3f(0, 0, 0))
+    joint.CreateLocalRot1Attr(rot)
+    unit = 180.0 / math.pi if revolute else 1.0  # revolute limits in degrees, drives per degree
+    joint.CreateLowerLimitAttr(r6(part.limits[0] * unit))
+    joint.CreateUpperLimitAttr(r6(part.limits[1] * unit))
+    drive = UsdPhysics.DriveAPI.Apply(joint.GetPrim(), "angular" if revolute else "linear")
+    drive.CreateTypeAttr("force")
+    drive.CreateTargetPositionAttr(0.0)
+    drive.CreateStiffnessAttr(r6(part.stiffness / unit))
+    drive.CreateDampingAttr(r6(part.damping / unit))
+
+
+def _topdown_camera(stage: Usd.Stage, house: House) -> None:
+    """Orthographic, looking down from just under the lintels (a plan cut: doorways show)."""
+    cx, cy, extent = topdown_view(house.width, house.depth)
+    cam = UsdGeom.Camera.Define(stage, TOPDOWN_CAMERA)
+    cam.AddTranslateOp().Set(Gf.Vec3d(r6(cx), r6(cy), r6(house.door_height - 0.01)))
+    cam.CreateProjectionAttr(UsdGeom.Tokens.orthographic)
+    cam.CreateHorizontalApertureAttr(r6(extent * ASPECT * 10))  # tenths of a scene unit
+    cam.CreateVerticalApertureAttr(r6(extent * 10))
+    cam.CreateClippingRangeAttr(Gf.Vec2f(0.05, 10.0))
 
 
 def write_house_usd(house: House, path: Path) -> None:
@@ -42,10 +112,13 @@ def write_house_usd(house: House, path: Path) -> None:
     scene.CreateGravityDirectionAttr(Gf.Vec3f(0, 0, -1))
     scene.CreateGravityMagnitudeAttr(9.81)
     UsdGeom.Scope.Define(stage, HOUSE_ROOT)
-    for owner in sorted({b.owner for b in house.boxes}):
+    for owner in sorted({b.owner for b in house.boxes} | {p.owner for p in house.parts}):
         UsdGeom.Xform.Define(stage, f"{HOUSE_ROOT}/{owner}")
     for box in house.boxes:
-        _cube(stage, box)
+        _cube(stage, f"{HOUSE_ROOT}/{box.name}", box, (0.0, 0.0, 0.0))
+    for part in house.parts:
+        _part(stage, part)
+    _topdown_camera(stage, house)
     robot = UsdGeom.Xform.Define(stage, ROBOT_PATH)
     x, y, yaw = house.robot_start
     robot.AddTranslateOp().Set(Gf.Vec3d(x, y, 0.0))
@@ -55,7 +128,7 @@ def write_house_usd(house: House, path: Path) -> None:
 
 
 def read_boxes(stage: Usd.Stage) -> list[Box]:
-    """The house's static Cube colliders back as boxes (world-aligned bounds of each Cube)."""
+    """The house's Cube colliders back as world-aligned boxes named by their path under the house."""
     cache = UsdGeom.XformCache()
     boxes = []
     root = Sdf.Path(HOUSE_ROOT)
@@ -67,6 +140,6 @@ def read_boxes(stage: Usd.Stage) -> list[Box]:
                           * cache.GetLocalToWorldTransform(prim)).ComputeAlignedRange()
         lo, hi = bound.GetMin(), bound.GetMax()
         boxes.append(Box(str(prim.GetPath().MakeRelativePath(root)),
-                         tuple(round((lo[i] + hi[i]) / 2, 6) for i in range(3)),
-                         tuple(round(hi[i] - lo[i], 6) for i in range(3))))
+                         tuple(r6((lo[i] + hi[i]) / 2) for i in range(3)),
+                         tuple(r6(hi[i] - lo[i]) for i in range(3))))
     return boxes

@@ -25,7 +25,7 @@ def scenes(tmp_path_factory, house) -> Path:
     house_usda = root / "scenes/house/house.usda"
     write_house_usd(house, house_usda)
     asset = write_box_asset(root / "assets/box/asset.usda")
-    top = next(b for b in house.boxes if b.name == "table/top")
+    top = next(b for b in house.boxes if b.name == "dining_table/top")
     above_table = (top.center[0], top.center[1], top.bounds[5] + 0.05)
     write_task_layer(root / "scenes/tasks/drop/table/task.usda", house_usda,
                      {"box": (asset, above_table)})

@@ -21,7 +21,7 @@ def sim(scenes, tmp_path):
 
 
 def test_prop_falls_and_rests_on_the_table(sim, house):
-    top = next(b for b in house.boxes if b.name == "table/top")
+    top = next(b for b in house.boxes if b.name == "dining_table/top")
     start = sim.get_state().objects["box"].pos
     sim.step(round(1.5 / sim.timestep))
     box = sim.get_state().objects["box"]

@@ -29,11 +29,11 @@ def test_settle_writes_a_layer_over_the_task_with_the_rest_pose(scenes, tmp_path
     layer = Sdf.Layer.FindOrOpen(str(out / "scene.usda"))
     assert list(layer.subLayerPaths) == ["../../../tasks/drop/table/task.usda"]
     stage = Usd.Stage.Open(str(out / "scene.usda"))
-    top = next(b for b in house.boxes if b.name == "table/top").bounds[5]
+    top = next(b for b in house.boxes if b.name == "dining_table/top").bounds[5]
     z = UsdGeom.Xformable(stage.GetPrimAtPath("/World/Props/box")).ComputeLocalToWorldTransform(
         0).ExtractTranslation()[2]
     assert z == pytest.approx(top, abs=1e-3)
-    assert stage.GetPrimAtPath("/World/House/table/top")  # the house still composes through
+    assert stage.GetPrimAtPath("/World/House/dining_table/top")  # the house still composes through
 
 
 def test_a_prop_that_falls_is_skipped_and_reported(scenes, backend):

@@ -7,7 +7,7 @@ from pathlib import Path
 from housebench.annotations.schema import SceneAnnotations, Support
 from housebench.sim.state import SimState
 
-SPEC = Path(__file__).resolve().parents[2] / "tasks" / "put_fruit_in_container.json"
+SPEC = Path(__file__).resolve().parent / "put_fruit_in_container.json"  # over the test house
 TABLE_TOP = Support(name="table/top", owner="table", height=0.75, box=(1.5, 1.5, 2.5, 2.3))
 ROLES = {"apple": "fruit", "orange": "fruit", "bowl": "container"}
 

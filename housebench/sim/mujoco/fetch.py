@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import mujoco
 
+from housebench.sim.mujoco.bodies import AFFINITY, ROBOT
 from housebench.robot.fetch import (BASE_CLEARANCE, BASE_JOINTS, FINGER_JOINTS, HEAD_JOINTS,
                                     PREFIX, TORSO_JOINT, model_dir)
 
@@ -61,7 +62,7 @@ def fetch_spec() -> mujoco.MjSpec:
     for body in [base, *base.find_all(mujoco.mjtObj.mjOBJ_BODY)]:
         body.gravcomp = 1.0
     for geom in base.find_all(mujoco.mjtObj.mjOBJ_GEOM):
-        geom.contype, geom.conaffinity = 2, 1  # touches the scene (1/1), never itself
+        geom.contype, geom.conaffinity = ROBOT, AFFINITY[ROBOT]  # touches the scene, never itself
     for joint in spec.joints:
         kp, ratio = _GAINS[_group(joint.name)]
         act = spec.add_actuator(name=_short(joint.name), target=_short(joint.name),

@@ -11,6 +11,7 @@ from pathlib import Path
 import mujoco
 import numpy as np
 
+from housebench.sim.backend import View
 from housebench.sim.state import ObjectState, SimState
 
 
@@ -91,18 +92,21 @@ class MujocoSimulation:
                 raise KeyError(f"no actuator {name!r}; known: {sorted(self._actuators)}")
             self.data.ctrl[self._actuators[name]] = value
 
-    def render(self, camera: str | None = None, width: int = 640, height: int = 480) -> np.ndarray:
-        """RGB image from a named camera, or a free camera looking over the whole scene."""
+    def render(self, camera: str | View | None = None, width: int = 640,
+               height: int = 480) -> np.ndarray:
+        """RGB image from a named camera, a :class:`View`, or a free camera over the whole scene."""
         renderer = self._renderers.get((width, height))
         if renderer is None:
             renderer = self._renderers[(width, height)] = mujoco.Renderer(self.model, height, width)
-        if camera is None:
-            cam = mujoco.MjvCamera()
-            cam.lookat[:] = self.model.stat.center
-            cam.distance, cam.azimuth, cam.elevation = 1.3 * self.model.stat.extent, 135.0, -40.0
-            renderer.update_scene(self.data, camera=cam)
-        else:
+        if isinstance(camera, str):
             renderer.update_scene(self.data, camera=camera)
+            return renderer.render().copy()
+        view = camera or View(tuple(self.model.stat.center), 1.3 * float(self.model.stat.extent),
+                              135.0, -40.0)
+        cam = mujoco.MjvCamera()
+        cam.lookat[:] = view.lookat
+        cam.distance, cam.azimuth, cam.elevation = view.distance, view.azimuth, view.elevation
+        renderer.update_scene(self.data, camera=cam)
         return renderer.render().copy()
 
     def close(self) -> None:

@@ -1,0 +1,51 @@
+"""The labelled top-down picture of the house: an orthographic render plus room names.
+
+:func:`topdown_view` is the one definition of the top-down camera's framing (the USD writer puts
+the camera there; :func:`label_rooms` maps world points to its pixels).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from housebench.annotations.schema import HouseAnnotations
+
+ASPECT = 4 / 3  # width / height of the top-down picture
+MARGIN = 0.6  # metres around the house
+
+
+def topdown_view(width: float, depth: float) -> tuple[float, float, float]:
+    """Centre x, centre y and the vertical extent (metres) of the top-down frame of a house."""
+    span = max(width, depth * ASPECT) + MARGIN
+    return width / 2, depth / 2, span / ASPECT
+
+
+def label_rooms(image: np.ndarray, house: HouseAnnotations) -> Image.Image:
+    """``image`` (the top-down render, any size of aspect :data:`ASPECT`) with the walls drawn in
+    (the camera looks from below the lintels, inside the walls), each room's name at its centre and
+    the robot's start marked."""
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = house.bounds or (0.0, 0.0, 1.0, 1.0)
+    cx, cy, extent = topdown_view(x1 - x0, y1 - y0)
+    scale = h / extent
+
+    def pixel(x: float, y: float) -> tuple[float, float]:
+        return w / 2 + (x - x0 - cx) * scale, h / 2 - (y - y0 - cy) * scale
+
+    picture = Image.fromarray(image)
+    draw = ImageDraw.Draw(picture)
+    for wall in house.obstacles:  # the plan cut: walls below the lintels, doorways open
+        b = wall.box
+        if wall.name.startswith("walls/") and b[2] < 1.0:
+            (ax, ay), (bx, by) = pixel(b[0], b[4]), pixel(b[3], b[1])
+            draw.rectangle((ax, ay, bx, by), fill=(60, 60, 64))
+    font = ImageFont.load_default(size=max(12, h // 40))
+    for room in house.rooms:
+        px, py = pixel(*np.mean(room.polygon, axis=0))
+        draw.text((px, py), room.name.replace("_", " "), fill=(20, 20, 20), font=font, anchor="mm",
+                  stroke_width=2, stroke_fill=(255, 255, 255))
+    rx, ry = pixel(*house.robot.start[:2])
+    draw.text((rx, ry - h // 30), "robot start", fill=(160, 20, 20), font=font, anchor="mm",
+              stroke_width=2, stroke_fill=(255, 255, 255))
+    return picture

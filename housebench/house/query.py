@@ -1,0 +1,73 @@
+"""Questions skills ask of the house, answered from its annotations alone (``house.json``).
+
+``HouseQuery(annotations)``: which room a point is in, the free-floor grid for base planning and
+the rooms the base can reach, the support under a point, and where a handle is at a joint value.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from housebench.annotations.schema import ArticulatedPart, HouseAnnotations, Support
+from housebench.house.floor import FloorGrid, free_grid
+
+GRID = 0.05  # default free-floor grid resolution, metres
+
+
+def inside(x: float, y: float, polygon: list[tuple[float, float]]) -> bool:
+    """Even-odd rule point-in-polygon."""
+    hit = False
+    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1]):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            hit = not hit
+    return hit
+
+
+def _rotate(v: np.ndarray, axis: np.ndarray, angle: float) -> np.ndarray:
+    """Rodrigues' rotation of ``v`` about the unit ``axis``."""
+    c, s = np.cos(angle), np.sin(angle)
+    return v * c + np.cross(axis, v) * s + axis * np.dot(axis, v) * (1 - c)
+
+
+class HouseQuery:
+    def __init__(self, house: HouseAnnotations, resolution: float = GRID) -> None:
+        self.house, self.resolution = house, resolution
+        self.parts = {p.name: p for p in house.articulated}
+
+    def room_at(self, x: float, y: float) -> str | None:
+        return next((r.name for r in self.house.rooms if inside(x, y, r.polygon)), None)
+
+    @cached_property
+    def grid(self) -> FloorGrid:
+        """Free floor for the robot's base (closed doors, every obstacle box)."""
+        h = self.house
+        bounds = h.bounds or tuple(f(c[i] for r in h.rooms for c in r.polygon)
+                                   for f, i in ((min, 0), (min, 1), (max, 0), (max, 1)))
+        radius = h.robot.radius if h.robot.radius is not None else 0.35
+        return free_grid((o.box for o in h.obstacles), bounds, radius, self.resolution)
+
+    def reachable_rooms(self, start: tuple[float, float] | None = None) -> set[str]:
+        """Rooms with a free floor cell the base can drive to from ``start`` (default: its start)."""
+        x, y = start or self.house.robot.start[:2]
+        return {name for px, py in self.grid.points(self.grid.reachable(x, y))
+                if (name := self.room_at(px, py))}
+
+    def support_under(self, x: float, y: float, z: float = np.inf) -> Support | None:
+        """The highest support whose box holds ``(x, y)`` and whose surface is at or below ``z``."""
+        found = [s for s in self.house.supports if s.height <= z + 1e-9
+                 and s.box[0] <= x <= s.box[2] and s.box[1] <= y <= s.box[3]]
+        return max(found, key=lambda s: (s.height, s.name), default=None)
+
+    def handle_pose(self, joint: str, q: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Handle centre, outward normal and grasp direction of part ``joint`` at value ``q``."""
+        part: ArticulatedPart = self.parts[joint]
+        axis, pivot = np.array(part.axis), np.array(part.pivot)
+        centre, normal = np.array(part.handle.center), np.array(part.handle.normal)
+        if part.joint == "prismatic":
+            return centre + axis * (q - part.closed), normal, -normal
+        angle = q - part.closed
+        turned = pivot + _rotate(centre - pivot, axis, angle)
+        normal = _rotate(normal, axis, angle)
+        return turned, normal, -normal
