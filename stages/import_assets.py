@@ -1,20 +1,26 @@
 """DVC stage ``import``: ``assets_raw/<name>/result`` -> ``assets_built/imported/<name>/``.
 
 Params (``import:``): ``specs`` (spec table path), ``strict`` (exit 1 if any asset fails; otherwise
-failures are listed in ``assets_built/imported/failed.json`` and the stage exits 0 unless none built).
+failures are listed in ``assets_built/imported/failed.json`` and the stage exits 0 unless none built),
+``visual_max_faces`` (face budget of the visual mesh), ``workers`` (assets imported at once).
 """
 
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from housebench.assets.batch import asset_dirs, exit_code, run_each
 from housebench.assets.errors import AssetError
 from housebench.assets.importer import import_asset
-from housebench.assets.spec import load_specs
+from housebench.assets.spec import SpecTable, load_specs
 from housebench.params import load_params
 from housebench.paths import ASSETS_IMPORTED, ASSETS_RAW
+
+
+def step(specs: SpecTable, max_faces: int, name: str, out: Path) -> None:
+    import_asset(ASSETS_RAW / name / "result", out, specs.assets.get(name), name=name, max_faces=max_faces)
 
 
 def main() -> int:
@@ -25,11 +31,9 @@ def main() -> int:
         print(err, file=sys.stderr)
         return 1
     names = asset_dirs(ASSETS_RAW)
-
-    def step(name: str, out: Path) -> None:
-        import_asset(ASSETS_RAW / name / "result", out, specs.assets.get(name), name=name)
-
-    return exit_code(names, run_each(names, ASSETS_IMPORTED, step), params["strict"])
+    _, failed = run_each(names, ASSETS_IMPORTED, partial(step, specs, params["visual_max_faces"]),
+                         params["workers"])
+    return exit_code(names, failed, params["strict"])
 
 
 if __name__ == "__main__":

@@ -1,13 +1,15 @@
 """DVC stage ``physics``: imported + collision -> ``assets_built/sim/<name>/`` and
 ``annotations/assets.json``.
 
-Params (``physics:``): :class:`housebench.assets.build.PhysicsParams`. Exits 1 only when no asset
-could be built; failures are listed in ``assets_built/sim/failed.json``.
+Params (``physics:``): :class:`housebench.assets.build.PhysicsParams`. Assets run ``workers`` at a
+time. Exits 1 only when no asset could be built; failures are listed in
+``assets_built/sim/failed.json``.
 """
 
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from housebench.annotations.schema import AssetAnnotation, AssetsFile
@@ -18,15 +20,14 @@ from housebench.params import load_params
 from housebench.paths import ANNOTATIONS_DIR, ASSETS_COLLISION, ASSETS_IMPORTED, ASSETS_SIM
 
 
+def step(params: PhysicsParams, name: str, out: Path) -> AssetAnnotation:
+    return build_sim(ASSETS_IMPORTED / name, ASSETS_COLLISION / name, out, params)
+
+
 def main() -> int:
     params = PhysicsParams(**load_params("physics"))
     names = [n for n in asset_dirs(ASSETS_COLLISION) if (ASSETS_IMPORTED / n).is_dir()]
-    built: dict[str, AssetAnnotation] = {}
-
-    def step(name: str, out: Path) -> None:
-        built[name] = build_sim(ASSETS_IMPORTED / name, ASSETS_COLLISION / name, out, params)
-
-    failed = run_each(names, ASSETS_SIM, step)
+    built, failed = run_each(names, ASSETS_SIM, partial(step, params), params.workers)
     write_json(ANNOTATIONS_DIR / "assets.json", AssetsFile(assets=built).model_dump(mode="json"))
     return exit_code(names, failed)
 

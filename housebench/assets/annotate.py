@@ -1,4 +1,5 @@
-"""The ``annotations/assets.json`` entry of one built asset, with the cavity of containers.
+"""The ``annotations/assets.json`` entry of one built asset, with the cavity of containers and the
+grasp primitives (:mod:`housebench.assets.grasps`).
 
 A container's profile is measured on the visual mesh by casting rays: down the axis for the inner
 floor, out from the axis at mid-cavity height for the inner wall (round: the nearest of four
@@ -11,6 +12,7 @@ import numpy as np
 import trimesh
 
 from housebench.annotations.schema import AssetAnnotation, ContainerProfile
+from housebench.assets.grasps import Gripper, grasp_primitives
 
 
 def _first_hit(mesh: trimesh.Trimesh, origin, direction) -> float:
@@ -33,10 +35,11 @@ def container_profile(mesh: trimesh.Trimesh, shape: str) -> ContainerProfile:
                             floor_z=round(floor_z, 6), rim_z=round(rim_z, 6))
 
 
-def asset_annotation(info: dict, mesh: trimesh.Trimesh) -> AssetAnnotation:
+def asset_annotation(info: dict, mesh: trimesh.Trimesh, gripper: Gripper) -> AssetAnnotation:
     """The entry for the asset described by its ``import.json`` data and its welded visual mesh."""
     container = container_profile(mesh, info["container"]) if info["container"] else None
+    grasps, note = grasp_primitives(np.asarray(mesh.vertices), info["tags"], container, gripper)
     return AssetAnnotation(
         name=info["name"], category=info["category"], size=tuple(info["size"]), mass=info["mass"],
         tags=info["tags"], bottom_offset=round(max(0.0, -float(mesh.bounds[0][2])), 6),
-        container=container)
+        container=container, grasps=grasps, grasp_note=note)

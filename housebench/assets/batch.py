@@ -1,18 +1,26 @@
-"""Running one per-asset step over many assets: one bad asset never stops the others.
+"""Running one per-asset step over many assets, across cores: one bad asset never stops the others.
 
 The whole output folder is written atomically; each asset's subfolder is built in place and removed
 again if its step fails. ``failed.json`` beside the subfolders lists every failure with its reason.
+With ``workers > 1`` the steps run in a pool of fresh (spawned) processes, so ``step`` must be
+picklable (a module-level function, or a ``functools.partial`` of one); results do not depend on
+the number of workers.
 """
 
 from __future__ import annotations
 
 import shutil
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 from housebench.assets.errors import AssetError
 from housebench.io import atomic_dir, write_json
+
+Step = Callable[[str, Path], Any]
 
 
 def asset_dirs(root: Path) -> list[str]:
@@ -20,21 +28,41 @@ def asset_dirs(root: Path) -> list[str]:
     return sorted(p.name for p in Path(root).iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
-def run_each(names: Iterable[str], out_root: Path, step: Callable[[str, Path], None]) -> dict[str, str]:
-    """Call ``step(name, out_root/name)`` for every name; returns the failures (name -> reason)."""
+def _attempt(step: Step, name: str, folder: Path) -> tuple[bool, Any]:
+    """``(True, result)`` or ``(False, reason)``; a failed asset's folder is removed."""
+    try:
+        return True, step(name, folder)
+    except Exception as err:  # noqa: BLE001 -- any failure is recorded, the batch goes on
+        shutil.rmtree(folder)
+        return False, str(err) if isinstance(err, AssetError) else f"{type(err).__name__}: {err}"
+
+
+def _outcomes(step: Step, jobs: list[tuple[str, Path]], workers: int) -> list[tuple[bool, Any]]:
+    if workers <= 1 or len(jobs) <= 1:
+        return [_attempt(step, name, folder) for name, folder in jobs]
+    with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=get_context("spawn")) as pool:
+        futures = [pool.submit(_attempt, step, name, folder) for name, folder in jobs]
+        return [future.result() for future in futures]
+
+
+def run_each(names: list[str], out_root: Path, step: Step, workers: int = 1
+             ) -> tuple[dict[str, Any], dict[str, str]]:
+    """Call ``step(name, out_root/name)`` for every name on up to ``workers`` processes; returns
+    the results of the steps that worked and the failures (name -> reason), both in name order."""
+    done: dict[str, Any] = {}
     failed: dict[str, str] = {}
     with atomic_dir(out_root) as tmp:
-        for name in names:
-            folder = tmp / name
+        jobs = [(name, tmp / name) for name in names]
+        for _, folder in jobs:
             folder.mkdir()
-            try:
-                step(name, folder)
-            except Exception as err:  # noqa: BLE001 -- any failure is recorded, the batch goes on
-                shutil.rmtree(folder)
-                failed[name] = str(err) if isinstance(err, AssetError) else f"{type(err).__name__}: {err}"
-                print(f"{name}: FAILED: {failed[name]}", file=sys.stderr)
+        for (name, _), (ok, value) in zip(jobs, _outcomes(step, jobs, workers)):
+            if ok:
+                done[name] = value
+            else:
+                failed[name] = value
+                print(f"{name}: FAILED: {value}", file=sys.stderr)
         write_json(tmp / "failed.json", {"version": 1, "failed": failed})
-    return failed
+    return done, failed
 
 
 def exit_code(names: list[str], failed: dict[str, str], strict: bool = False) -> int:

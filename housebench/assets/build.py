@@ -18,6 +18,7 @@ from housebench.annotations.schema import AssetAnnotation
 from housebench.assets.annotate import asset_annotation
 from housebench.assets.collision import CollisionParams, decompose, read_hulls, welded, write_hulls
 from housebench.assets.embodiedgen import read_pieces
+from housebench.assets.grasps import Gripper
 from housebench.assets.mjcf import write_body_xml
 from housebench.assets.objio import read_textured_obj
 from housebench.assets.physics import mass_properties
@@ -32,6 +33,15 @@ class PhysicsParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     default_friction: float = 0.8  # when neither the spec nor <gazebo> gives one
+    small_mass: float = 0.05  # kg: bodies this light ...
+    small_size: float = 0.015  # m: ... or this thin get CCD and damping
+    small_damping: float = 0.0005  # free-joint damping of small bodies (stops endless rolling)
+    gripper: Gripper = Gripper()
+    workers: int = 2  # assets built at once
+
+    def damping(self, mass: float, size: list[float]) -> float:
+        """The free-joint damping of a body (0 unless it is small and light)."""
+        return self.small_damping if mass <= self.small_mass or min(size) <= self.small_size else 0.0
 
 
 def _info(imported: Path) -> dict:
@@ -49,7 +59,9 @@ def collide(imported: Path, out_dir: Path, params: CollisionParams) -> None:
 
 
 def _round(a: np.ndarray) -> list:
-    return np.round(np.asarray(a, float), 9).tolist()
+    """Nine significant digits (tiny inertias keep their precision)."""
+    return [float(f"{x:.9g}") for x in np.asarray(a, float).ravel()] if np.ndim(a) == 1 else [
+        _round(row) for row in a]
 
 
 def build_sim(imported: Path, collision: Path, out_dir: Path, params: PhysicsParams) -> AssetAnnotation:
@@ -63,19 +75,21 @@ def build_sim(imported: Path, collision: Path, out_dir: Path, params: PhysicsPar
     friction = info["friction"] or params.default_friction
     geometry = AssetGeometry(name=name, vertices=vertices, faces=faces, uv=uv,
                              texture=f"{name}.png", hulls=hulls, mass=props.mass, com=props.com,
-                             principal=props.principal, axes_quat=props.axes_quat, friction=friction)
+                             principal=props.principal, axes_quat=props.axes_quat, friction=friction,
+                             damping=params.damping(props.mass, info["size"]))
     for file in ("visual.obj", "visual.mtl", f"{name}.png"):
         shutil.copyfile(imported / file, out / file)
     write_asset_usd(out / "asset.usda", geometry)
     write_body_xml(out / "body.xml", geometry)
-    annotation = asset_annotation(info, welded(vertices, faces))
+    annotation = asset_annotation(info, welded(vertices, faces), params.gripper)
     col = json.loads((collision / "collision.json").read_text())
     write_json(out / "meta.json", {
         "version": 1, "name": name, "category": info["category"], "size": info["size"],
         "mass": props.mass, "center_of_mass": _round(props.com), "inertia": _round(props.inertia),
         "principal_inertia": _round(props.principal), "principal_axes": _round(props.axes_quat),
         "bottom_offset": annotation.bottom_offset, "friction": friction,
-        "hull_count": len(hulls), "collision_method": col["method"], "sources": info["sources"],
+        "hull_count": len(hulls), "collision_method": col["method"], "damping": geometry.damping,
+        "sources": info["sources"],
         "warnings": info["warnings"] + col["notes"],
     })
     return annotation

@@ -1,9 +1,12 @@
 """Collision hulls for one imported asset: plain hull, EmbodiedGen's pieces, or CoACD.
 
-``auto`` keeps the plain convex hull when the mesh is nearly convex (volume / hull volume above
+The input is a repaired, decimated collision copy of the visual mesh
+(:func:`housebench.assets.repair.repair_collision`, ``max_faces``). ``auto`` keeps the plain convex hull when the mesh is nearly convex (volume / hull volume above
 ``convex_ratio``), else runs CoACD: seeded, in a subprocess with a timeout, capped in hulls and
 vertices per hull, cached by mesh hash + parameters + CoACD version, falling back to the plain hull
-(recorded as ``hull-fallback`` with the reason) when it fails. Hulls too small to matter are dropped.
+(recorded as ``hull-fallback`` with the reason) when it fails. Every hull, whatever its path, is
+capped at ``max_hull_vertices`` (farthest-point subset of its vertices); degenerate hulls (flat,
+fewer than 4 points, thinner than ``min_hull_extent``) and tiny ones are dropped.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pydantic import BaseModel, ConfigDict
 
 from housebench.assets.embodiedgen import read_pieces
 from housebench.assets.objio import write_obj
+from housebench.assets.repair import repair_collision
 from housebench.io import write_json
 
 Mesh = tuple[np.ndarray, np.ndarray]
@@ -41,11 +45,14 @@ class CollisionParams(BaseModel):
     mcts_iterations: int = 50
     mcts_max_depth: int = 2
     max_hulls: int = 32
-    max_hull_vertices: int = 64
+    max_hull_vertices: int = 128
     convex_ratio: float = 0.9
     min_hull_fraction: float = 1e-4  # drop hulls below this fraction of the total hull volume
+    min_hull_extent: float = 1e-3  # metres: drop hulls thinner than this in any direction
+    max_faces: int = 4000  # face budget of the repaired collision copy
     timeout_s: float = 300.0
     cache_dir: str = ".cache/coacd"
+    workers: int = 2  # assets decomposed at once (CoACD runs in its own process)
 
     def coacd_kwargs(self) -> dict:
         return {"threshold": self.threshold, "resolution": self.resolution,
@@ -69,8 +76,25 @@ def welded(vertices: np.ndarray, faces: np.ndarray) -> trimesh.Trimesh:
     return mesh
 
 
-def _hull(vertices: np.ndarray) -> Mesh:
-    hull = trimesh.convex.convex_hull(np.asarray(vertices, float))
+def _farthest(points: np.ndarray, count: int) -> np.ndarray:
+    """A deterministic farthest-point subset of ``count`` points, seeded with the extremes along each
+    axis (so the bounding box, and the resting height, survive the cap)."""
+    chosen = sorted({int(i) for i in np.r_[points.argmin(0), points.argmax(0)]})
+    distance = np.min([np.linalg.norm(points - points[i], axis=1) for i in chosen], axis=0)
+    while len(chosen) < count:
+        chosen.append(int(np.argmax(distance)))
+        distance = np.minimum(distance, np.linalg.norm(points - points[chosen[-1]], axis=1))
+    return points[sorted(chosen)]
+
+
+def _hull(vertices: np.ndarray, max_vertices: int) -> Mesh | None:
+    """The convex hull with at most ``max_vertices`` vertices, or None when it is degenerate."""
+    points = np.unique(np.asarray(vertices, float), axis=0)
+    if len(points) < 4 or np.linalg.matrix_rank(points - points.mean(0), tol=1e-9) < 3:
+        return None
+    hull = trimesh.convex.convex_hull(points)
+    if len(hull.vertices) > max_vertices:
+        hull = trimesh.convex.convex_hull(_farthest(np.asarray(hull.vertices), max_vertices))
     return np.asarray(hull.vertices), np.asarray(hull.faces)
 
 
@@ -101,10 +125,19 @@ def run_coacd(mesh: trimesh.Trimesh, params: CollisionParams) -> list[Mesh]:
     return [(data[f"v{i}"], data[f"f{i}"]) for i in range(len(data.files) // 2)]
 
 
-def _drop_tiny(hulls: list[Mesh], params: CollisionParams) -> tuple[list[Mesh], list[str]]:
-    volumes = [trimesh.convex.convex_hull(v).volume if len(v) >= 4 else 0.0 for v, _ in hulls]
+def _thickness(vertices: np.ndarray) -> float:
+    """The smallest extent of a point set along its principal axes."""
+    centred = vertices - vertices.mean(0)
+    return float(np.ptp(centred @ np.linalg.svd(centred, full_matrices=False)[2].T, axis=0).min())
+
+
+def _clean(hulls: list[Mesh], params: CollisionParams) -> tuple[list[Mesh], list[str]]:
+    """Cap vertices per hull; drop degenerate, too thin and tiny hulls (noted)."""
+    capped = [_hull(v, params.max_hull_vertices) for v, _ in hulls]
+    solid = [h for h in capped if h is not None and _thickness(h[0]) >= params.min_hull_extent]
+    volumes = [trimesh.Trimesh(*h).volume for h in solid]
     floor = params.min_hull_fraction * sum(volumes)
-    kept = [_hull(v) for (v, _), vol in zip(hulls, volumes) if vol > floor]
+    kept = [h for h, vol in zip(solid, volumes) if vol > floor]
     notes = [f"dropped {len(hulls) - len(kept)} tiny or degenerate hulls"] if len(kept) < len(hulls) else []
     return kept, notes
 
@@ -112,21 +145,23 @@ def _drop_tiny(hulls: list[Mesh], params: CollisionParams) -> tuple[list[Mesh], 
 def decompose(vertices: np.ndarray, faces: np.ndarray, collider: str, params: CollisionParams,
               source: list[Mesh] | None = None) -> Collision:
     """Hulls for a mesh in the asset frame; ``collider`` is ``auto``, ``hull``, ``coacd`` or ``source``."""
-    mesh = welded(vertices, faces)
+    mesh = welded(*repair_collision(vertices, faces, params.max_faces))
     if collider == "source":
         if not source:
             raise ValueError("collider 'source' needs EmbodiedGen's collision pieces")
         hulls, method, notes = source, "source", []
     elif collider == "hull" or (collider == "auto" and mesh.is_watertight
                                 and mesh.volume / mesh.convex_hull.volume > params.convex_ratio):
-        hulls, method, notes = [_hull(mesh.vertices)], "hull", []
+        hulls, method, notes = [(mesh.vertices, mesh.faces)], "hull", []
     else:
         try:
             hulls, method, notes = run_coacd(mesh, params), "coacd", []
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as err:
             reason = f"CoACD failed ({type(err).__name__}); kept the convex hull"
-            hulls, method, notes = [_hull(mesh.vertices)], "hull-fallback", [reason]
-    kept, dropped = _drop_tiny(hulls, params)
+            hulls, method, notes = [(mesh.vertices, mesh.faces)], "hull-fallback", [reason]
+    kept, dropped = _clean(hulls, params)
+    if not kept:
+        raise ValueError("no collision hull left: the mesh is flat or degenerate")
     return Collision(kept, method, notes + dropped)
 
 

@@ -3,7 +3,8 @@
 The asset's ``body.xml`` is attached above a ground plane with its origin (bottom centre) ``drop``
 metres up; after ``settle_s`` seconds its height, tilt and position are recorded, then it must not
 drift over ``hold_s`` more seconds. Optional extra free spheres (e.g. a ball dropped into a bowl)
-are added to the same world.
+are added to the same world. :func:`check_asset` turns a drop into a pass/fail record (the
+``droptest`` stage writes one per built asset).
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from pathlib import Path
 
 import mujoco
 import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from housebench.annotations.schema import AssetAnnotation, ContainerProfile
 
 
 @dataclass(frozen=True)
@@ -65,3 +69,48 @@ def drop_test(body_xml: Path, drop: float = 0.05, settle_s: float = 1.0, hold_s:
     return DropResult(rest_z=rest_z, tilt_deg=tilt, drift=float(np.linalg.norm(body.xpos[:2] - rest_xy)),
                       final_z=float(body.xpos[2]),
                       balls=[rot.T @ (data.body(f"ball_{i}").xpos - origin) for i in range(len(balls))])
+
+
+class DropParams(BaseModel):
+    """The ``droptest:`` section of ``params.yaml``: the drop and what counts as passing."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    drop: float = 0.05  # metres above the resting height
+    settle_s: float = 1.0
+    hold_s: float = 3.0
+    height_tol: float = 0.005  # rest height within this of the expected one
+    max_tilt_deg: float = 5.0
+    max_drift: float = 0.01  # metres over the hold
+    ball_radius: float = 0.01  # sphere dropped into every container
+
+
+def _ball_inside(ball: np.ndarray, cavity: ContainerProfile, radius: float) -> bool:
+    hx, hy = cavity.inner_half_extents
+    inside = abs(ball[0]) < hx and abs(ball[1]) < hy if cavity.shape == "rect" else np.hypot(*ball[:2]) < hx
+    return bool(inside and cavity.floor_z - radius < ball[2] < cavity.rim_z)
+
+
+def check_asset(body_xml: Path, annotation: AssetAnnotation, params: DropParams) -> dict:
+    """The drop test of one built asset (and, for a container, a ball dropped into it) as a record
+    with ``passed`` and the list of ``failures``."""
+    result = drop_test(body_xml, params.drop, params.settle_s, params.hold_s)
+    failures = []
+    if abs(result.rest_z - annotation.bottom_offset) > params.height_tol:
+        failures.append(f"rests at {result.rest_z:.4f} m, expected {annotation.bottom_offset:.4f} m")
+    if result.tilt_deg > params.max_tilt_deg:
+        failures.append(f"tilted {result.tilt_deg:.1f} deg")
+    if result.drift > params.max_drift:
+        failures.append(f"drifted {result.drift:.4f} m")
+    if result.final_z < annotation.bottom_offset - params.height_tol:
+        failures.append("fell through the floor")
+    record = {"rest_z": round(result.rest_z, 5), "tilt_deg": round(result.tilt_deg, 3),
+              "drift": round(result.drift, 5), "final_z": round(result.final_z, 5)}
+    cavity = annotation.container
+    if cavity is not None:
+        start = (0.0, 0.0, cavity.rim_z + params.ball_radius + 0.02, params.ball_radius)
+        ball = drop_test(body_xml, 0.0, params.settle_s, params.hold_s, balls=[start]).balls[0]
+        record["ball"] = [round(float(x), 5) for x in ball]
+        if not _ball_inside(ball, cavity, params.ball_radius):
+            failures.append(f"ball ended outside the cavity at {np.round(ball, 4).tolist()}")
+    return {**record, "passed": not failures, "failures": failures}

@@ -1,4 +1,4 @@
-"""Reading one EmbodiedGen result folder (``<name>/result/``): URDF, textured OBJ, collision OBJ.
+"""Reading one EmbodiedGen result folder (``<name>/result/``): URDF, textured OBJ or GLB, collision OBJ.
 
 The URDF is parsed with defusedxml (no DTDs, no entity expansion, no external references) and every
 file it or the MTL names must resolve inside the result folder. Meshes stay in EmbodiedGen's frame
@@ -7,6 +7,7 @@ file it or the MTL names must resolve inside the result folder. Meshes stay in E
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.etree.ElementTree import Element
@@ -27,7 +28,8 @@ class RawAsset:
 
     urdf: Path
     visual: Path
-    texture: Path
+    texture: Path  # the file the texture came from (an image, or the GLB that embeds it)
+    texture_png: bytes
     vertices: np.ndarray
     faces: np.ndarray
     uv: np.ndarray
@@ -122,6 +124,17 @@ def _texture(obj: Path, root: Path) -> Path:
     return _inside(root, (mtl.parent.relative_to(base) / kd).as_posix(), mtl, "map_Kd")
 
 
+def _glb_texture(mesh: trimesh.Trimesh, glb: Path) -> bytes:
+    """The base-colour texture embedded in a GLB, as PNG bytes."""
+    material = getattr(mesh.visual, "material", None)
+    image = getattr(material, "baseColorTexture", None) or getattr(material, "image", None)
+    if image is None:
+        raise AssetError(glb, "baseColorTexture", "no embedded texture")
+    png = io.BytesIO()
+    image.convert("RGB").save(png, format="PNG")
+    return png.getvalue()
+
+
 def read_result(result_dir: Path) -> RawAsset:
     """Parse and check one result folder; raises :class:`AssetError` naming the file and field."""
     root = Path(result_dir)
@@ -163,9 +176,14 @@ def read_result(result_dir: Path) -> RawAsset:
     uv = getattr(loaded.visual, "uv", None)
     if uv is None or len(uv) != len(vertices):
         raise AssetError(visual, "vt", "no texture coordinates")
+    if visual.suffix.lower() == ".glb":
+        texture, png = visual, _glb_texture(loaded, visual)
+    else:
+        texture = _texture(visual, root)
+        png = texture.read_bytes()
     extra = link.find("extra_info")
     return RawAsset(
-        urdf=urdf, visual=visual, texture=_texture(visual, root), vertices=vertices, faces=faces,
+        urdf=urdf, visual=visual, texture=texture, texture_png=png, vertices=vertices, faces=faces,
         uv=np.asarray(uv, float), rpy=rpy, xyz=xyz, mass=mass, mu=mu,
         pieces=read_pieces(collision) if collision else [], collision=collision,
         extra_info={c.tag: (c.text or "").strip() for c in extra} if extra is not None else {},

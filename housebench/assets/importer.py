@@ -9,8 +9,7 @@ the smaller of ``<gazebo>`` mu1/mu2 (isotropic and conservative), else the physi
 
 from __future__ import annotations
 
-import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -19,12 +18,14 @@ from scipy.spatial.transform import Rotation
 from housebench.assets.embodiedgen import RawAsset, read_result
 from housebench.assets.errors import AssetError
 from housebench.assets.objio import write_mtl, write_obj, write_obj_pieces
+from housebench.assets.repair import repair_visual
 from housebench.assets.spec import AssetSpec
 from housebench.hashing import file_hash
 from housebench.io import write_json
 
 EXTENT_RANGE = (0.005, 3.0)  # metres: anything outside is an absurd size
 SCALE_WARNING = 0.25  # warn when the spec rescales the baked-in size by more than this
+VISUAL_MAX_FACES = 20000  # default face budget of the visual mesh (params: import.visual_max_faces)
 
 
 @dataclass(frozen=True)
@@ -46,9 +47,19 @@ def asset_name(result_dir: Path) -> str:
     return path.parent.name if path.name == "result" else path.name
 
 
+def _lay_flat(z_up: np.ndarray) -> np.ndarray:
+    """The quarter turn (about X or Y) that brings the thinnest extent of ``z_up`` to Z."""
+    axis = int(np.argmin(np.ptp(z_up, axis=0)))
+    return np.eye(3) if axis == 2 else Rotation.from_euler("yx"[axis], 90, degrees=True).as_matrix()
+
+
 def _placement(raw: RawAsset, spec: AssetSpec | None) -> tuple[Placement, list[str]]:
     rotation = Rotation.from_euler("xyz", raw.rpy).as_matrix()
-    z_up = raw.vertices @ rotation.T + np.asarray(raw.xyz)
+    translation = np.asarray(raw.xyz)
+    if spec and spec.lay_flat:
+        turn = _lay_flat(raw.vertices @ rotation.T)
+        rotation, translation = turn @ rotation, turn @ translation
+    z_up = raw.vertices @ rotation.T + translation
     extents = np.ptp(z_up, axis=0)
     warnings: list[str] = []
     failed_sizing = abs(extents[2] - 1.0) < 0.01 and abs(raw.mass - 1.0) < 1e-3  # 1 m tall, 1 kg
@@ -69,17 +80,22 @@ def _placement(raw: RawAsset, spec: AssetSpec | None) -> tuple[Placement, list[s
     if not (EXTENT_RANGE[0] <= (hi - lo).min() and (hi - lo).max() <= EXTENT_RANGE[1]):
         raise AssetError(raw.visual, "vertices",
                          f"absurd size {np.round(hi - lo, 4).tolist()} m (allowed {EXTENT_RANGE})")
+    if spec and spec.origin == "base":  # centre of the footprint within 2 mm of the bottom
+        foot = scaled[scaled[:, 2] < lo[2] + 0.002]
+        lo, hi = np.r_[foot.min(0)[:2], lo[2]], np.r_[foot.max(0)[:2], hi[2]]
     offset = np.array([(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, lo[2]])
-    return Placement(rotation, np.asarray(raw.xyz), scale, offset), warnings
+    return Placement(rotation, translation, scale, offset), warnings
 
 
 def import_asset(result_dir: Path, out_dir: Path, spec: AssetSpec | None = None,
-                 name: str | None = None) -> dict:
-    """Import ``result_dir`` into the existing folder ``out_dir``; returns the ``import.json`` data."""
+                 name: str | None = None, max_faces: int = VISUAL_MAX_FACES) -> dict:
+    """Import ``result_dir`` into the existing folder ``out_dir``; returns the ``import.json`` data.
+    The visual mesh is repaired and decimated to ``max_faces`` (:func:`repair_visual`)."""
     raw = read_result(result_dir)
     name = name or asset_name(result_dir)
-    placement, warnings = _placement(raw, spec)
-    vertices = placement.apply(raw.vertices)
+    repaired, faces, uv = repair_visual(raw.vertices, raw.faces, raw.uv, max_faces)
+    placement, warnings = _placement(replace(raw, vertices=repaired), spec)
+    vertices = placement.apply(repaired)
     mass = spec.mass if spec and spec.mass else raw.mass
     if mass <= 0:
         raise AssetError(raw.urdf, "inertial/mass@value", f"mass must be positive, got {mass}")
@@ -89,13 +105,15 @@ def import_asset(result_dir: Path, out_dir: Path, spec: AssetSpec | None = None,
     if raw.quality not in (None, "YES"):
         warnings.append(f"EmbodiedGen quality check says {raw.quality!r}")
     out = Path(out_dir)
-    write_obj(out / "visual.obj", vertices, raw.faces, raw.uv, mtllib="visual.mtl", material=name)
+    write_obj(out / "visual.obj", vertices, faces, uv, mtllib="visual.mtl", material=name)
     write_mtl(out / "visual.mtl", name, f"{name}.png")
-    shutil.copyfile(raw.texture, out / f"{name}.png")
+    (out / f"{name}.png").write_bytes(raw.texture_png)
     if raw.pieces:
         write_obj_pieces(out / "source_collision.obj",
                          [(placement.apply(v), f) for v, f in raw.pieces], prefix="piece_")
     sources = {p.name: file_hash(p) for p in (raw.urdf, raw.visual, raw.texture, raw.collision) if p}
+    if len(faces) < len(raw.faces):
+        warnings.append(f"visual mesh decimated from {len(raw.faces)} to {len(faces)} faces")
     data = {
         "version": 1,
         "name": name,

@@ -1,6 +1,6 @@
 """Writing one asset's MJCF ``body.xml``: a free body with the visual mesh and inline convex hulls.
 
-Names: body ``<name>`` (with a free joint ``<name>/free``), geoms ``<name>/visual`` (group 2, no
+Names: body ``<name>`` (with a free joint ``<name>/free``, damped for small light bodies), geoms ``<name>/visual`` (group 2, no
 contact) and ``<name>/hull_NNN`` (group 3). The visual mesh and texture are files beside ``body.xml``;
 a scene that attaches the body (``MjSpec.attach``) keeps these relative paths, so it should load the
 asset spec with ``mujoco.MjSpec.from_file`` and set ``meshdir``/``texturedir`` or absolute paths.
@@ -33,7 +33,8 @@ def body_xml(asset: AssetGeometry) -> str:
         SubElement(assets, "mesh", name=f"{name}/hull_{i:03d}", vertex=_nums(v))
     world = SubElement(root, "worldbody")
     body = SubElement(world, "body", name=name)
-    SubElement(body, "freejoint", name=f"{name}/free")
+    joint = {"damping": _nums([asset.damping])} if asset.damping else {}
+    SubElement(body, "joint", name=f"{name}/free", type="free", **joint)
     SubElement(body, "inertial", pos=_nums(asset.com), quat=_nums(asset.axes_quat),
                mass=_nums([asset.mass]), diaginertia=_nums(asset.principal))
     SubElement(body, "geom", name=f"{name}/visual", type="mesh", mesh=f"{name}/visual",

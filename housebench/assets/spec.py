@@ -16,7 +16,8 @@ from housebench.assets.errors import AssetError
 
 class AssetSpec(BaseModel):
     """One asset's real-world facts. ``size`` (x, y, z extents, Z up) scales per axis; ``height``
-    scales uniformly; give at most one. ``container`` (round/rect) requires the ``container`` tag."""
+    scales uniformly; give at most one. ``container`` (round/rect) requires the ``container`` tag.
+    ``origin: base`` centres the asset on the footprint it stands on (a mug's axis, not its handle)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -28,6 +29,8 @@ class AssetSpec(BaseModel):
     tags: list[str] = Field(default_factory=list)
     collider: Literal["auto", "hull", "coacd", "source"] = "auto"
     container: Literal["round", "rect"] | None = None
+    lay_flat: bool = False  # turn the thinnest extent to Z before sizing (e.g. a book stood up)
+    origin: Literal["bbox", "base"] = "bbox"  # bottom centre of the bounding box, or of the footprint
 
     @model_validator(mode="after")
     def _consistent(self) -> AssetSpec:

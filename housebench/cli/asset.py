@@ -11,7 +11,7 @@ import yaml
 from housebench.assets.build import PhysicsParams, build_sim, collide
 from housebench.assets.collision import CollisionParams
 from housebench.assets.errors import AssetError
-from housebench.assets.importer import asset_name, import_asset
+from housebench.assets.importer import VISUAL_MAX_FACES, asset_name, import_asset
 from housebench.assets.spec import load_specs
 from housebench.assets.standins import DEFAULT_SET, FACTORIES, generate
 from housebench.io import atomic_dir, write_json
@@ -27,7 +27,7 @@ def asset() -> None:
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="Output folder.")
 @click.option("--spec", type=click.Path(path_type=Path), help="Spec table (assets/specs.yaml).")
 @click.option("--params", "params_file", type=click.Path(path_type=Path),
-              help="params.yaml whose collision/physics sections to use (default: built-in).")
+              help="params.yaml whose import/collision/physics sections to use (default: built-in).")
 def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | None) -> None:
     """Import RESULT_DIR (an EmbodiedGen ``<name>/result`` folder) as a sim-ready asset in OUT."""
     name = asset_name(result_dir)
@@ -40,7 +40,8 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
             imported, hulls = Path(work) / "imported", Path(work) / "collision"
             imported.mkdir()
             hulls.mkdir()
-            import_asset(result_dir, imported, entry, name=name)
+            import_asset(result_dir, imported, entry, name=name, max_faces=sections.get(
+                "import", {}).get("visual_max_faces", VISUAL_MAX_FACES))
             collide(imported, hulls, collision)
             annotation = build_sim(imported, hulls, tmp, physics)
             write_json(tmp / "annotation.json", annotation.model_dump(mode="json"))

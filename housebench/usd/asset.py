@@ -4,6 +4,9 @@ Z-up, metres, defaultPrim ``/Asset``: an Xform with ``PhysicsRigidBodyAPI`` and 
 ``Visual`` (textured Mesh, no physics); ``Collision`` (Scope) of ``hull_NNN`` Meshes, each with
 ``PhysicsCollisionAPI`` + ``PhysicsMeshCollisionAPI`` (``convexHull``) bound to the physics material
 ``Looks/PhysicsMaterial``. Geometry is inline; only the texture ``<name>.png`` lies beside the file.
+A small light body also gets PhysX's ``PhysxRigidBodyAPI`` (continuous collision, damping).
+:func:`physics_errors` checks the physics layout: mass and collision APIs only where they belong,
+no rigid body inside another.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ class AssetGeometry:
     principal: np.ndarray
     axes_quat: np.ndarray  # w, x, y, z
     friction: float
+    damping: float = 0.0  # > 0: a small light body (CCD on, damped)
 
 
 def _mesh(stage: Usd.Stage, path: str, vertices: np.ndarray, faces: np.ndarray) -> UsdGeom.Mesh:
@@ -76,6 +80,34 @@ def _physics_material(stage: Usd.Stage, friction: float) -> UsdShade.Material:
     return material
 
 
+def _small_body(prim: Usd.Prim, damping: float) -> None:
+    """PhysX's CCD and damping (``PhysxRigidBodyAPI``; UsdPhysics has neither)."""
+    prim.AddAppliedSchema("PhysxRigidBodyAPI")
+    prim.CreateAttribute("physxRigidBody:enableCCD", Sdf.ValueTypeNames.Bool, False).Set(True)
+    for kind in ("linear", "angular"):
+        prim.CreateAttribute(f"physxRigidBody:{kind}Damping", Sdf.ValueTypeNames.Float, False).Set(
+            float(damping))
+
+
+def physics_errors(stage: Usd.Stage) -> list[str]:
+    """What breaks the asset's physics layout: a rigid body other than ``/Asset``, or under another;
+    a mass API off the body; a collision API off a ``/Asset/Collision`` mesh."""
+    errors = []
+    root = stage.GetDefaultPrim()
+    for prim in stage.Traverse():
+        path = prim.GetPath()
+        if prim.HasAPI(UsdPhysics.RigidBodyAPI) and prim != root:
+            errors.append(f"{path}: nested rigid body")
+        if prim.HasAPI(UsdPhysics.MassAPI) and prim != root:
+            errors.append(f"{path}: mass API off the rigid body")
+        if prim.HasAPI(UsdPhysics.CollisionAPI) and (path.GetParentPath() != "/Asset/Collision"
+                                                     or not prim.IsA(UsdGeom.Mesh)):
+            errors.append(f"{path}: collision API off a collision mesh")
+    if not root or not root.HasAPI(UsdPhysics.RigidBodyAPI):
+        errors.append("/Asset: not a rigid body")
+    return errors
+
+
 def write_asset_usd(path: Path, asset: AssetGeometry) -> None:
     """Author ``asset.usda`` at ``path`` (deterministic: same asset, same bytes)."""
     stage = Usd.Stage.CreateInMemory()
@@ -93,6 +125,8 @@ def write_asset_usd(path: Path, asset: AssetGeometry) -> None:
     mass.CreateDiagonalInertiaAttr(Gf.Vec3f(*map(float, asset.principal)))
     w, x, y, z = map(float, asset.axes_quat)
     mass.CreatePrincipalAxesAttr(Gf.Quatf(w, x, y, z))
+    if asset.damping:
+        _small_body(root.GetPrim(), asset.damping)
 
     visual = _mesh(stage, "/Asset/Visual", asset.vertices, asset.faces)
     st = UsdGeom.PrimvarsAPI(visual).CreatePrimvar(
@@ -110,4 +144,7 @@ def write_asset_usd(path: Path, asset: AssetGeometry) -> None:
             UsdPhysics.Tokens.convexHull)
         UsdShade.MaterialBindingAPI.Apply(hull.GetPrim()).Bind(
             physics_material, UsdShade.Tokens.weakerThanDescendants, "physics")
+    errors = physics_errors(stage)
+    if errors:
+        raise ValueError(f"asset.usda physics layout: {'; '.join(errors)}")
     Path(path).write_text(stage.GetRootLayer().ExportToString())

@@ -1,4 +1,6 @@
-"""Shared fixtures for the asset tests: small CoACD settings and the default set built once."""
+"""Shared fixtures for the asset tests: small CoACD settings and a cross-section of the default set
+(every kind of prop: fruit, round and rect containers, a mug, flat, thin and light props, the
+distractor) built once. The whole default set is built by the stage test and the slow tests."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from housebench.assets.build import PhysicsParams, build_sim, collide
 from housebench.assets.collision import CollisionParams
 from housebench.assets.importer import import_asset
 from housebench.assets.spec import load_specs
-from housebench.assets.standins import DEFAULT_SET, generate
+from housebench.assets.standins import generate
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / ".." / "shared" / "samples"
@@ -19,6 +21,10 @@ SAMPLES = REPO / ".." / "shared" / "samples"
 # Small CoACD settings: seconds per asset instead of minutes (the shipped ones are in params.yaml).
 SMALL_COACD = {"threshold": 0.1, "resolution": 300, "preprocess_resolution": 20, "mcts_nodes": 8,
                "mcts_iterations": 20, "mcts_max_depth": 2, "max_hulls": 12}
+
+
+BUILT = ("apple", "orange", "bowl", "book", "mug", "toy_box", "pen", "notebook", "cereal_box",
+         "foam_cube")
 
 
 @pytest.fixture(scope="session")
@@ -41,10 +47,10 @@ def built(built_set) -> dict[str, Path]:
 def built_set(tmp_path_factory, small_params) -> dict[str, tuple[Path, AssetAnnotation]]:
     """The default raw set generated, imported, decomposed and built: name -> (sim, annotation)."""
     root = tmp_path_factory.mktemp("built")
-    generate(DEFAULT_SET, root / "raw", seed=0)
+    generate(BUILT, root / "raw", seed=0)
     specs = load_specs(REPO / "assets" / "specs.yaml")
     sims = {}
-    for name in DEFAULT_SET:
+    for name in BUILT:
         imported, hulls, sim = (root / part / name for part in ("imported", "collision", "sim"))
         for folder in (imported, hulls, sim):
             folder.mkdir(parents=True)

@@ -71,7 +71,22 @@ def _absurd(r: Path) -> None:
         for ln in obj.read_text().splitlines()) + "\n")
 
 
+def _flat(r: Path) -> None:
+    """Every vertex at the same height (Y up): a zero-volume sheet."""
+    obj = r / "mesh" / "apple.obj"
+    obj.write_text("\n".join(
+        " ".join([*ln.split()[:2], "0.0", ln.split()[3]]) if ln.startswith("v ") else ln
+        for ln in obj.read_text().splitlines()) + "\n")
+
+
+def _empty(r: Path) -> None:
+    obj = r / "mesh" / "apple.obj"
+    obj.write_text("\n".join(ln for ln in obj.read_text().splitlines() if not ln.startswith("f ")) + "\n")
+
+
 CASES = {
+    "flat mesh": (_flat, "apple.obj", "vertices"),
+    "empty mesh": (_empty, "apple.obj", "vertices"),
     "missing mesh": (_missing_mesh, "apple.urdf", "visual/geometry/mesh@filename"),
     "malformed xml": (_malformed, "apple.urdf", "xml"),
     "entity expansion": (_entities, "apple.urdf", "xml"),

@@ -66,3 +66,28 @@ def test_tiny_hulls_are_dropped(small_params):
 def test_source_without_pieces_is_an_error(small_params):
     with pytest.raises(ValueError):
         decompose(*_box((0.1, 0.1, 0.1)), "source", small_params)
+
+
+def test_degenerate_hulls_are_dropped_not_fatal(small_params):
+    big = _box((0.1, 0.1, 0.1))
+    flat = (np.array([[0, 0, 0.2], [0.05, 0, 0.2], [0, 0.05, 0.2], [0.05, 0.05, 0.2]]), np.array([[0, 1, 2]]))
+    sliver = _box((0.05, 0.05, 1e-4), (0, 0, 0.3))
+    result = decompose(*big, "source", small_params, source=[big, flat, sliver, (big[0][:3], big[1][:1])])
+    assert len(result.hulls) == 1 and "dropped 3" in result.notes[0]
+
+
+def test_a_flat_mesh_leaves_no_hull_and_says_so(small_params):
+    flat = _box((0.1, 0.1, 0.0))
+    with pytest.raises(ValueError, match="flat or degenerate"):
+        decompose(*flat, "hull", small_params)
+
+
+@pytest.mark.parametrize("collider", ["hull", "source"])
+def test_every_hull_is_capped_in_vertices(collider, small_params):
+    sphere = trimesh.creation.icosphere(subdivisions=4, radius=0.05)
+    mesh = (np.asarray(sphere.vertices), np.asarray(sphere.faces))
+    result = decompose(*mesh, collider, small_params, source=[mesh])
+    assert len(sphere.vertices) > small_params.max_hull_vertices
+    assert [len(v) for v, _ in result.hulls] == [small_params.max_hull_vertices]
+    lo, hi = result.hulls[0][0].min(0), result.hulls[0][0].max(0)
+    assert np.allclose(lo, -0.05, atol=1e-3) and np.allclose(hi, 0.05, atol=1e-3)  # extremes kept

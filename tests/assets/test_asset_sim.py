@@ -1,4 +1,5 @@
-"""MuJoCo: every built asset's ``body.xml`` compiles, passes the drop test, and the bowl holds a ball."""
+"""MuJoCo: every built asset's ``body.xml`` compiles, passes the drop test, containers hold a ball,
+and small light bodies are damped (a round pen stops rolling)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import json
 import mujoco
 import numpy as np
 import pytest
+from conftest import BUILT
 
-from housebench.assets.droptest import drop_test
+from housebench.assets.droptest import DropParams, check_asset, drop_test, drop_world
 
 
-@pytest.mark.parametrize("name", ["apple", "orange", "bowl", "book"])
+@pytest.mark.parametrize("name", BUILT)
 def test_body_compiles_with_the_built_mass(name, built):
     model = mujoco.MjModel.from_xml_path(str(built[name] / "body.xml"))
     meta = json.loads((built[name] / "meta.json").read_text())
@@ -19,7 +21,7 @@ def test_body_compiles_with_the_built_mass(name, built):
     assert model.body_inertia[1] == pytest.approx(meta["principal_inertia"], rel=1e-4)
 
 
-@pytest.mark.parametrize("name", ["apple", "orange", "bowl", "book"])
+@pytest.mark.parametrize("name", BUILT)
 def test_drop_from_5cm_rests_upright_and_stays(name, built):
     meta = json.loads((built[name] / "meta.json").read_text())
     result = drop_test(built[name] / "body.xml", drop=0.05, settle_s=1.0, hold_s=3.0)
@@ -42,27 +44,61 @@ def test_bowl_keeps_a_small_sphere_inside(x, built_set):
     assert cavity.floor_z < ball[2] < cavity.rim_z
 
 
+@pytest.mark.parametrize("name", ["mug", "toy_box"])
+def test_round_and_rect_containers_keep_a_ball(name, built_set):
+    sim, annotation = built_set[name]
+    record = check_asset(sim / "body.xml", annotation, DropParams())
+    assert record["passed"], record["failures"]
+    assert "ball" in record
+
+
+def _roll(body_xml, damping: bool) -> float:
+    """How far the pen travels in 2 s after a 40 rad/s spin about its long axis (X) on the floor."""
+    text = body_xml.read_text()
+    if not damping:
+        body_xml = body_xml.with_name("undamped.xml")
+        body_xml.write_text(text.replace(' damping="0.0005"', ""))
+    model, name = drop_world(body_xml, 0.0)
+    data = mujoco.MjData(model)
+    mujoco.mj_step(model, data, 250)
+    data.qvel[3] = 40.0
+    start = data.body(name).xpos.copy()
+    mujoco.mj_step(model, data, 1000)
+    return float(np.linalg.norm(data.body(name).xpos[:2] - start[:2]))
+
+
+def test_small_light_bodies_are_damped(built):
+    body = built["pen"] / "body.xml"
+    assert 'damping="0.0005"' in body.read_text()
+    assert 'damping' not in (built["apple"] / "body.xml").read_text()
+    assert _roll(body, damping=True) < 0.01 < _roll(body, damping=False)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["apple", "orange", "bowl", "book"])
-def test_drop_with_the_shipped_collision_params(name, tmp_path):
-    """The same drop test on assets built with params.yaml's CoACD settings (not the small ones)."""
+def test_every_default_asset_with_the_shipped_params(tmp_path):
+    """The drop test (and the ball in every container) on the whole default set, built with
+    params.yaml's CoACD settings, through the stages' library calls."""
     from conftest import REPO
 
     from housebench.assets.build import PhysicsParams, build_sim, collide
     from housebench.assets.collision import CollisionParams
     from housebench.assets.importer import import_asset
     from housebench.assets.spec import load_specs
-    from housebench.assets.standins import generate
+    from housebench.assets.standins import DEFAULT_SET, generate
     from housebench.params import load_params
 
-    generate((name,), tmp_path / "raw", seed=0)
-    folders = [tmp_path / part for part in ("imported", "collision", "sim")]
-    for folder in folders:
-        folder.mkdir()
-    spec = load_specs(REPO / "assets" / "specs.yaml").assets[name]
-    import_asset(tmp_path / "raw" / name / "result", folders[0], spec, name=name)
-    shipped = load_params("collision", REPO / "params.yaml")
-    collide(folders[0], folders[1], CollisionParams(**{**shipped, "cache_dir": str(tmp_path / "c")}))
-    build_sim(folders[0], folders[1], folders[2], PhysicsParams())
-    result = drop_test(folders[2] / "body.xml")
-    assert abs(result.rest_z) < 0.005 and result.tilt_deg < 5.0 and result.drift < 0.01
+    generate(DEFAULT_SET, tmp_path / "raw", seed=0)
+    specs = load_specs(REPO / "assets" / "specs.yaml").assets
+    shipped = CollisionParams(**{**load_params("collision", REPO / "params.yaml"), "cache_dir": str(tmp_path / "c")})
+    failures = {}
+    for name in DEFAULT_SET:
+        folders = [tmp_path / part / name for part in ("imported", "collision", "sim")]
+        for folder in folders:
+            folder.mkdir(parents=True)
+        import_asset(tmp_path / "raw" / name / "result", folders[0], specs[name], name=name)
+        collide(folders[0], folders[1], shipped)
+        annotation = build_sim(folders[0], folders[1], folders[2], PhysicsParams())
+        record = check_asset(folders[2] / "body.xml", annotation, DropParams())
+        if not record["passed"] or (annotation.container and "ball" not in record):
+            failures[name] = record["failures"]
+    assert not failures, failures

@@ -14,11 +14,13 @@ from conftest import REPO, SMALL_COACD
 from housebench.annotations.schema import AssetsFile
 from housebench.assets.build import PhysicsParams
 from housebench.assets.collision import CollisionParams
+from housebench.assets.droptest import DropParams
+from housebench.assets.importer import VISUAL_MAX_FACES
 from housebench.assets.standins import DEFAULT_SET, generate
 from housebench.hashing import tree_hash
 from housebench.params import load_params
 
-STAGES = ("import_assets", "collision", "physics")
+STAGES = ("import_assets", "collision", "physics", "droptest")
 
 
 def _run(cwd, stage):
@@ -27,14 +29,20 @@ def _run(cwd, stage):
                           capture_output=True, text=True, timeout=600)
 
 
+def _params(tmp_path, coacd_cache, strict=False, workers=2):
+    shipped = yaml.safe_load((REPO / "params.yaml").read_text())
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump({
+        "import": {**shipped["import"], "strict": strict, "workers": workers},
+        "collision": {**SMALL_COACD, "cache_dir": str(coacd_cache), "workers": workers},
+        "physics": {**shipped["physics"], "workers": workers},
+        "droptest": shipped["droptest"],
+    }))
+
+
 def _workspace(tmp_path, coacd_cache, strict=False):
     (tmp_path / "assets").mkdir()
     shutil.copy(REPO / "assets" / "specs.yaml", tmp_path / "assets" / "specs.yaml")
-    (tmp_path / "params.yaml").write_text(yaml.safe_dump({
-        "import": {"specs": "assets/specs.yaml", "strict": strict},
-        "collision": {**SMALL_COACD, "cache_dir": str(coacd_cache)},
-        "physics": {"default_friction": 0.8},
-    }))
+    _params(tmp_path, coacd_cache, strict)
     generate(DEFAULT_SET, tmp_path / "assets_raw", seed=0)
     broken = tmp_path / "assets_raw" / "broken" / "result"
     shutil.copytree(tmp_path / "assets_raw" / "apple" / "result", broken)
@@ -42,9 +50,12 @@ def _workspace(tmp_path, coacd_cache, strict=False):
 
 
 def test_stages_are_deterministic_and_isolate_a_bad_asset(tmp_path, coacd_cache):
+    """The whole default set, on 2 workers then 1: the same bytes; every asset passes the drop
+    test (and a ball stays in every container); the broken asset is reported, not fatal."""
     _workspace(tmp_path, coacd_cache)
     hashes = []
-    for _ in range(2):
+    for workers in (2, 1):
+        _params(tmp_path, coacd_cache, workers=workers)
         for stage in STAGES:
             done = _run(tmp_path, stage)
             assert done.returncode == 0, done.stderr
@@ -58,6 +69,11 @@ def test_stages_are_deterministic_and_isolate_a_bad_asset(tmp_path, coacd_cache)
     for name in DEFAULT_SET:
         files = {p.name for p in (tmp_path / "assets_built/sim" / name).iterdir()}
         assert {"asset.usda", "body.xml", "meta.json", "visual.obj", "visual.mtl", f"{name}.png"} <= files
+    drops = json.loads((tmp_path / "assets_built/droptest.json").read_text())
+    assert sorted(drops["assets"]) == sorted(DEFAULT_SET)
+    assert drops["failed"] == [], {n: drops["assets"][n]["failures"] for n in drops["failed"]}
+    containers = {n for n, a in assets.assets.items() if a.container is not None}
+    assert len(containers) == 9 and all("ball" in drops["assets"][n] for n in containers)
 
 
 def test_strict_import_fails_on_a_bad_asset_but_still_writes_the_good_ones(tmp_path, coacd_cache):
@@ -72,4 +88,7 @@ def test_strict_import_fails_on_a_bad_asset_but_still_writes_the_good_ones(tmp_p
 def test_shipped_params_match_the_library_defaults():
     assert CollisionParams(**load_params("collision", REPO / "params.yaml")) == CollisionParams()
     assert PhysicsParams(**load_params("physics", REPO / "params.yaml")) == PhysicsParams()
-    assert set(load_params("import", REPO / "params.yaml")) == {"specs", "strict"}
+    drop = load_params("droptest", REPO / "params.yaml")
+    assert DropParams(**{k: v for k, v in drop.items() if k != "strict"}) == DropParams()
+    assert set(load_params("import", REPO / "params.yaml")) == {"specs", "strict", "visual_max_faces", "workers"}
+    assert load_params("import", REPO / "params.yaml")["visual_max_faces"] == VISUAL_MAX_FACES

@@ -18,9 +18,10 @@ def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path):
 
 def test_embodiedgen_layout_and_quirks(tmp_path):
     generate(DEFAULT_SET, tmp_path, seed=0)
+    assert sum(p.stat().st_size for p in tmp_path.rglob("*") if p.is_file()) < 5_000_000
     for name in DEFAULT_SET:
         result = tmp_path / name / "result"
-        assert sum(p.stat().st_size for p in result.rglob("*") if p.is_file()) < 300_000
+        assert sum(p.stat().st_size for p in result.rglob("*") if p.is_file()) < 150_000
         obj = (result / "mesh" / f"{name}.obj").read_text()
         assert obj.startswith("mtllib material.mtl\n")
         assert "map_Kd material_0.png" in (result / "mesh" / "material.mtl").read_text()

@@ -1,9 +1,13 @@
-"""``asset.usda`` follows the asset contract and passes ``pxr.UsdValidation``."""
+"""``asset.usda`` follows the asset contract and passes ``pxr.UsdValidation``; the physics layout
+check catches APIs on the wrong prims and nested bodies."""
 
 from __future__ import annotations
 
 import pytest
+from conftest import BUILT
 from pxr import Usd, UsdGeom, UsdPhysics, UsdShade, UsdValidation
+
+from housebench.usd.asset import physics_errors
 
 
 @pytest.fixture(scope="module")
@@ -11,7 +15,7 @@ def validators():
     return UsdValidation.ValidationContext(UsdValidation.ValidationRegistry().GetOrLoadAllValidators())
 
 
-@pytest.mark.parametrize("name", ["apple", "orange", "bowl", "book"])
+@pytest.mark.parametrize("name", BUILT)
 def test_asset_usd_contract(name, built, validators):
     stage = Usd.Stage.Open(str(built[name] / "asset.usda"))
     errors = validators.Validate(stage)
@@ -35,3 +39,39 @@ def test_asset_usd_contract(name, built, validators):
     rigid = [p for p in stage.Traverse() if p.HasAPI(UsdPhysics.RigidBodyAPI)]
     assert rigid == [root]  # no rigid body nested in a rigid body
     assert (built[name] / f"{name}.png").is_file()
+    assert physics_errors(stage) == []
+
+
+def _nest_body(stage):
+    UsdPhysics.RigidBodyAPI.Apply(stage.GetPrimAtPath("/Asset/Collision/hull_000"))
+
+
+def _mass_on_hull(stage):
+    UsdPhysics.MassAPI.Apply(stage.GetPrimAtPath("/Asset/Collision/hull_000"))
+
+
+def _collide_visual(stage):
+    UsdPhysics.CollisionAPI.Apply(stage.GetPrimAtPath("/Asset/Visual"))
+
+
+def _collide_scope(stage):
+    UsdPhysics.CollisionAPI.Apply(stage.GetPrimAtPath("/Asset/Collision"))
+
+
+@pytest.mark.parametrize("damage, message", [
+    (_nest_body, "hull_000: nested rigid body"), (_mass_on_hull, "hull_000: mass API off the rigid body"),
+    (_collide_visual, "Visual: collision API off a collision mesh"),
+    (_collide_scope, "Collision: collision API off a collision mesh")])
+def test_physics_layout_errors_are_caught(damage, message, built):
+    stage = Usd.Stage.Open(str(built["bowl"] / "asset.usda"))
+    damage(stage)
+    assert any(e.endswith(message) for e in physics_errors(stage)), physics_errors(stage)
+
+
+def test_small_light_bodies_get_ccd_and_damping(built):
+    stages = {name: Usd.Stage.Open(str(built[name] / "asset.usda")) for name in ("pen", "apple")}
+    pen, apple = (stages[name].GetDefaultPrim() for name in ("pen", "apple"))
+    assert "PhysxRigidBodyAPI" in pen.GetPrimTypeInfo().GetAppliedAPISchemas()  # PhysX, unregistered here
+    assert pen.GetAttribute("physxRigidBody:enableCCD").Get() is True
+    assert pen.GetAttribute("physxRigidBody:angularDamping").Get() > 0
+    assert not apple.GetAttribute("physxRigidBody:enableCCD").IsValid()

@@ -54,3 +54,14 @@ def test_unknown_executor_and_policy_are_one_line_errors(tmp_path):
     with pytest.raises(ValueError, match="policy: unknown name 'magic'"):
         make_policy("magic")
     assert isinstance(make_policy("noop"), NoopPolicy)
+
+
+def test_ray_executor_runs_the_same_jobs_in_order(tmp_path, monkeypatch):
+    ray = pytest.importorskip("ray")
+    monkeypatch.setenv("RAY_DISABLE_USAGE_STATS", "1")
+    try:
+        outcomes = run_batch([job(tmp_path, seed) for seed in range(3)], "ray", workers=2, progress=False)
+    finally:
+        ray.shutdown()
+    assert [o.job.seed for o in outcomes] == [0, 1, 2]
+    assert all(o.crash and "missing.json" in o.crash for o in outcomes)
