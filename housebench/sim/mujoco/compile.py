@@ -30,6 +30,12 @@ HOUSE_ROOT, CAMERAS = "/World/House", "/World/Cameras"
 _WORLD = np.eye(4)
 
 
+def _free_damping(prim: Usd.Prim) -> float:
+    """A small light prop's damping, authored in PhysX's terms (``physxRigidBody:angularDamping``)."""
+    attr = prim.GetAttribute("physxRigidBody:angularDamping")
+    return float(attr.Get()) if attr and attr.HasAuthoredValue() else 0.0
+
+
 def _robot_start(world: Gf.Matrix4d) -> tuple[float, float, float]:
     pos, _, frame = rigid(world)
     return float(pos[0]), float(pos[1]), math.atan2(frame[0, 1], frame[0, 0])
@@ -79,7 +85,8 @@ def compile_stage(stage: Usd.Stage) -> mujoco.MjModel:
             if path in joints:
                 add_part(spec, prim, joints[path], cache, _name(prim.GetPath(), HOUSE_ROOT))
             else:
-                add_rigid_body(spec, prim, cache, prim.GetName(), PROP).add_freejoint(name=prim.GetName())
+                body = add_rigid_body(spec, prim, cache, prim.GetName(), PROP)
+                body.add_freejoint(name=prim.GetName()).damping = [_free_damping(prim), 0.0, 0.0]
             it.PruneChildren()
         elif prim.IsA(UsdGeom.Cube) and prim.HasAPI(UsdPhysics.CollisionAPI):
             add_box(spec.worldbody, prim, world, _WORLD, HOUSE, _name(prim.GetPath(), "/World"))
