@@ -80,9 +80,10 @@ def pipeline_env(prefect_server: dict) -> dict:
 
 def check_pipeline(repo: Path, env: dict) -> None:
     dvc = [sys.executable, "-m", "dvc"]
-    first = run(dvc + ["repro"], repo, env)
-    assert ran_stages(first) == ["import", "collision", "physics", "house", "tasks", "settle",
-                                 "annotate", "rollout", "report"], first[-2000:]
+    first = ran_stages(run(dvc + ["repro"], repo, env))
+    assert sorted(first) == sorted(yaml.safe_load((repo / "dvc.yaml").read_text())["stages"])
+    chain = ["import", "collision", "physics", "tasks", "settle", "annotate", "rollout", "report"]
+    assert [s for s in first if s in chain] == chain and first.index("house") < first.index("tasks")
 
     # Parquet that DuckDB can query, with provenance on every row
     episodes = duckdb.sql(f"select * from read_parquet('{repo}/results/episodes/**/*.parquet', "
