@@ -1,4 +1,8 @@
-"""One episode: load a settled scene, perturb it by the seed, run a policy, score the final state."""
+"""One episode: load a settled scene, perturb it by the seed, run a policy, score the final state.
+
+Object temperatures come from the task-level thermal model (:mod:`housebench.tasks.thermal`),
+stepped after every control step on the simulator's state and started from the task's thermal setup.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from housebench.sim.registry import make_backend
 from housebench.sim.state import SimState
 from housebench.tasks.evaluator import evaluate
 from housebench.tasks.spec import TaskVariant, load_model
+from housebench.tasks.thermal import ThermalModel, ThermalSetup
 from housebench.tasks.verdict import Verdict
 
 
@@ -84,7 +89,9 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
         scene = SceneAnnotations.model_validate_json(Path(job.annotations).read_text())
         sim = backend.load(Path(job.scene))
         sim.set_state(perturb(sim.get_state(), job.seed, job.pose_noise_m))
-        initial = sim.get_state()
+        thermal = ThermalModel(task.thermal or ThermalSetup(), scene.house,
+                               {name: obj.asset for name, obj in scene.objects.items()})
+        initial = sim.get_state().model_copy(update={"temperatures_c": dict(thermal.temperatures_c)})
         policy = make_policy(job.policy)
         policy.reset(sim, task)
         substeps = max(1, round(job.control_dt / sim.timestep))
@@ -94,7 +101,9 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
                 sim.set_control(targets)
             sim.step(substeps)
             steps += substeps
-        verdict = evaluate(task.goal, sim.get_state(), scene, initial=initial)
+            thermal.step(sim.get_state(), substeps * sim.timestep)
+        final = sim.get_state().model_copy(update={"temperatures_c": dict(thermal.temperatures_c)})
+        verdict = evaluate(task.goal, final, scene, initial=initial)
     except Exception as err:  # noqa: BLE001 - a crashed episode is a result, not an abort
         crash = f"{type(err).__name__}: {err}"
         events.append(_event(sim.time if sim else 0.0, "crash", error=crash, trace=traceback.format_exc(limit=3)))

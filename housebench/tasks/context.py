@@ -6,30 +6,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from housebench.annotations.schema import AssetAnnotation, SceneAnnotations, Support
+from housebench.annotations.schema import ArticulatedPart, AssetAnnotation, SceneAnnotations, Support
 from housebench.sim.state import ObjectState, SimState
+from housebench.tasks import geometry, refs
+from housebench.tasks.geometry import GoalError
 from housebench.tasks.goal import Goal
 from housebench.tasks.verdict import ItemResult
 
 Check = Callable[[str], tuple[bool, str]]  # instance name -> (ok, measured reason)
-
-
-class GoalError(ValueError):
-    """The goal cannot be judged on this input (unknown slot or support, missing state, ...)."""
-
-
-def rotation(quat: tuple[float, float, float, float]) -> np.ndarray:
-    """3x3 rotation matrix of a (w, x, y, z) quaternion (normalised first)."""
-    q = np.asarray(quat, dtype=float)
-    norm = float(np.linalg.norm(q))
-    if norm == 0.0:
-        raise GoalError(f"quaternion {tuple(quat)} has zero length")
-    w, x, y, z = q if norm == 1.0 else q / norm
-    return np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-    ])
 
 
 def initial_state(scene: SceneAnnotations) -> SimState:
@@ -41,7 +25,7 @@ class Context:
     """One evaluation: the goal's instances, the state, the scene and the bindings made so far."""
 
     def __init__(self, goal: Goal, state: SimState, scene: SceneAnnotations, initial: SimState | None):
-        self.roles, self.absent = goal.roles, goal.absent
+        self.roles, self.absent, self.places = goal.roles, goal.absent, goal.places
         self.state, self.scene = state, scene
         self.initial = initial if initial is not None else initial_state(scene)
         self.bindings: dict[str, str] = {}
@@ -60,25 +44,33 @@ class Context:
 
     def bottom(self, name: str, state: SimState | None = None) -> float:
         """World z of the object's lowest box corner."""
-        pose, (sx, sy, sz), off = self.pose(name, state), self.asset(name).size, self.asset(name).bottom_offset
-        corners = np.array([[x, y, z] for x in (-sx / 2, sx / 2) for y in (-sy / 2, sy / 2)
-                            for z in (-off, sz - off)])
-        return pose.pos[2] + float((rotation(pose.quat)[2] @ corners.T).min())
+        return geometry.bottom(self.pose(name, state), self.asset(name))
 
     def centre(self, name: str) -> np.ndarray:
         """World position of the centre of the object's box."""
-        pose, asset = self.pose(name), self.asset(name)
-        return np.asarray(pose.pos) + rotation(pose.quat) @ [0.0, 0.0, asset.size[2] / 2 - asset.bottom_offset]
+        return geometry.centre(self.pose(name), self.asset(name))
 
     def tilt_deg(self, name: str) -> float:
         """Angle between the object's z axis and the world's, degrees."""
-        return float(np.degrees(np.arccos(np.clip(rotation(self.pose(name).quat)[2, 2], -1.0, 1.0))))
+        z = geometry.rotation(self.pose(name).quat)[2, 2]
+        return float(np.degrees(np.arccos(np.clip(z, -1.0, 1.0))))
 
     def supports(self, ref: str) -> list[Support]:
-        found = [s for s in self.scene.house.supports if ref in (s.name, s.owner)]
+        found = refs.supports(ref, self.places, self.scene.house)
         if not found:
-            raise GoalError(f"no support or owner named '{ref}' in the scene")
+            raise GoalError(f"no support, owner or place named '{ref}' in the scene")
         return found
+
+    def parts(self, ref: str) -> list[ArticulatedPart]:
+        found = refs.parts(ref, self.scene.house)
+        if not found:
+            raise GoalError(f"no articulated part or owner named '{ref}' in the scene")
+        return found
+
+    def joint(self, name: str) -> float:
+        if name not in self.state.joints:
+            raise GoalError(f"joint '{name}' is missing from the state")
+        return self.state.joints[name]
 
     def _candidates(self, part: str) -> list[str]:
         if part in self.roles:

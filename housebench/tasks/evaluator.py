@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from housebench.annotations.schema import SceneAnnotations
 from housebench.sim.state import SimState
-from housebench.tasks.context import Context, GoalError
+from housebench.tasks.context import Context
+from housebench.tasks.geometry import GoalError
 from housebench.tasks.goal import AllOf, AnyOf, Goal, Node
 from housebench.tasks.predicates import PREDICATES
 from housebench.tasks.verdict import ConditionResult, Verdict

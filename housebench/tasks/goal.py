@@ -8,6 +8,9 @@ conditions ``{"predicate": "<name>", ...}`` whose ``items`` are *slots*:
 - ``all:fruit``: one item per present instance of the role;
 - ``$container``: the instance bound earlier by a condition's ``bind``.
 
+Support references (``on``, ``near``) are a support, its owner or one of the goal's place aliases;
+``closed`` names articulated parts, their owners or ``all`` (see :mod:`housebench.tasks.refs`).
+
 Tolerances are fields with defaults, so a resolved goal states every number it is judged by.
 """
 
@@ -23,6 +26,7 @@ SLOT = r"^(\$\w+|all:\w+|\w+(\|\w+)*)$"
 Name = Annotated[str, StringConstraints(pattern=NAME)]
 Slot = Annotated[str, StringConstraints(pattern=SLOT)]
 Items = Annotated[list[Slot], Field(min_length=1)]
+Places = dict[Name, Annotated[list[str], Field(min_length=1)]]  # alias -> support names or owners
 
 
 class Strict(BaseModel):
@@ -118,6 +122,15 @@ class PlacedInZone(Condition):
     max_speed: float | None = None
 
 
+class Closed(Condition):
+    """Every listed part within ``max_rad`` (revolute) or ``max_m`` (prismatic) of closed."""
+
+    predicate: Literal["closed"]
+    parts: Annotated[list[str], Field(min_length=1)]  # "fridge/door", "microwave" (every part), "all"
+    max_rad: float = 0.10
+    max_m: float = 0.04
+
+
 class AllOf(Strict):
     all_of: Annotated[list[Node], Field(min_length=1)]
 
@@ -128,7 +141,7 @@ class AnyOf(Strict):
 
 LEAVES: dict[str, type[Condition]] = {
     cls.model_fields["predicate"].annotation.__args__[0]: cls
-    for cls in (On, Near, Inside, Upright, NotDropped, Heated, Chilled, Lifted, PlacedInZone)
+    for cls in (On, Near, Inside, Upright, NotDropped, Heated, Chilled, Lifted, PlacedInZone, Closed)
 }
 
 
@@ -187,6 +200,7 @@ class Goal(Strict):
 
     roles: dict[Name, Name]  # present instance -> role
     absent: dict[Name, Name] = Field(default_factory=dict)  # dropped optional instance -> role
+    places: Places = Field(default_factory=dict)  # the task's place aliases
     condition: Node
 
     @model_validator(mode="after")

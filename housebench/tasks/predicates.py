@@ -12,7 +12,8 @@ from collections.abc import Callable
 import numpy as np
 
 from housebench.tasks import goal as g
-from housebench.tasks.context import Check, Context, GoalError, rotation
+from housebench.tasks.context import Check, Context
+from housebench.tasks.geometry import GoalError, in_cavity, part_closed
 from housebench.tasks.verdict import ItemResult
 
 
@@ -81,18 +82,8 @@ def cavity(ctx: Context, name: str, container: str, below: float, above: float) 
     profile = ctx.asset(container).container
     if profile is None:
         raise GoalError(f"'{container}' ({ctx.asset(container).name}) has no container profile")
-    pose = ctx.pose(container)
-    lx, ly, lz = (ctx.centre(name) - np.asarray(pose.pos)) @ rotation(pose.quat)  # container frame
-    hx, hy = profile.inner_half_extents
-    if profile.shape == "round":
-        radial = float(np.hypot(lx, ly))
-        across, what = radial <= hx, f"radius {radial:.6f} (max {hx})"
-    else:
-        across, what = abs(lx) <= hx and abs(ly) <= hy, f"offset ({lx:.6f}, {ly:.6f}) (max {hx}, {hy})"
-    level = profile.floor_z - below <= lz <= profile.rim_z + above
-    ok = across and level
-    return ok, (f"in {container}: {what}{'' if across else ' FAIL'}, height {lz:.6f} "
-                f"({profile.floor_z}-{below} .. {profile.rim_z}+{above}){'' if level else ' FAIL'}")
+    ok, why = in_cavity(ctx.centre(name), ctx.pose(container), profile, below, above)
+    return ok, f"in {container}: {why}"
 
 
 def inside(cond: g.Inside, ctx: Context) -> list[ItemResult]:
@@ -180,7 +171,16 @@ def placed_in_zone(cond: g.PlacedInZone, ctx: Context) -> list[ItemResult]:
     return ctx.judge(cond.items, check)
 
 
+def closed(cond: g.Closed, ctx: Context) -> list[ItemResult]:
+    """One item per part (references expanded in order, each part once)."""
+    results = []
+    for name, part in {p.name: p for ref in cond.parts for p in ctx.parts(ref)}.items():
+        ok, why = part_closed(part, ctx.joint(name), cond.max_rad, cond.max_m)
+        results.append(ItemResult(item=name, ok=ok, reason=why))
+    return results
+
+
 PREDICATES: dict[str, Callable[..., list[ItemResult]]] = {
     "on": on, "near": near, "inside": inside, "upright": upright, "not_dropped": not_dropped, "heated": heated,
-    "chilled": chilled, "lifted": lifted, "placed_in_zone": placed_in_zone,
+    "chilled": chilled, "lifted": lifted, "placed_in_zone": placed_in_zone, "closed": closed,
 }

@@ -5,18 +5,10 @@ from __future__ import annotations
 import math
 
 from housebench.annotations.schema import HouseAnnotations, Obstacle
+from housebench.house.query import inside
 
 FLOOR_SKIN = 0.02  # obstacles that end below this height (the floor slab) do not block the base
 RINGS, HEADINGS = 4, 24  # base positions tried: rings out to the reach x headings around the point
-
-
-def _inside(x: float, y: float, polygon: list[tuple[float, float]]) -> bool:
-    """Even-odd rule point-in-polygon."""
-    hit = False
-    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1]):
-        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-            hit = not hit
-    return hit
 
 
 def _blocks(ob: Obstacle, x: float, y: float, radius: float) -> bool:
@@ -36,7 +28,7 @@ def base_pose(target: tuple[float, float], house: HouseAnnotations,
         for k in range(HEADINGS):
             angle = 2 * math.pi * k / HEADINGS
             x, y = target[0] + dist * math.cos(angle), target[1] + dist * math.sin(angle)
-            if house.rooms and not any(_inside(x, y, room.polygon) for room in house.rooms):
+            if house.rooms and not any(inside(x, y, room.polygon) for room in house.rooms):
                 continue
             if not any(_blocks(ob, x, y, radius) for ob in house.obstacles):
                 return x, y, math.atan2(target[1] - y, target[0] - x)

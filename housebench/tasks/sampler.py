@@ -1,9 +1,9 @@
 """The seeded variant sampler: a spec + a seed -> a :class:`TaskVariant`.
 
-Randomizations: optional objects present or not, the asset among alternatives, the support among
-candidates, the position on it (uniform, footprint and margin inside the edges, no overlap with props
-placed before) and the yaw. A position is kept only if some collision-free robot base pose on the
-floor lies within the robot's reach of it.
+Randomizations, per object in spec order: present or not (optional objects), the asset among
+alternatives, the support among its candidates (or the floor of its container, or a surface inside
+its appliance), the yaw, and the position (uniform, see :mod:`.placement`). A pose is kept only if
+it is collision-free and some collision-free robot base pose on the floor lies within reach of it.
 """
 
 from __future__ import annotations
@@ -14,9 +14,14 @@ import numpy as np
 from pydantic import Field
 
 from housebench.annotations.schema import AssetsFile, HouseAnnotations, Support
+from housebench.tasks import refs
+from housebench.tasks.checks import SamplingError, check_spec
 from housebench.tasks.goal import Goal, Strict
+from housebench.tasks.placement import Spot, in_container, is_free, on_support
 from housebench.tasks.reach import base_pose
 from housebench.tasks.spec import ObjectSpec, PlacedTaskObject, TaskSpec, TaskVariant
+
+__all__ = ["SamplerParams", "SamplingError", "sample_variant"]
 
 
 class SamplerParams(Strict):
@@ -24,54 +29,57 @@ class SamplerParams(Strict):
 
     variants_per_task: int = Field(2, ge=1)
     seed: int = 0  # variant i of every task uses seed + i
-    clearance: float = Field(0.005, ge=0.0)  # drop height above the support (settling follows)
+    clearance: float = Field(0.005, ge=0.0)  # drop height above the support; gap to obstacles
     margin: float = Field(0.02, ge=0.0)  # between footprints, and to a support's edges
     max_tries: int = Field(200, ge=1)  # positions tried per object before giving up
     robot_radius: float = Field(0.35, gt=0.0)  # the base's footprint, for the reachability check
 
 
-class SamplingError(RuntimeError):
-    """No valid variant: an unknown asset or support, or no free reachable spot after max_tries."""
+def _candidates(spec: TaskSpec, obj: ObjectSpec, height: float, house: HouseAnnotations) -> list[Support]:
+    """The surfaces ``obj`` may spawn on (by supports minus keep_out, or inside an appliance)."""
+    if obj.inside:
+        found = refs.inside_supports(obj.inside, house)
+    else:
+        banned = {s.name for ref in obj.keep_out for s in refs.supports(ref, spec.places, house)}
+        found = [s for ref in obj.supports for s in refs.supports(ref, spec.places, house) if s.name not in banned]
+    unique = {s.name: s for s in found}
+    return [s for s in unique.values() if s.clearance is None or s.clearance >= height]
 
 
-def _candidate_supports(task: str, name: str, obj: ObjectSpec, height: float, inset: float,
-                        house: HouseAnnotations) -> list[Support]:
-    """The supports the spec names (by name or owner) that are tall and wide enough."""
-    found = [s for s in house.supports if s.name in obj.supports or s.owner in obj.supports]
-    fits = [s for s in found if (s.clearance is None or s.clearance >= height)
-            and s.box[2] - s.box[0] >= 2 * inset and s.box[3] - s.box[1] >= 2 * inset]
-    if not fits:
-        raise SamplingError(f"{task}: no support among {obj.supports} fits '{name}'")
-    return fits
-
-
-def _place(task: str, name: str, radius: float, supports: list[Support], placed: list[tuple],
-           house: HouseAnnotations, p: SamplerParams, rng: np.random.Generator):
-    """(support, x, y, yaw, base) for a free, reachable spot; raises after ``max_tries``."""
+def _place(task: str, name: str, obj: ObjectSpec, asset_name: str, spec: TaskSpec, placed: dict[str, Spot],
+           assets: AssetsFile, house: HouseAnnotations, p: SamplerParams,
+           rng: np.random.Generator) -> tuple[Spot, tuple[float, float, float]]:
+    """A free, reachable spot and its robot base pose; raises after ``max_tries``."""
+    asset = assets.assets[asset_name]
+    supports = [] if obj.inside in spec.objects else _candidates(spec, obj, asset.size[2], house)
+    if obj.inside not in spec.objects and not supports:
+        raise SamplingError(f"{task}: no support among {obj.supports or obj.inside} fits '{name}'")
+    anchor = placed.get(obj.near.object) if obj.near else None
+    near = (anchor.x, anchor.y, obj.near.distance) if anchor else None
     for _ in range(p.max_tries):
-        support = supports[int(rng.integers(len(supports)))]
-        xmin, ymin, xmax, ymax = support.box
-        inset = radius + p.margin
-        x, y = rng.uniform(xmin + inset, xmax - inset), rng.uniform(ymin + inset, ymax - inset)
-        yaw = rng.uniform(-math.pi, math.pi)
-        if any(s == support.name and math.hypot(x - px, y - py) < radius + r + p.margin
-               for s, px, py, r in placed):
+        if obj.inside in spec.objects:
+            spot = in_container(placed[obj.inside], obj.inside, asset, obj.yaw_deg, p.clearance, rng)
+        else:
+            support = supports[int(rng.integers(len(supports)))]
+            spot = on_support(support, asset, obj.yaw_deg, obj.overhang, p.margin, p.clearance, rng, near)
+        if spot is None or not is_free(spot, placed, house, p.margin, p.clearance):
             continue
-        base = base_pose((x, y), house, p.robot_radius)
+        base = base_pose((spot.x, spot.y), house, p.robot_radius)
         if base is not None:
-            return support, x, y, yaw, base
-    raise SamplingError(f"{task}: no free, reachable spot for '{name}' on "
-                        f"{[s.name for s in supports]} after {p.max_tries} tries")
+            return spot, base
+    where = obj.inside or [s.name for s in supports]
+    raise SamplingError(f"{task}: no free, reachable spot for '{name}' in {where} after {p.max_tries} tries")
 
 
 def sample_variant(task: str, spec: TaskSpec, spec_hash: str, variant: str, seed: int,
                    house: HouseAnnotations, assets: AssetsFile, params: SamplerParams) -> TaskVariant:
     """Sample one variant of ``spec`` (objects in spec order); the same inputs give the same variant."""
+    check_spec(task, spec, house, assets)
     rng = np.random.default_rng(seed)
     objects: dict[str, PlacedTaskObject] = {}
     dropped: dict[str, str] = {}
     choices: dict[str, str] = {}
-    placed: list[tuple[str, float, float, float]] = []
+    placed: dict[str, Spot] = {}
     for name, obj in spec.objects.items():
         present = rng.random() >= obj.absent_probability
         options = obj.asset.split("|")
@@ -80,21 +88,17 @@ def sample_variant(task: str, spec: TaskSpec, spec_hash: str, variant: str, seed
         if not present:
             dropped[name] = obj.role
             continue
-        if asset_name not in assets.assets:
-            raise SamplingError(f"{task}: object '{name}' uses unknown asset '{asset_name}'")
-        asset = assets.assets[asset_name]
-        radius = math.hypot(asset.size[0], asset.size[1]) / 2
-        supports = _candidate_supports(task, name, obj, asset.size[2], radius + params.margin, house)
-        support, x, y, yaw, base = _place(task, name, radius, supports, placed, house, params, rng)
-        placed.append((support.name, x, y, radius))
-        choices[f"{name}.asset"], choices[f"{name}.support"] = asset_name, support.name
+        spot, base = _place(task, name, obj, asset_name, spec, placed, assets, house, params, rng)
+        placed[name] = spot
+        choices[f"{name}.asset"], choices[f"{name}.support"] = asset_name, spot.support.name
         objects[name] = PlacedTaskObject(
-            asset=asset_name, role=obj.role, support=support.name,
-            pos=(round(x, 6), round(y, 6), round(support.height + asset.bottom_offset + params.clearance, 6)),
-            quat=(round(math.cos(yaw / 2), 9), 0.0, 0.0, round(math.sin(yaw / 2), 9)),
+            asset=asset_name, role=obj.role, support=spot.support.name, inside=obj.inside,
+            pos=(round(spot.x, 6), round(spot.y, 6), round(spot.z + spot.asset.bottom_offset, 6)),
+            quat=(round(math.cos(spot.yaw / 2), 9), 0.0, 0.0, round(math.sin(spot.yaw / 2), 9)),
             base=tuple(round(v, 6) for v in base),
         )
-    goal = Goal(roles={n: o.role for n, o in objects.items()}, absent=dropped, condition=spec.goal)
+    goal = Goal(roles={n: o.role for n, o in objects.items()}, absent=dropped, places=spec.places,
+                condition=spec.goal)
     return TaskVariant(task=task, variant=variant, seed=seed, instruction=spec.instruction,
                        spec_hash=spec_hash, robot_start=house.robot.start, objects=objects,
-                       dropped=sorted(dropped), choices=choices, goal=goal)
+                       dropped=sorted(dropped), choices=choices, thermal=spec.thermal, goal=goal)

@@ -4,15 +4,26 @@ A spec is strict: unknown keys are rejected at every level, other versions refus
 slot must name a declared object or role. The task's name is the spec file's stem. Example::
 
     {"version": 1,
-     "instruction": "Put the fruit in the container on the table.",
-     "objects": {"apple": {"asset": "apple", "role": "fruit", "supports": ["table"]},
-                 "bowl": {"asset": "plate|bowl", "role": "container", "supports": ["table"],
-                          "absent_probability": 0.0}},
+     "instruction": "Put the fruit in the container on the bookcase.",
+     "doc": {"description": "...", "randomizations": ["..."], "success": ["..."]},
+     "places": {"bookcase": ["bookcase_low", "bookcase_tall"]},
+     "objects": {"bowl": {"asset": "fruit_basket|serving_tray", "role": "container", "supports": ["dining_table"]},
+                 "apple": {"asset": "apple", "role": "fruit", "inside": "bowl"},
+                 "milk": {"asset": "milk", "role": "drink", "inside": "fridge", "absent_probability": 0.5},
+                 "pear": {"asset": "orange", "role": "fruit", "supports": ["dining_table", "bookcase"],
+                          "keep_out": ["bookcase"], "near": {"object": "bowl", "distance": 0.5}}},
+     "thermal": {"initial_c": {"milk": 4.0}, "appliances": ["fridge"]},
      "goal": {"all_of": [{"predicate": "inside", "items": ["all:fruit"], "container": "container",
                           "bind": "container"},
-                         {"predicate": "on", "items": ["$container"], "support": "table",
-                          "upright": true},
+                         {"predicate": "on", "items": ["$container"], "support": "bookcase", "upright": true},
+                         {"predicate": "closed", "parts": ["all"]},
                          {"predicate": "not_dropped"}]}}
+
+Spawn constraints per object: ``supports`` (names, owners or place aliases, minus ``keep_out``) or
+``inside`` (a container object declared before it, or an appliance: its shelves / cavity floor);
+``near`` (within a distance of an object declared before; ignored when that one is absent);
+``yaw_deg`` (the yaws to draw from; default any); ``overhang`` (how far its footprint may stick out
+over a support's edges, where no obstacle is).
 """
 
 from __future__ import annotations
@@ -24,7 +35,8 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, Field, StringConstraints, ValidationError, model_validator
 
-from housebench.tasks.goal import LEAVES, NAME, Goal, Name, Node, Strict, check_slots
+from housebench.tasks.goal import LEAVES, NAME, Goal, Name, Node, Places, Strict, check_slots
+from housebench.tasks.thermal import ThermalSetup
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
@@ -36,30 +48,72 @@ class SpecError(ValueError):
     """A bad spec, variant or state file; the message is one line naming the file and key."""
 
 
+class SpawnNear(Strict):
+    object: Name
+    distance: Annotated[float, Field(gt=0.0)]  # metres, xy between the two positions
+
+
 class ObjectSpec(Strict):
     asset: AssetChoice  # an asset name, or alternatives "plate|bowl" (one drawn uniformly)
     role: Name  # what the goal calls it, e.g. "fruit", "container"
-    supports: Annotated[list[str], Field(min_length=1)]  # support names or owners ("table")
+    supports: list[str] = Field(default_factory=list)  # support names, owners or place aliases
+    inside: Name | None = None  # a container object declared before, or an appliance
+    keep_out: list[str] = Field(default_factory=list)  # supports never drawn
+    near: SpawnNear | None = None
+    yaw_deg: Annotated[list[float], Field(min_length=1)] | None = None  # default: any yaw
+    overhang: Annotated[float, Field(ge=0.0)] = 0.0  # metres over a support's edges
     absent_probability: Annotated[float, Field(ge=0.0, lt=1.0)] = 0.0  # > 0: optional object
+
+    @model_validator(mode="after")
+    def _one_place(self) -> ObjectSpec:
+        if bool(self.supports) == bool(self.inside):
+            raise ValueError("give either supports or inside")
+        if self.inside and self.keep_out:
+            raise ValueError("keep_out goes with supports, not inside")
+        return self
+
+
+class TaskDoc(Strict):
+    """ManiSkill-style documentation of a task."""
+
+    description: Annotated[str, Field(min_length=1)]
+    randomizations: list[str]
+    success: Annotated[list[str], Field(min_length=1)]
 
 
 class TaskSpec(Strict):
     version: Literal[1]
     instruction: Annotated[str, Field(min_length=1)]
+    doc: TaskDoc | None = None
+    places: Places = Field(default_factory=dict)
     objects: Annotated[dict[Annotated[str, StringConstraints(pattern=NAME)], ObjectSpec],
                        Field(min_length=1)]
+    thermal: ThermalSetup | None = None
     goal: Node
 
     @model_validator(mode="after")
-    def _slots_known(self) -> TaskSpec:
+    def _references_known(self) -> TaskSpec:
         check_slots(self.goal, set(self.objects), {o.role for o in self.objects.values()})
+        before: set[str] = set()
+        for name, obj in self.objects.items():
+            if obj.near and obj.near.object not in before:
+                raise ValueError(f"objects.{name}.near: '{obj.near.object}' is not an object declared before it")
+            if obj.inside in self.objects and (obj.inside not in before
+                                               or self.objects[obj.inside].absent_probability > 0):
+                raise ValueError(f"objects.{name}.inside: '{obj.inside}' must be a required object "
+                                 f"declared before it")
+            before.add(name)
+        unknown = sorted(set(self.thermal.initial_c) - set(self.objects)) if self.thermal else []
+        if unknown:
+            raise ValueError(f"thermal.initial_c: {unknown} are not objects of the task")
         return self
 
 
 class PlacedTaskObject(Strict):
     asset: Name
     role: Name
-    support: str  # the support's name, e.g. "table/top"
+    support: str  # the support's name, e.g. "table/top" (under the container for ``inside``)
+    inside: Name | None = None  # the container object or appliance it spawned in
     pos: Vec3  # bottom-centre origin, world frame (support height + bottom offset + clearance)
     quat: Quat  # w, x, y, z
     base: Vec3  # a collision-free robot base pose (x, y, yaw) within reach of ``pos``
@@ -78,6 +132,7 @@ class TaskVariant(Strict):
     objects: dict[Name, PlacedTaskObject]
     dropped: list[Name]  # optional objects drawn absent
     choices: dict[str, str]  # "<object>.<asset|present|support>" -> what was drawn
+    thermal: ThermalSetup | None = None  # the spec's thermal setup, for the episode's model
     goal: Goal
 
 
@@ -86,11 +141,14 @@ def one_line(source: object, err: ValidationError) -> str:
     parts = []
     for e in err.errors():
         keys: list[str] = []
-        for part in e["loc"]:  # drop the union's tags ("inside", a repeated "all_of") from the path
+        previous: str | int | None = None
+        for part in e["loc"]:  # drop the goal union's tags ("inside", a repeated "all_of") from the path
+            tag = part in LEAVES and (isinstance(previous, int) or previous in ("goal", "condition"))
             if isinstance(part, int):
                 keys[-1] += f"[{part}]"
-            elif part not in LEAVES and not part.startswith("function-") and keys[-1:] != [part]:
+            elif not tag and not part.startswith("function-") and keys[-1:] != [part]:
                 keys.append(part)
+            previous = part
         msg = e["msg"].removeprefix("Value error, ")
         parts.append(f"{'.'.join(keys)}: {msg}" if keys else msg)
     return f"{source}: " + "; ".join(parts)

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from housebench.annotations.schema import SceneAnnotations, Support
+import math
+
+from housebench.annotations.schema import AssetsFile, SceneAnnotations, Support
 from housebench.sim.state import SimState
+from housebench.tasks.geometry import footprint
+from housebench.tasks.spec import TaskVariant
 
 SPEC = Path(__file__).resolve().parent / "put_fruit_in_container.json"  # over the test house
 TABLE_TOP = Support(name="table/top", owner="table", height=0.75, box=(1.5, 1.5, 2.5, 2.3))
@@ -21,3 +25,10 @@ def state_of(scene: SceneAnnotations, overrides: dict | None = None, **extra) ->
         else:
             objects[name] = {"quat": [1, 0, 0, 0], **entry}
     return SimState.model_validate({"objects": objects, **extra})
+
+
+def footprint_box(variant: TaskVariant, name: str, assets: AssetsFile) -> tuple[float, float, float, float]:
+    """``[xmin, ymin, xmax, ymax]`` of a placed object's turned footprint."""
+    obj = variant.objects[name]
+    hx, hy = footprint(assets.assets[obj.asset].size, 2 * math.atan2(obj.quat[3], obj.quat[0]))
+    return obj.pos[0] - hx, obj.pos[1] - hy, obj.pos[0] + hx, obj.pos[1] + hy

@@ -20,8 +20,9 @@ ERRORS = {"GoalError": GoalError, "ValidationError": ValidationError}
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_parity(case, scene):
     def run():
-        goal = Goal(roles=ROLES, condition=case["condition"])
-        state = state_of(scene, case.get("objects"), temperatures_c=case.get("temperatures_c", {}))
+        goal = Goal(roles=ROLES, places=case.get("places", {}), condition=case["condition"])
+        state = state_of(scene, case.get("objects"), temperatures_c=case.get("temperatures_c", {}),
+                         joints=case.get("joints", {}))
         initial = state_of(scene, case.get("initial"))
         return evaluate(goal, state, scene, initial)
 

@@ -7,7 +7,7 @@ import math
 from collections import Counter
 
 import pytest
-from task_world import SPEC
+from task_world import SPEC, footprint_box
 
 from housebench.io import dumps_json
 from housebench.tasks.reach import base_pose
@@ -39,22 +39,21 @@ def test_same_seed_same_bytes_and_seeds_differ(house, assets):
 
 def test_props_rest_on_the_table_without_overlap_and_within_reach(house, assets):
     spec = _spec({n: {"asset": n, "role": n, "supports": ["table"]} for n in ("apple", "orange", "bowl", "book")})
-    top = house.supports[0]
+    top, eps = house.supports[0], 2e-6  # 6-decimal rounding
     for seed in range(20):
         variant = _sample(spec, seed, house, assets)
-        discs = []
+        boxes = []
         for name, obj in variant.objects.items():
-            size = assets.assets[obj.asset].size
-            radius = math.hypot(size[0], size[1]) / 2
-            x, y, z = obj.pos
-            assert obj.support == "table/top" and z == pytest.approx(top.height + PARAMS.clearance)
-            assert top.box[0] + radius <= x <= top.box[2] - radius and top.box[1] + radius <= y <= top.box[3] - radius
-            assert math.hypot(x - obj.base[0], y - obj.base[1]) <= house.robot.reach + 2e-6  # 6-decimal rounding
+            box = footprint_box(variant, name, assets)
+            assert obj.support == "table/top" and obj.pos[2] == pytest.approx(top.height + PARAMS.clearance)
+            assert top.box[0] + PARAMS.margin <= box[0] + eps and box[2] <= top.box[2] - PARAMS.margin + eps
+            assert top.box[1] + PARAMS.margin <= box[1] + eps and box[3] <= top.box[3] - PARAMS.margin + eps
+            assert math.hypot(obj.pos[0] - obj.base[0], obj.pos[1] - obj.base[1]) <= house.robot.reach + eps
             assert sum(q * q for q in obj.quat) == pytest.approx(1.0)
-            discs.append((x, y, radius))
-        for i, (x1, y1, r1) in enumerate(discs):
-            for x2, y2, r2 in discs[i + 1:]:
-                assert math.hypot(x1 - x2, y1 - y2) >= r1 + r2 + PARAMS.margin
+            boxes.append(box)
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:  # apart by the margin along x or along y
+                assert max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3]) >= PARAMS.margin - eps
 
 
 def test_base_pose_is_collision_free_and_in_the_room(house):
@@ -84,8 +83,51 @@ def test_optional_objects_and_alternatives_are_drawn_and_recorded(house, assets)
 def test_impossible_placements_fail_loudly(house, assets):
     with pytest.raises(SamplingError, match="unknown asset 'pear'"):
         _sample(_spec({"pear": {"asset": "pear", "role": "fruit", "supports": ["table"]}}), 0, house, assets)
-    with pytest.raises(SamplingError, match="no support among"):
+    with pytest.raises(SamplingError, match="no support, owner or place 'sofa'"):
         _sample(_spec({"apple": {"asset": "apple", "role": "fruit", "supports": ["sofa"]}}), 0, house, assets)
+    with pytest.raises(SamplingError, match="no support among"):  # the shelf is too low for it
+        _sample(_spec({"box": {"asset": "bowl", "role": "c", "supports": ["shelf/level_1"]}}), 0,
+                house, assets.model_copy(update={"assets": {"bowl": assets.assets["bowl"].model_copy(
+                    update={"size": (0.18, 0.18, 0.31)})}}))
     crowded = _spec({f"b{i}": {"asset": "bowl", "role": "c", "supports": ["table"]} for i in range(30)})
     with pytest.raises(SamplingError, match="no free, reachable spot"):
         _sample(crowded, 0, house, assets, SamplerParams(max_tries=20))
+
+
+def test_spawn_constraints_inside_near_and_keep_out(house, assets):
+    spec = _spec({"bowl": {"asset": "bowl", "role": "container", "supports": ["table"]},
+                  "apple": {"asset": "apple", "role": "fruit", "inside": "bowl"},
+                  "orange": {"asset": "orange", "role": "fruit", "inside": "fridge"},
+                  "book": {"asset": "book", "role": "flat", "supports": ["furniture"], "keep_out": ["table"],
+                           "near": {"object": "bowl", "distance": 2.5}}}).model_copy(
+        update={"places": {"furniture": ["table", "shelf"]}})
+    profile = assets.assets["bowl"].container
+    for seed in range(10):
+        v = _sample(spec, seed, house, assets)
+        bowl, apple, orange, book = (v.objects[n] for n in ("bowl", "apple", "orange", "book"))
+        assert apple.inside == "bowl" and apple.support == bowl.support == "table/top"
+        radial = math.hypot(apple.pos[0] - bowl.pos[0], apple.pos[1] - bowl.pos[1])
+        assert radial + math.hypot(0.04, 0.04) + PARAMS.clearance <= profile.inner_half_extents[0] + 1e-6
+        assert apple.pos[2] == pytest.approx(bowl.pos[2] + profile.floor_z + PARAMS.clearance)
+        assert orange.inside == "fridge" and orange.support == "fridge/shelf_1"  # fridge/top is outside its cavity
+        assert book.support == "shelf/level_1"
+        assert math.hypot(book.pos[0] - bowl.pos[0], book.pos[1] - bowl.pos[1]) <= 2.5
+
+
+def test_containers_must_hold_their_slots(house, assets):
+    goal = {"predicate": "inside", "items": ["all:fruit"], "container": "bowl"}
+    spec = TaskSpec.model_validate({"version": 1, "instruction": "x", "goal": goal, "objects": {
+        "bowl": {"asset": "bowl", "role": "bowl", "supports": ["table"]},
+        **{f"f{i}": {"asset": "apple|orange", "role": "fruit", "supports": ["table"]} for i in range(3)}}})
+    assert _sample(spec, 0, house, assets).objects  # 3 x 0.0064 m^2 in a 0.0201 m^2 cavity
+    four = spec.model_copy(update={"objects": {**spec.objects, "f3": spec.objects["f0"]}})
+    with pytest.raises(SamplingError, match=r"'bowl' cannot hold \['f0', 'f1', 'f2', 'f3'\]"):
+        _sample(four, 0, house, assets)
+    shallow = assets.assets["bowl"].container.model_copy(update={"rim_z": 0.019})  # centre 0.05 > 0.019 + 0.03
+    low = assets.model_copy(update={"assets": {**assets.assets, "bowl": assets.assets["bowl"].model_copy(
+        update={"container": shallow})}})
+    with pytest.raises(SamplingError, match="cannot hold"):
+        _sample(spec, 0, house, low)
+    with pytest.raises(SamplingError, match="'book', which is no container"):
+        _sample(spec.model_copy(update={"objects": {**spec.objects, "bowl": spec.objects["bowl"].model_copy(
+            update={"asset": "bowl|book"})}}), 0, house, assets)

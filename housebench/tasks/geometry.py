@@ -1,0 +1,81 @@
+"""Plain geometry over poses and annotations, shared by the predicates, the sampler and the thermal
+model: object boxes in the world, container cavities, and how far an articulated part is from closed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from housebench.annotations.schema import ArticulatedPart, AssetAnnotation, ContainerProfile
+from housebench.sim.state import ObjectState
+
+
+class GoalError(ValueError):
+    """The goal cannot be judged on this input (unknown slot, support or part, missing state, ...)."""
+
+
+def rotation(quat: tuple[float, float, float, float]) -> np.ndarray:
+    """3x3 rotation matrix of a (w, x, y, z) quaternion (normalised first)."""
+    q = np.asarray(quat, dtype=float)
+    norm = float(np.linalg.norm(q))
+    if norm == 0.0:
+        raise GoalError(f"quaternion {tuple(quat)} has zero length")
+    w, x, y, z = q if norm == 1.0 else q / norm
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+    ])
+
+
+def bottom(pose: ObjectState, asset: AssetAnnotation) -> float:
+    """World z of the lowest corner of the object's box."""
+    (sx, sy, sz), off = asset.size, asset.bottom_offset
+    corners = np.array([[x, y, z] for x in (-sx / 2, sx / 2) for y in (-sy / 2, sy / 2) for z in (-off, sz - off)])
+    return pose.pos[2] + float((rotation(pose.quat)[2] @ corners.T).min())
+
+
+def centre(pose: ObjectState, asset: AssetAnnotation) -> np.ndarray:
+    """World position of the centre of the object's box."""
+    return np.asarray(pose.pos) + rotation(pose.quat) @ [0.0, 0.0, asset.size[2] / 2 - asset.bottom_offset]
+
+
+def in_cavity(point: np.ndarray, container: ObjectState, profile: ContainerProfile, below: float,
+              above: float) -> tuple[bool, str]:
+    """Whether ``point`` lies in the cavity (across its walls, ``floor-below .. rim+above`` high), and
+    what was measured, in the container's frame."""
+    lx, ly, lz = (np.asarray(point) - np.asarray(container.pos)) @ rotation(container.quat)
+    hx, hy = profile.inner_half_extents
+    if profile.shape == "round":
+        radial = float(np.hypot(lx, ly))
+        across, what = radial <= hx, f"radius {radial:.6f} (max {hx})"
+    else:
+        across, what = abs(lx) <= hx and abs(ly) <= hy, f"offset ({lx:.6f}, {ly:.6f}) (max {hx}, {hy})"
+    level = profile.floor_z - below <= lz <= profile.rim_z + above
+    return across and level, (f"{what}{'' if across else ' FAIL'}, height {lz:.6f} "
+                              f"({profile.floor_z}-{below} .. {profile.rim_z}+{above}){'' if level else ' FAIL'}")
+
+
+def in_box(point: np.ndarray, box: tuple[float, ...]) -> bool:
+    """Whether ``point`` lies in the axis-aligned box ``[xmin, ymin, zmin, xmax, ymax, zmax]`` (faces in)."""
+    return all(box[i] <= point[i] <= box[i + 3] for i in range(3))
+
+
+def part_closed(part: ArticulatedPart, q: float, max_rad: float, max_m: float) -> tuple[bool, str]:
+    """Whether joint value ``q`` is within ``max_rad`` (revolute) or ``max_m`` (prismatic) of closed."""
+    limit, unit = (max_rad, "rad") if part.joint == "revolute" else (max_m, "m")
+    off = abs(q - part.closed)
+    return off <= limit, f"{part.name}: {off:.6f} {unit} from closed (max {limit})"
+
+
+def switched_on(part: ArticulatedPart, q: float) -> bool:
+    """A button or knob counts as on (pressed, turned) at least half way from closed to open."""
+    return abs(q - part.closed) >= 0.5 * abs(part.open - part.closed)
+
+
+def footprint(size: tuple[float, float, float], yaw: float) -> tuple[float, float]:
+    """Half extents (x, y) of the axis-aligned box around a ``size`` box turned by ``yaw``."""
+    c, s = abs(math.cos(yaw)), abs(math.sin(yaw))
+    return c * size[0] / 2 + s * size[1] / 2, s * size[0] / 2 + c * size[1] / 2

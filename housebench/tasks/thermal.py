@@ -1,0 +1,126 @@
+"""The task-level thermal model (not PhysX heat): object temperatures from appliance states.
+
+Each step, every object is in exactly one regime, judged from the simulator state:
+
+- in the cavity of a *running microwave*: +``microwave_c_per_s`` (up to ``max_c``). Pressing the
+  start button (at least half its travel) with the door closed (re)starts a run of
+  ``microwave_run_s``; opening the door ends it;
+- a vessel (an asset with a container profile) standing on a burner zone of a *running stove* (its
+  power key on), and whatever is inside that vessel: +``stove_c_per_s`` (up to ``max_c``);
+- in the cavity of a *fridge* with its door closed: relaxes towards ``fridge_c`` at ``fridge_rate``;
+- anywhere else: relaxes towards ``ambient_c`` at ``ambient_rate`` (Newton: ``dT = (T_env - T) *
+  (1 - exp(-rate dt))``).
+
+Only the appliances a task lists take part; the others are inert. Doors count as closed within the
+``closed`` predicate's default tolerances.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated
+
+from pydantic import Field
+
+from housebench.annotations.schema import AssetAnnotation, HouseAnnotations
+from housebench.sim.state import SimState
+from housebench.tasks import geometry
+from housebench.tasks.goal import Closed, Inside, Name, Strict
+
+ZONE_TOL = 0.02  # a vessel stands on a burner when its bottom is this close to the zone's top
+CLOSED_TOL = tuple(Closed.model_fields[k].default for k in ("max_rad", "max_m"))
+CAVITY_TOL = tuple(Inside.model_fields[k].default for k in ("below", "above"))
+
+
+class ThermalSetup(Strict):
+    """The ``thermal`` section of a task spec (copied into each variant)."""
+
+    initial_c: dict[Name, float] = Field(default_factory=dict)  # object -> start temperature
+    appliances: list[Name] = Field(default_factory=list)  # the appliances that heat or cool
+    ambient_c: float = 21.0
+    ambient_rate: Annotated[float, Field(ge=0.0)] = 0.0005  # 1/s
+    fridge_c: float = 4.0
+    fridge_rate: Annotated[float, Field(ge=0.0)] = 0.002  # 1/s
+    microwave_c_per_s: Annotated[float, Field(ge=0.0)] = 1.0
+    microwave_run_s: Annotated[float, Field(gt=0.0)] = 90.0  # one press runs it this long
+    stove_c_per_s: Annotated[float, Field(ge=0.0)] = 0.5
+    max_c: float = 100.0
+
+
+def _relax(t: float, target: float, rate: float, dt: float) -> float:
+    return t + (target - t) * (1.0 - math.exp(-rate * dt))
+
+
+class ThermalModel:
+    """Temperatures of ``assets``' objects under ``setup`` in ``house``; :meth:`step` advances them."""
+
+    def __init__(self, setup: ThermalSetup, house: HouseAnnotations, assets: dict[str, AssetAnnotation]):
+        unknown = [a for a in setup.appliances if not any(x.name == a for x in house.appliances)]
+        if unknown:
+            raise geometry.GoalError(f"thermal: no appliance named {unknown} in the house")
+        self.setup, self.assets = setup, assets
+        self.appliances = [a for a in house.appliances if a.name in setup.appliances]
+        self.parts = {p.name: p for p in house.articulated}
+        self.temperatures_c = {n: float(setup.initial_c.get(n, setup.ambient_c)) for n in sorted(assets)}
+        self.run_left_s = {a.name: 0.0 for a in self.appliances if a.kind == "microwave"}
+
+    def _q(self, joint: str, state: SimState) -> float:
+        if joint not in state.joints:
+            raise geometry.GoalError(f"thermal: joint '{joint}' is missing from the state")
+        return state.joints[joint]
+
+    def _closed(self, joint: str | None, state: SimState) -> bool:
+        return joint is None or geometry.part_closed(self.parts[joint], self._q(joint, state), *CLOSED_TOL)[0]
+
+    def _on(self, joint: str | None, state: SimState) -> bool:
+        return joint is not None and geometry.switched_on(self.parts[joint], self._q(joint, state))
+
+    def _regimes(self, state: SimState, dt: float) -> dict[str, tuple[str, float]]:
+        """Per object: ("heat", degrees gained over ``dt``), or ("fridge" | "ambient", the
+        temperature it relaxes to)."""
+        s = self.setup
+        centres = {n: geometry.centre(state.objects[n], a) for n, a in self.assets.items() if n in state.objects}
+        regime = {n: ("ambient", s.ambient_c) for n in centres}
+        for app in self.appliances:
+            inside = [n for n, c in centres.items() if app.cavity and geometry.in_box(c, app.cavity)]
+            if app.kind == "fridge" and self._closed(app.door, state):
+                regime.update({n: ("fridge", s.fridge_c) for n in inside})
+            elif app.kind == "microwave" and self.run_left_s[app.name] > 0.0:
+                gain = s.microwave_c_per_s * min(dt, self.run_left_s[app.name])
+                regime.update({n: ("heat", gain) for n in inside})
+            elif app.kind == "stove" and self._on(app.switch, state):
+                regime.update({n: ("heat", s.stove_c_per_s * dt) for n in self._on_burners(app.zones, state)})
+        return regime
+
+    def _on_burners(self, zones: list[tuple], state: SimState) -> list[str]:
+        """Vessels standing on one of ``zones`` and the objects inside them."""
+        vessels = [n for n, a in self.assets.items() if a.container is not None and n in state.objects
+                   and any(self._stands_on(n, z, state) for z in zones)]
+        held = [n for n in self.assets if n in state.objects and n not in vessels and any(
+            geometry.in_cavity(geometry.centre(state.objects[n], self.assets[n]), state.objects[v],
+                               self.assets[v].container, *CAVITY_TOL)[0] for v in vessels)]
+        return vessels + held
+
+    def _stands_on(self, name: str, zone: tuple, state: SimState) -> bool:
+        x, y, _ = geometry.centre(state.objects[name], self.assets[name])
+        low = geometry.bottom(state.objects[name], self.assets[name])
+        return zone[0] <= x <= zone[3] and zone[1] <= y <= zone[4] and abs(low - zone[5]) <= ZONE_TOL
+
+    def step(self, state: SimState, dt: float) -> dict[str, float]:
+        """Advance by ``dt`` seconds in ``state`` (the end of the interval); the new temperatures."""
+        s = self.setup
+        for app in self.appliances:
+            if app.kind != "microwave":
+                continue
+            if not self._closed(app.door, state):
+                self.run_left_s[app.name] = 0.0
+            elif self._on(app.switch, state):
+                self.run_left_s[app.name] = s.microwave_run_s
+        rates = {"ambient": s.ambient_rate, "fridge": s.fridge_rate}
+        for name, (kind, value) in self._regimes(state, dt).items():
+            t = self.temperatures_c[name]
+            self.temperatures_c[name] = (min(s.max_c, t + value) if kind == "heat"
+                                         else _relax(t, value, rates[kind], dt))
+        for name in self.run_left_s:
+            self.run_left_s[name] = max(0.0, self.run_left_s[name] - dt)
+        return dict(self.temperatures_c)
