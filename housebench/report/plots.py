@@ -18,10 +18,11 @@ STYLE = {"figure.dpi": 100, "font.size": 9, "axes.grid": True, "grid.alpha": 0.3
 
 
 @contextmanager
-def _axes(path: Path) -> Iterator[Axes]:
-    """One plot drawn on an Agg canvas (whatever the global backend) and saved to ``path``."""
+def _axes(path: Path, rows: int = 4) -> Iterator[Axes]:
+    """One plot drawn on an Agg canvas (whatever the global backend) and saved to ``path``; the
+    figure grows with the number of ``rows`` (tasks) it lists."""
     with matplotlib.rc_context(STYLE):
-        fig = Figure(figsize=(6.4, 3.6))
+        fig = Figure(figsize=(7.2, 1.4 + 0.32 * max(rows, 4)))
         FigureCanvasAgg(fig)
         yield fig.add_subplot()
         fig.tight_layout()
@@ -29,37 +30,40 @@ def _axes(path: Path) -> Iterator[Axes]:
 
 
 def success_by_task(rows: list[dict[str, Any]], path: Path) -> Path:
-    """Grouped bars: success rate per task, one bar per policy, Wilson 95% intervals as errors."""
-    tasks = sorted({r["task"] for r in rows})
+    """Horizontal bars: success rate per task, one bar per policy, Wilson 95% intervals as error
+    bars, and each policy's mean progress as a marker (noop succeeds nowhere, yet makes progress)."""
+    tasks = sorted({r["task"] for r in rows}, reverse=True)  # alphabetical from the top
     policies = sorted({r["policy"] for r in rows})
-    width = 0.8 / max(len(policies), 1)
-    with _axes(path) as ax:
+    height = 0.8 / max(len(policies), 1)
+    with _axes(path, len(tasks)) as ax:
         for k, policy in enumerate(policies):
             mine = {r["task"]: r for r in rows if r["policy"] == policy}
-            offset = (k - (len(policies) - 1) / 2) * width
-            xs = [i + offset for i, task in enumerate(tasks) if task in mine]
+            offset = (k - (len(policies) - 1) / 2) * height
+            ys = [i + offset for i, task in enumerate(tasks) if task in mine]
             picked = [mine[task] for task in tasks if task in mine]
             errors = [[r["success_rate"] - r["ci_low"] for r in picked],
                       [r["ci_high"] - r["success_rate"] for r in picked]]
-            ax.bar(xs, [r["success_rate"] for r in picked], width, yerr=errors, capsize=3,
-                   label=policy)
-        ax.set_xticks(range(len(tasks)), tasks)
-        ax.set(ylim=(0, 1.05), ylabel="success rate (95% Wilson CI)", title="Success rate by task")
+            bars = ax.barh(ys, [r["success_rate"] for r in picked], height, xerr=errors, capsize=3,
+                           label=f"{policy}: success")
+            ax.plot([r["mean_progress"] for r in picked], ys, "D", color=bars.patches[0].get_facecolor()
+                    if bars.patches else None, markeredgecolor="black", label=f"{policy}: mean progress")
+        ax.set_yticks(range(len(tasks)), tasks)
+        ax.set(xlim=(0, 1.05), xlabel="success rate (95% Wilson CI) and mean progress",
+               title="Success by task")
         if policies:
-            ax.legend(title="policy")
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=7, frameon=False)
     return path
 
 
 def progress_distribution(rows: list[dict[str, Any]], path: Path) -> Path:
-    """Histogram of episode progress in [0, 1], one series per task and policy (rows sorted)."""
+    """Box plot of episode progress in [0, 1], one box per task and policy (rows sorted)."""
     groups = groupby(rows, key=lambda r: (r["task"], r["policy"]))
     series = [(f"{task} / {policy}", [r["progress"] for r in group])
-              for (task, policy), group in groups]
-    with _axes(path) as ax:
+              for (task, policy), group in groups][::-1]  # alphabetical from the top
+    with _axes(path, len(series)) as ax:
         if series:
             labels, values = zip(*series)
-            ax.hist(values, bins=np.linspace(0, 1, 11), label=labels)
-            ax.legend(fontsize=7)
-        ax.set(xlim=(0, 1), xlabel="progress (satisfied goal items / all items)",
-               ylabel="episodes", title="Progress distribution")
+            ax.boxplot(values, orientation="horizontal", tick_labels=labels, widths=0.6)
+        ax.set(xlim=(-0.02, 1.02), xlabel="progress (satisfied goal items / all items)",
+               title="Progress per episode")
     return path

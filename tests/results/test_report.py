@@ -34,7 +34,8 @@ def test_report_pages_plots_and_metrics(results_dir, tmp_path):
     assert metrics["success_ci_low"] < metrics["success_rate"] < metrics["success_ci_high"]
     assert metrics["per_task"]["fruit_in_bowl"]["scripted"]["success_rate"] == round(2 / 6, 6)
     for name in ("progress.png", "success_by_task.png"):
-        assert Image.open(out / name).size == (640, 360)
+        width, height = Image.open(out / name).size
+        assert width == 720 and height >= 260  # grows with the tasks listed
 
     html = (out / "index.html").read_text()
     for heading in ("Summary by task and policy", "Goal conditions", "Provenance", "Scenes"):
