@@ -173,6 +173,22 @@ def check_nightly(repo: Path, env: dict) -> None:
     assert "housebench-nightly" in seen["artifacts"]
 
 
+def check_deployment(repo: Path, env: dict) -> None:
+    """prefect.yaml deploys the nightly flow on its cron schedule."""
+    prefect = [sys.executable, "-m", "prefect", "--no-prompt"]
+    run(prefect + ["work-pool", "create", "housebench", "--type", "process"], repo, env)
+    run(prefect + ["deploy", "--all"], repo, {**env, "HOUSEBENCH_ROOT": str(repo)})
+    query = (
+        "import asyncio, json\n"
+        "from prefect.client.orchestration import get_client\n"
+        "async def main():\n"
+        "    async with get_client() as client:\n"
+        "        d = await client.read_deployment_by_name('housebench-nightly/nightly')\n"
+        "        print(json.dumps([s.schedule.cron for s in d.schedules]))\n"
+        "asyncio.run(main())\n")
+    assert json.loads(run([sys.executable, "-c", query], repo, env).strip().splitlines()[-1]) == ["0 2 * * *"]
+
+
 def check_notebook(repo: Path) -> None:
     notebook = nbformat.read(ROOT / "notebooks/analysis.ipynb", as_version=4)
     os.environ["HOUSEBENCH_RESULTS"] = str(repo / "results")
@@ -193,6 +209,7 @@ def test_repro_nightly_and_notebook(tmp_path, prefect_server):
     check_pipeline(repo, env)
     check_goal_state_succeeds(repo)
     check_nightly(repo, env)
+    check_deployment(repo, env)
     check_notebook(repo)
 
 
