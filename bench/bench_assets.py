@@ -1,25 +1,34 @@
 """Collision benchmark: housebench's collision settings against EmbodiedGen's own CoACD call.
 
-For each asset (the default raw set and the shared EmbodiedGen sample), both configurations run
-from a cold cache, side by side in one run: seconds per asset, hull count, fidelity as hull-union
-volume / mesh volume and the largest surface deviation (mm, both ways between the mesh and the hull
-union). housebench takes its real path (spec collider: plain hull when nearly convex, else CoACD
-with ``params.yaml``); EmbodiedGen runs CoACD on everything with its settings.
+For each asset (the default raw set and the shared EmbodiedGen sample), side by side in one run:
+seconds per asset, hull count, fidelity as hull-union volume / mesh volume and the largest surface
+deviation (mm, both ways between the mesh and the hull union). housebench takes its real path
+(:func:`housebench.assets.collision.decompose` with ``params.yaml``, cold CoACD cache: repair, plain
+hull when nearly convex, else CoACD, merge, caps); EmbodiedGen runs ``coacd.run_coacd`` with its
+settings on the imported mesh, as EmbodiedGen does. Both run CoACD in a subprocess with
+``OMP_NUM_THREADS`` = ``--threads`` (1: one core per asset, as the stage's workers share the cores).
+EmbodiedGen's results take minutes, so they are cached in ``.cache/bench/embodiedgen.json`` by
+mesh, settings, CoACD version and threads, and re-measured only when one of those changes.
 
-    python bench/bench_assets.py [--only bowl mug ...] [--baseline-only bowl mug ...]
+    python bench/bench_assets.py [--only bowl mug ...] [--threads 1]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import os
 import tempfile
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
 import trimesh
 
-from housebench.assets.collision import CollisionParams, decompose, welded
+from housebench.assets.collision import (CollisionParams, coacd_subprocess, decompose, load_hulls,
+                                         welded)
 from housebench.assets.importer import import_asset
 from housebench.assets.objio import read_textured_obj
 from housebench.assets.spec import load_specs
@@ -28,33 +37,56 @@ from housebench.params import load_params
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT.parent / "shared" / "samples" / "embodiedgen" / "ear_hear" / "result"
-EMBODIEDGEN = {"threshold": 0.05, "max_hulls": 100, "resolution": 2000, "mcts_nodes": 20,
-               "mcts_iterations": 150, "mcts_max_depth": 3, "preprocess_resolution": 50,
-               "max_hull_vertices": 256, "timeout_s": 900}
+BASELINE_CACHE = ROOT / ".cache" / "bench" / "embodiedgen.json"
+# EmbodiedGen's call (embodied_gen/data/convex_decomposer.py), every other argument its default.
+EMBODIEDGEN = {"threshold": 0.05, "max_convex_hull": 100, "preprocess_mode": "auto",
+               "preprocess_resolution": 30, "resolution": 2000, "mcts_nodes": 20,
+               "mcts_iterations": 150, "mcts_max_depth": 3, "pca": False, "merge": True, "seed": 0}
+SAMPLES = 4000  # surface samples a side for the deviation
+TOLERANCE = {"ratio": 0.002, "dev": 0.1}  # "equal" fidelity: |ratio - 1| and dev (mm) within these
 
 
-def fidelity(mesh: trimesh.Trimesh, hulls, samples: int = 4000) -> tuple[float, float]:
+def fidelity(mesh: trimesh.Trimesh, hulls) -> tuple[float, float]:
     """Hull-union volume / mesh volume, and the largest surface deviation in mm (both ways)."""
     union = trimesh.boolean.union([trimesh.Trimesh(v, f) for v, f in hulls], engine="manifold")
     rng = np.random.default_rng(0)
-    on_mesh = trimesh.sample.sample_surface(mesh, samples, seed=rng)[0]
-    on_union = trimesh.sample.sample_surface(union, samples, seed=rng)[0]
+    on_mesh = trimesh.sample.sample_surface(mesh, SAMPLES, seed=rng)[0]
+    on_union = trimesh.sample.sample_surface(union, SAMPLES, seed=rng)[0]
     out = np.abs(trimesh.proximity.closest_point(union, on_mesh)[1]).max()
     back = np.abs(trimesh.proximity.closest_point(mesh, on_union)[1]).max()
-    return union.volume / mesh.volume, 1000 * max(out, back)
+    return float(union.volume / mesh.volume), float(1000 * max(out, back))
 
 
-def measure(vertices, faces, collider: str, params: CollisionParams) -> dict:
+def ours(mesh: trimesh.Trimesh, collider: str, params: CollisionParams) -> dict:
     start = time.perf_counter()
-    result = decompose(vertices, faces, collider, params)
+    result = decompose(mesh.vertices, mesh.faces, collider, params)
     seconds = time.perf_counter() - start
-    ratio, deviation = fidelity(welded(vertices, faces), result.hulls)
-    return {"s": seconds, "hulls": len(result.hulls), "method": result.method, "ratio": ratio,
-            "dev": deviation}
+    ratio, dev = fidelity(mesh, result.hulls)
+    return {"s": seconds, "hulls": len(result.hulls), "method": result.method, "ratio": ratio, "dev": dev}
 
 
-def imported(names: list[str], work: Path) -> dict[str, tuple[Path, str]]:
-    """Import the named raw props (and the sample): name -> (visual.obj, spec collider)."""
+def embodiedgen(mesh: trimesh.Trimesh, threads: int) -> dict:
+    """EmbodiedGen's CoACD call on ``mesh``: from the cache, else measured (and cached)."""
+    digest = hashlib.sha256(np.ascontiguousarray(mesh.vertices, float).tobytes())
+    digest.update(np.ascontiguousarray(mesh.faces, np.int64).tobytes())
+    digest.update(json.dumps([EMBODIEDGEN, version("coacd"), threads, SAMPLES], sort_keys=True).encode())
+    key = digest.hexdigest()
+    cache = json.loads(BASELINE_CACHE.read_text()) if BASELINE_CACHE.exists() else {}
+    if key not in cache:
+        with tempfile.TemporaryDirectory() as tmp:
+            start = time.perf_counter()
+            coacd_subprocess(mesh, EMBODIEDGEN, 3600, Path(tmp) / "out.npz")
+            seconds = time.perf_counter() - start
+            hulls = load_hulls(Path(tmp) / "out.npz")
+        ratio, dev = fidelity(mesh, hulls)
+        cache[key] = {"s": seconds, "hulls": len(hulls), "ratio": ratio, "dev": dev}
+        BASELINE_CACHE.parent.mkdir(parents=True, exist_ok=True)
+        BASELINE_CACHE.write_text(json.dumps(cache, indent=1, sort_keys=True))
+    return cache[key]
+
+
+def imported(names: list[str], work: Path) -> dict[str, tuple[trimesh.Trimesh, str]]:
+    """Import the named raw props (and the sample): name -> (welded visual mesh, spec collider)."""
     specs = load_specs(ROOT / "assets" / "specs.yaml").assets
     generate(tuple(n for n in names if n != "ear_hear"), work / "raw", seed=0)
     out = {}
@@ -63,39 +95,39 @@ def imported(names: list[str], work: Path) -> dict[str, tuple[Path, str]]:
         folder.mkdir(parents=True)
         source = SAMPLE if name == "ear_hear" else work / "raw" / name / "result"
         import_asset(source, folder, specs.get(name), name=name)
-        out[name] = (folder / "visual.obj", specs[name].collider if name in specs else "auto")
+        vertices, faces, _ = read_textured_obj(folder / "visual.obj")
+        out[name] = (welded(vertices, faces), specs[name].collider if name in specs else "auto")
     return out
+
+
+def as_good(a: dict, b: dict) -> bool:
+    """``a``'s fidelity equal to or better than ``b``'s on both measures (within TOLERANCE)."""
+    return (abs(a["ratio"] - 1) <= abs(b["ratio"] - 1) + TOLERANCE["ratio"]
+            and a["dev"] <= b["dev"] + TOLERANCE["dev"])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", nargs="*", default=[*DEFAULT_SET, "ear_hear"])
-    parser.add_argument("--baseline-only", nargs="*", default=None,
-                        help="run EmbodiedGen's settings on these only (default: all)")
+    parser.add_argument("--threads", type=int, default=1, help="OMP_NUM_THREADS for CoACD, both sides")
     args = parser.parse_args()
+    os.environ["OMP_NUM_THREADS"] = str(args.threads)
     shipped = load_params("collision", ROOT / "params.yaml")
-    print("| asset | housebench s | hulls | method | vol ratio | dev mm | EmbodiedGen s | hulls |"
-          " vol ratio | dev mm | speed-up |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    totals = [0.0, 0.0, 0.0]
+    print("| asset | method | housebench s | hulls | vol ratio | dev mm | EmbodiedGen s | hulls |"
+          " vol ratio | dev mm | speed-up | fidelity |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    total = np.zeros(2)
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        for name, (visual, collider) in imported(args.only, work).items():
-            v, f, _ = read_textured_obj(visual)
-            ours = measure(v, f, collider, CollisionParams(**{**shipped, "cache_dir": str(work / "c1")}))
-            row = (f"| {name} | {ours['s']:.2f} | {ours['hulls']} | {ours['method']} | "
-                   f"{ours['ratio']:.3f} | {ours['dev']:.1f} |")
-            if args.baseline_only is None or name in args.baseline_only:
-                base = measure(v, f, "coacd", CollisionParams(**EMBODIEDGEN, cache_dir=str(work / "c2")))
-                totals = [totals[0] + ours["s"], totals[1] + base["s"], totals[2] + 1]
-                row += (f" {base['s']:.2f} | {base['hulls']} | {base['ratio']:.3f} | {base['dev']:.1f} |"
-                        f" {base['s'] / ours['s']:.1f}x |")
-            else:
-                row += " - | - | - | - | - |"
-            print(row, flush=True)
-    if totals[2]:
-        print(f"\nassets with both: {int(totals[2])}; housebench {totals[0]:.1f} s, EmbodiedGen "
-              f"{totals[1]:.1f} s, speed-up {totals[1] / totals[0]:.1f}x")
+        for name, (mesh, collider) in imported(args.only, Path(tmp)).items():
+            a = ours(mesh, collider, CollisionParams(**{**shipped, "cache_dir": str(Path(tmp) / "coacd")}))
+            b = embodiedgen(mesh, args.threads)
+            total += a["s"], b["s"]
+            verdict = "equal or better" if as_good(a, b) else "WORSE"
+            print(f"| {name} | {a['method']} | {a['s']:.2f} | {a['hulls']} | {a['ratio']:.3f} | "
+                  f"{a['dev']:.1f} | {b['s']:.2f} | {b['hulls']} | {b['ratio']:.3f} | {b['dev']:.1f} | "
+                  f"{b['s'] / a['s']:.1f}x | {verdict} |", flush=True)
+    print(f"\ntotal: housebench {total[0]:.1f} s, EmbodiedGen {total[1]:.1f} s, "
+          f"speed-up {total[1] / total[0]:.1f}x")
 
 
 if __name__ == "__main__":

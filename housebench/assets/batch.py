@@ -4,7 +4,9 @@ The whole output folder is written atomically; each asset's subfolder is built i
 again if its step fails. ``failed.json`` beside the subfolders lists every failure with its reason.
 With ``workers > 1`` the steps run in a pool of fresh (spawned) processes, so ``step`` must be
 picklable (a module-level function, or a ``functools.partial`` of one); results do not depend on
-the number of workers.
+the number of workers. A worker that dies outright (a crash in native code, ``os._exit``) breaks the
+pool: the steps it left unfinished run again, each in a process of its own, so only the culprit
+fails. (``workers: 1`` runs in the calling process, without that protection.)
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from __future__ import annotations
 import shutil
 import sys
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -37,12 +40,33 @@ def _attempt(step: Step, name: str, folder: Path) -> tuple[bool, Any]:
         return False, str(err) if isinstance(err, AssetError) else f"{type(err).__name__}: {err}"
 
 
+def _spawned(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
+
+
+def _alone(step: Step, name: str, folder: Path) -> tuple[bool, Any]:
+    """:func:`_attempt` again from an empty folder, in a process of its own."""
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    with _spawned(1) as pool:
+        try:
+            return pool.submit(_attempt, step, name, folder).result()
+        except BrokenProcessPool:
+            shutil.rmtree(folder, ignore_errors=True)
+            return False, "the process building it died (a crash in native code?)"
+
+
 def _outcomes(step: Step, jobs: list[tuple[str, Path]], workers: int) -> list[tuple[bool, Any]]:
     if workers <= 1 or len(jobs) <= 1:
         return [_attempt(step, name, folder) for name, folder in jobs]
-    with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=get_context("spawn")) as pool:
+    with _spawned(min(workers, len(jobs))) as pool:
         futures = [pool.submit(_attempt, step, name, folder) for name, folder in jobs]
-        return [future.result() for future in futures]
+        wait(futures)
+    broken = [k for k, future in enumerate(futures) if isinstance(future.exception(), BrokenProcessPool)]
+    outcomes = {k: future.result() for k, future in enumerate(futures) if k not in broken}
+    with ThreadPoolExecutor(workers) as threads:
+        outcomes.update(zip(broken, threads.map(lambda k: _alone(step, *jobs[k]), broken)))
+    return [outcomes[k] for k in range(len(jobs))]
 
 
 def run_each(names: list[str], out_root: Path, step: Step, workers: int = 1

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -107,22 +108,31 @@ def _cache_key(mesh: trimesh.Trimesh, params: CollisionParams) -> str:
     return digest.hexdigest()
 
 
+def load_hulls(path: Path) -> list[Mesh]:
+    """The hulls of a CoACD worker's ``.npz`` (``v<i>``/``f<i>``)."""
+    data = np.load(path)
+    return [(data[f"v{i}"], data[f"f{i}"]) for i in range(len(data.files) // 2)]
+
+
+def coacd_subprocess(mesh: trimesh.Trimesh, kwargs: dict, timeout_s: float, out: Path) -> None:
+    """``coacd.run_coacd(mesh, **kwargs)`` in a fresh process, hulls saved to ``out`` (``.npz``);
+    raises on crash or timeout."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "in.npz"
+        np.savez(src, vertices=mesh.vertices, faces=mesh.faces, kwargs=json.dumps(kwargs))
+        subprocess.run([sys.executable, "-m", "housebench.assets.coacd_worker", str(src), str(out)],
+                       check=True, timeout=timeout_s, capture_output=True)
+
+
 def run_coacd(mesh: trimesh.Trimesh, params: CollisionParams) -> list[Mesh]:
     """CoACD hulls, from the cache or a fresh subprocess run (raises on crash or timeout)."""
     cache = Path(params.cache_dir) / f"{_cache_key(mesh, params)}.npz"
     if not cache.exists():
-        with tempfile.TemporaryDirectory() as tmp:
-            src, dst = Path(tmp) / "in.npz", Path(tmp) / "out.npz"
-            np.savez(src, vertices=mesh.vertices, faces=mesh.faces,
-                     kwargs=json.dumps(params.coacd_kwargs()))
-            subprocess.run([sys.executable, "-m", "housebench.assets.coacd_worker", str(src), str(dst)],
-                           check=True, timeout=params.timeout_s, capture_output=True)
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            tmp_cache = cache.with_name(f".{cache.name}.{Path(tmp).name}")
-            tmp_cache.write_bytes(dst.read_bytes())
-            tmp_cache.replace(cache)
-    data = np.load(cache)
-    return [(data[f"v{i}"], data[f"f{i}"]) for i in range(len(data.files) // 2)]
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        partial = cache.with_name(f".{cache.stem}.{os.getpid()}.npz")
+        coacd_subprocess(mesh, params.coacd_kwargs(), params.timeout_s, partial)
+        partial.replace(cache)
+    return load_hulls(cache)
 
 
 def _thickness(vertices: np.ndarray) -> float:
