@@ -120,6 +120,18 @@ def check_pipeline(repo: Path, env: dict) -> None:
     assert out_hashes(repo / "dvc.lock", DETERMINISTIC_STAGES) == before
 
 
+def check_scene_annotations(repo: Path) -> None:
+    """Every prop of every scene: its room, its world box around its rest pose, its support."""
+    for path in sorted((repo / "annotations/scenes").glob("*.json")):
+        scene = SceneAnnotations.model_validate_json(path.read_text())
+        supports = {s.name: s for s in scene.house.supports}
+        for name, obj in scene.objects.items():
+            assert obj.room in {r.name for r in scene.house.rooms}, (path.name, name)
+            x0, y0, z0, x1, y1, z1 = obj.box
+            assert x0 <= obj.pos[0] <= x1 and y0 <= obj.pos[1] <= y1 and z1 - z0 >= obj.asset.size[2] * 0.99
+            assert abs(z0 - supports[obj.support].height) <= 0.02, (path.name, name)  # resting on it
+
+
 def check_goal_state_succeeds(repo: Path) -> None:
     """Physics + evaluator agree on success: drop the fruit into the container and let it rest."""
     task, variant = FAST_TASK, "v000"
@@ -150,7 +162,7 @@ def check_nightly(repo: Path, env: dict) -> None:
     finally:
         (repo / "params.yaml").write_text(params)
     run_name = f"nightly-{NIGHT}"
-    for table in ("episodes", "conditions", "events"):
+    for table in ("episodes", "conditions", "events", "choices"):
         assert (repo / f"results/{table}/run={run_name}/part-0.parquet").is_file(), out[-2000:]
     variant = json.loads(next((repo / f"runs/nightly/{NIGHT}/tasks").glob("*/*/task.json")).read_text())
     assert variant["seed"] >= 20261130  # seeded by the date
@@ -207,6 +219,7 @@ def test_repro_nightly_and_notebook(tmp_path, prefect_server):
     repo = copy_project(tmp_path / "repo", everything=False)
     env = pipeline_env(prefect_server)
     check_pipeline(repo, env)
+    check_scene_annotations(repo)
     check_goal_state_succeeds(repo)
     check_nightly(repo, env)
     check_deployment(repo, env)

@@ -142,6 +142,8 @@ class PlacedObject(Strict):
     pos: Vec3
     quat: Quat  # w, x, y, z
     support: str | None = None  # name of the support it rests on
+    box: Box3 | None = None  # world axis-aligned box of the asset's extent at this pose
+    room: str | None = None  # the room its centre stands in
 
 
 class SceneAnnotations(Strict):

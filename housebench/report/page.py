@@ -52,6 +52,10 @@ CONDITIONS = [
 FAILURES = [
     _col("status", "status"), _col("failure_reason", "reason"), _col("episodes", "episodes"),
 ]
+CHOICES = [
+    _col("task", "task"), _col("choice", "choice"), _col("value", "value"),
+    _col("variants", "variants"),
+]
 RUNS = [
     _col("run", "run"), _col("episodes", "episodes"), _col("successes", "successes"),
     _col("first_start", "first start (UTC)", lambda t: t.isoformat()),
@@ -69,13 +73,14 @@ def _figure(path: Path, caption: str) -> str:
 
 def render(title: str, sections: dict[str, list[dict[str, Any]]], metrics: dict[str, Any],
            plots: Sequence[tuple[Path, str]], scenes: Sequence[Path]) -> str:
-    """The whole page: headline, summary per task and policy, plots, conditions, failures,
-    provenance, and a gallery of scene previews (each shown with its file name)."""
+    """The whole page: headline, summary per task and policy, plots, conditions, failures, the
+    sampled variants' choices, provenance, and a gallery of scene previews (captioned with the
+    last three parts of their path, e.g. ``<task>/<variant>/preview.png``)."""
     headline = (f"{metrics['episodes']} episodes in {metrics['runs']} run(s); success "
                 f"{_pct(metrics['success_rate'])} (95% CI {_pct(metrics['success_ci_low'])} – "
                 f"{_pct(metrics['success_ci_high'])}), mean progress "
                 f"{_num(metrics['mean_progress'])}, crash rate {_pct(metrics['crash_rate'])}")
-    gallery = "".join(_figure(p, Path(p).name) for p in scenes) or "<p><em>none</em></p>"
+    gallery = "".join(_figure(p, "/".join(Path(p).parts[-3:])) for p in scenes) or "<p><em>none</em></p>"
     parts = [
         f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{escape(title)}</title>",
         f"<style>{CSS}</style></head><body><h1>{escape(title)}</h1><p>{escape(headline)}</p>",
@@ -83,6 +88,7 @@ def render(title: str, sections: dict[str, list[dict[str, Any]]], metrics: dict[
         "<h2>Plots</h2>", "".join(_figure(path, caption) for path, caption in plots),
         "<h2>Goal conditions</h2>", table(sections["conditions"], CONDITIONS),
         "<h2>Top failure reasons</h2>", table(sections["failures"], FAILURES),
+        "<h2>Variant choices</h2>", table(sections["choices"], CHOICES),
         "<h2>Provenance</h2>", table(sections["runs"], RUNS),
         "<h2>Scenes</h2>", gallery,
         "</body></html>",

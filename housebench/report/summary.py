@@ -36,6 +36,9 @@ QUERIES = {
                           order by left(assets_hash, 12)) as assets
         from episodes group by run order by run""",
     "progress": "select task, policy, progress from episodes order by task, policy, progress",
+    "choices": """
+        select task, choice, value, count(*) as variants from choices
+        group by all order by task, choice, variants desc, value""",
 }
 
 

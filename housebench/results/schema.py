@@ -1,10 +1,13 @@
 """The Arrow schemas of the results tables: the one place that says what a results column means.
 
-Three tables, each stored hive-partitioned by run (``results/<table>/run=<run>/part-0.parquet``):
+Four tables, each stored hive-partitioned by run (``results/<table>/run=<run>/part-0.parquet``):
 
 - ``episodes``: one row per episode, keyed by ``(run, episode_id)``, with full provenance.
 - ``conditions``: one row per goal-condition item (e.g. ``inside`` x ``apple``) of an episode.
 - ``events``: skill and episode events of an episode, in order (``seq``).
+- ``choices``: one row per choice the variant sampler made for a variant the run rolled out
+  (which alternative, whether an optional object is present, which support), so the report can
+  show the distribution of variants from the Parquet alone.
 
 Every column carries its documentation in the field metadata (``doc``); columns with a closed set
 of values also list them (``values``, comma-separated). ``run`` is the partition column: it lives in
@@ -77,11 +80,19 @@ EVENTS = _schema("events", [
     _field("detail", pa.string(), "event payload as canonical JSON (sorted keys)"),
 ])
 
-SCHEMAS: dict[str, pa.Schema] = {"episodes": EPISODES, "conditions": CONDITIONS, "events": EVENTS}
+CHOICES = _schema("choices", [
+    _RUN, _TASK, _VARIANT,
+    _field("choice", pa.string(), "what the sampler decided, '<object>.<asset|present|support>'"),
+    _field("value", pa.string(), "what it drew, e.g. 'bowl', 'true', 'dining_table/top'"),
+])
+
+SCHEMAS: dict[str, pa.Schema] = {"episodes": EPISODES, "conditions": CONDITIONS, "events": EVENTS,
+                                 "choices": CHOICES}
 SORT_KEYS: dict[str, tuple[str, ...]] = {
     "episodes": ("run", "episode_id"),
     "conditions": ("run", "episode_id", "condition_index", "item"),
     "events": ("run", "episode_id", "seq"),
+    "choices": ("run", "task", "variant", "choice"),
 }
 
 

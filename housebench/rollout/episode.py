@@ -43,6 +43,7 @@ class EpisodeJob:
     control_dt: float
     pose_noise_m: float
     provenance: dict = field(default_factory=dict)  # code_commit, scene_hash, assets_hash
+    choices: dict = field(default_factory=dict)  # the variant's sampled choices, for the report
 
     @property
     def episode_id(self) -> str:

@@ -35,7 +35,8 @@ def plan_jobs(run: str, params: RolloutParams, layout: Layout) -> list[EpisodeJo
     for task, variant in layout.variants():
         task_file = layout.task_dir(task, variant) / "task.json"
         scene = layout.settled_scene(task, variant)
-        assets = [o.asset for o in load_model(TaskVariant, task_file).objects.values()]
+        variant_file = load_model(TaskVariant, task_file)
+        assets = [o.asset for o in variant_file.objects.values()]
         provenance = {
             "code_commit": commit,
             "scene_hash": scene_hash(layout.at(paths.HOUSE_DIR / "house.usda"), task_file.parent, scene.parent),
@@ -49,5 +50,6 @@ def plan_jobs(run: str, params: RolloutParams, layout: Layout) -> list[EpisodeJo
                     annotations=layout.scene_annotations(task, variant),
                     horizon_s=params.horizon_s, control_dt=params.control_dt,
                     pose_noise_m=params.pose_noise_m, provenance=provenance,
+                    choices=variant_file.choices,
                 ))
     return jobs

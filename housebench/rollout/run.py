@@ -24,7 +24,8 @@ def run_rollouts(run: str, params: RolloutParams, layout: Layout, results_dir: P
 
 def records(outcomes: list[EpisodeOutcome]) -> dict[str, list[dict]]:
     """The rows of the three results tables for these outcomes."""
-    tables: dict[str, list[dict]] = {"episodes": [], "conditions": [], "events": []}
+    tables: dict[str, list[dict]] = {"episodes": [], "conditions": [], "events": [], "choices": []}
+    variants = {}
     for out in outcomes:
         job = out.job
         meta = {
@@ -37,4 +38,8 @@ def records(outcomes: list[EpisodeOutcome]) -> dict[str, list[dict]]:
         tables["episodes"].append(episode)
         tables["conditions"].extend(conditions)
         tables["events"].extend(event_rows(episode, out.events))
+        variants[(job.task, job.variant)] = (job.run, job.choices)
+    tables["choices"] = [{"run": run, "task": task, "variant": variant, "choice": key, "value": value}
+                         for (task, variant), (run, choices) in sorted(variants.items())
+                         for key, value in sorted(choices.items())]
     return tables

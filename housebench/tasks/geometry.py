@@ -30,11 +30,17 @@ def rotation(quat: tuple[float, float, float, float]) -> np.ndarray:
     ])
 
 
-def bottom(pose: ObjectState, asset: AssetAnnotation) -> float:
-    """World z of the lowest corner of the object's box."""
+def world_box(pose: ObjectState, asset: AssetAnnotation) -> tuple[float, ...]:
+    """Axis-aligned world box ``[xmin, ymin, zmin, xmax, ymax, zmax]`` of the object's extent box."""
     (sx, sy, sz), off = asset.size, asset.bottom_offset
     corners = np.array([[x, y, z] for x in (-sx / 2, sx / 2) for y in (-sy / 2, sy / 2) for z in (-off, sz - off)])
-    return pose.pos[2] + float((rotation(pose.quat)[2] @ corners.T).min())
+    world = corners @ rotation(pose.quat).T + np.asarray(pose.pos)
+    return (*map(float, world.min(0)), *map(float, world.max(0)))
+
+
+def bottom(pose: ObjectState, asset: AssetAnnotation) -> float:
+    """World z of the lowest corner of the object's box."""
+    return world_box(pose, asset)[2]
 
 
 def centre(pose: ObjectState, asset: AssetAnnotation) -> np.ndarray:

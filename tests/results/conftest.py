@@ -27,7 +27,7 @@ def _verdict(predicate: str, items: list[str], n_ok: int) -> Verdict:
 
 def run_records(run: str, day: int) -> dict[str, list[dict]]:
     """Episodes of every task x policy x seed; the scripted policy succeeds on odd seeds."""
-    records: dict[str, list[dict]] = {"episodes": [], "conditions": [], "events": []}
+    records: dict[str, list[dict]] = {"episodes": [], "conditions": [], "events": [], "choices": []}
     for task, (predicate, items) in TASKS.items():
         for policy in POLICIES:
             for seed in range(3):
@@ -48,6 +48,8 @@ def run_records(run: str, day: int) -> dict[str, list[dict]]:
                 records["episodes"].append(episode)
                 records["conditions"] += conditions
                 records["events"] += event_rows(episode, events)
+        records["choices"] += [{"run": run, "task": task, "variant": f"v{v:03d}", "choice": "dish.asset",
+                                "value": ("plate", "bowl")[v]} for v in (0, 1)]
     return records
 
 
