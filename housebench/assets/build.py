@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+from PIL import Image
 from pydantic import BaseModel, ConfigDict
 
 from housebench.annotations.schema import AssetAnnotation
@@ -58,6 +59,16 @@ def collide(imported: Path, out_dir: Path, params: CollisionParams) -> None:
     write_hulls(out_dir, collision, {"visual_sha256": file_hash(Path(imported) / "visual.obj")})
 
 
+def texture_color(texture: Path, uv: np.ndarray) -> tuple[float, float, float]:
+    """The mean colour the texture shows at the mesh's vertices (RGB in [0, 1]): the flat colour
+    of viewers that skip textures (displayColor; MuJoCo's preview renders)."""
+    image = np.asarray(Image.open(texture).convert("RGB"), dtype=float) / 255.0
+    h, w = image.shape[:2]
+    cols = np.clip(np.rint(uv[:, 0] * (w - 1)).astype(int), 0, w - 1)
+    rows = np.clip(np.rint((1.0 - uv[:, 1]) * (h - 1)).astype(int), 0, h - 1)
+    return tuple(round(float(c), 4) for c in image[rows, cols].mean(axis=0))
+
+
 def _round(a: np.ndarray) -> list:
     """Nine significant digits (tiny inertias keep their precision)."""
     return [float(f"{x:.9g}") for x in np.asarray(a, float).ravel()] if np.ndim(a) == 1 else [
@@ -76,7 +87,8 @@ def build_sim(imported: Path, collision: Path, out_dir: Path, params: PhysicsPar
     geometry = AssetGeometry(name=name, vertices=vertices, faces=faces, uv=uv,
                              texture=f"{name}.png", hulls=hulls, mass=props.mass, com=props.com,
                              principal=props.principal, axes_quat=props.axes_quat, friction=friction,
-                             damping=params.damping(props.mass, info["size"]))
+                             damping=params.damping(props.mass, info["size"]),
+                             color=texture_color(imported / f"{name}.png", uv))
     for file in ("visual.obj", "visual.mtl", f"{name}.png"):
         shutil.copyfile(imported / file, out / file)
     write_asset_usd(out / "asset.usda", geometry)

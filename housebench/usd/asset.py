@@ -36,6 +36,7 @@ class AssetGeometry:
     axes_quat: np.ndarray  # w, x, y, z
     friction: float
     damping: float = 0.0  # > 0: a small light body (CCD on, damped)
+    color: tuple[float, float, float] = (0.7, 0.7, 0.7)  # displayColor: the texture's mean on the mesh
 
 
 def _mesh(stage: Usd.Stage, path: str, vertices: np.ndarray, faces: np.ndarray) -> UsdGeom.Mesh:
@@ -129,6 +130,7 @@ def write_asset_usd(path: Path, asset: AssetGeometry) -> None:
         _small_body(root.GetPrim(), asset.damping)
 
     visual = _mesh(stage, "/Asset/Visual", asset.vertices, asset.faces)
+    visual.CreateDisplayColorAttr(Vt.Vec3fArray([Gf.Vec3f(*map(float, asset.color))]))
     st = UsdGeom.PrimvarsAPI(visual).CreatePrimvar(
         "st", Sdf.ValueTypeNames.TexCoord2fArray, UsdGeom.Tokens.vertex)
     st.Set(Vt.Vec2fArray.FromNumpy(np.asarray(asset.uv, np.float32)))

@@ -75,3 +75,10 @@ def test_small_light_bodies_get_ccd_and_damping(built):
     assert pen.GetAttribute("physxRigidBody:enableCCD").Get() is True
     assert pen.GetAttribute("physxRigidBody:angularDamping").Get() > 0
     assert not apple.GetAttribute("physxRigidBody:enableCCD").IsValid()
+
+
+def test_visual_carries_the_textures_colour(built):
+    """Viewers that skip textures (and MuJoCo's previews) show the texture's mean colour."""
+    stage = Usd.Stage.Open(str(built["apple"] / "asset.usda"))
+    (r, g, b), = UsdGeom.Gprim(stage.GetPrimAtPath("/Asset/Visual")).GetDisplayColorAttr().Get()
+    assert r > 0.4 and r > 2 * g and r > 2 * b  # the stand-in apple is red
