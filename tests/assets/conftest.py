@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from asset_constants import BUILT, REPO, SMALL_COACD
 
 from housebench.annotations.schema import AssetAnnotation
 from housebench.assets.build import PhysicsParams, build_sim, collide
@@ -14,17 +15,6 @@ from housebench.assets.collision import CollisionParams
 from housebench.assets.importer import import_asset
 from housebench.assets.spec import load_specs
 from housebench.assets.standins import generate
-
-REPO = Path(__file__).resolve().parents[2]
-SAMPLES = REPO / ".." / "shared" / "samples"
-
-# Small CoACD settings: seconds per asset instead of minutes (the shipped ones are in params.yaml).
-SMALL_COACD = {"threshold": 0.1, "resolution": 300, "preprocess_resolution": 20, "mcts_nodes": 8,
-               "mcts_iterations": 20, "mcts_max_depth": 2, "max_hulls": 12}
-
-
-BUILT = ("apple", "orange", "bowl", "book", "mug", "toy_box", "pen", "notebook", "cereal_box",
-         "foam_cube")
 
 
 @pytest.fixture(scope="session")

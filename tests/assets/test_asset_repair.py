@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import trimesh
 from click.testing import CliRunner
-from conftest import REPO
+from asset_constants import REPO
 from PIL import Image
 
 from housebench.assets.importer import import_asset

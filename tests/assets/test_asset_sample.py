@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import SAMPLES, SMALL_COACD
+from asset_constants import SAMPLES, SMALL_COACD
 from pxr import Usd, UsdGeom
 
 from housebench.cli import main

@@ -8,7 +8,7 @@ import json
 import mujoco
 import numpy as np
 import pytest
-from conftest import BUILT
+from asset_constants import BUILT, REPO
 
 from housebench.assets.droptest import DropParams, check_asset, drop_test, drop_world
 
@@ -78,7 +78,6 @@ def test_small_light_bodies_are_damped(built):
 def test_every_default_asset_with_the_shipped_params(tmp_path):
     """The drop test (and the ball in every container) on the whole default set, built with
     params.yaml's CoACD settings, through the stages' library calls."""
-    from conftest import REPO
 
     from housebench.assets.build import PhysicsParams, build_sim, collide
     from housebench.assets.collision import CollisionParams

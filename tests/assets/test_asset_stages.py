@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import yaml
-from conftest import REPO, SMALL_COACD
+from asset_constants import REPO, SMALL_COACD
 
 from housebench.annotations.schema import AssetsFile
 from housebench.assets.build import PhysicsParams

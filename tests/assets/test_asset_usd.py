@@ -4,7 +4,7 @@ check catches APIs on the wrong prims and nested bodies."""
 from __future__ import annotations
 
 import pytest
-from conftest import BUILT
+from asset_constants import BUILT
 from pxr import Usd, UsdGeom, UsdPhysics, UsdShade, UsdValidation
 
 from housebench.usd.asset import physics_errors
