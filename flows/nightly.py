@@ -17,14 +17,14 @@ from pathlib import Path
 from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
 
-from housebench.params import PARAMS, load_params, load_section
+from housebench.params import PARAMS, load_keys, load_section
 from housebench.paths import RESULTS_DIR, Layout
 from housebench.report.build import build_report
 from housebench.rollout.plan import RolloutParams
 from housebench.rollout.run import run_rollouts
 from housebench.tasks.sampler import SamplerParams
 from stages.annotate import annotate_all
-from stages.settle import settle_all
+from stages.settle import SETTLE_KEYS, settle_all
 from stages.tasks import write_variants
 
 CRON = "0 2 * * *"  # 02:00 UTC, as in prefect.yaml
@@ -43,7 +43,7 @@ def sample(layout: Layout, seed: int) -> int:
 
 @task(retries=1, retry_delay_seconds=10)
 def settle(layout: Layout) -> None:
-    settle_all(layout, load_params("settle", layout.at(PARAMS)))
+    settle_all(layout, load_keys("settle", SETTLE_KEYS, layout.at(PARAMS)))
 
 
 @task

@@ -31,3 +31,13 @@ def load_section(section: str, model: type[M], path: Path = PARAMS, **overrides:
         first = err.errors()[0]
         key = ".".join(str(part) for part in (section, *first["loc"]))
         raise SystemExit(f"{path}: {key}: {first['msg']}") from None
+
+
+def load_keys(section: str, keys: tuple[str, ...], path: Path = PARAMS) -> dict[str, Any]:
+    """``section`` with exactly ``keys`` (a typo is an unknown key, not a silent default), in one line."""
+    params = load_params(section, path)
+    unknown, missing = sorted(set(params) - set(keys)), sorted(set(keys) - set(params))
+    if unknown or missing:
+        what = f"unknown key '{unknown[0]}'" if unknown else f"missing key '{missing[0]}'"
+        raise SystemExit(f"{path}: {section}: {what} (expected: {', '.join(keys)})")
+    return params

@@ -14,7 +14,7 @@ from pathlib import Path
 from housebench.assets.batch import asset_dirs, exit_code, run_each
 from housebench.assets.build import collide
 from housebench.assets.collision import CollisionParams
-from housebench.params import load_params
+from housebench.params import load_section
 from housebench.paths import ASSETS_COLLISION, ASSETS_IMPORTED
 
 
@@ -23,7 +23,7 @@ def step(params: CollisionParams, name: str, out: Path) -> None:
 
 
 def main() -> int:
-    params = CollisionParams(**load_params("collision"))
+    params = load_section("collision", CollisionParams)
     names = asset_dirs(ASSETS_IMPORTED)
     _, failed = run_each(names, ASSETS_COLLISION, partial(step, params), params.workers)
     return exit_code(names, failed)

@@ -10,20 +10,26 @@ from __future__ import annotations
 
 import sys
 
+from pydantic import ValidationError
+
 from housebench.annotations.schema import AssetsFile
 from housebench.assets.droptest import DropParams, check_asset
 from housebench.io import write_json
-from housebench.params import load_params
+from housebench.params import load_keys
 from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM
 
 OUT = ASSETS_SIM.parent / "droptest.json"
 
 
 def main() -> int:
-    params = load_params("droptest")
-    strict = params.pop("strict", False)
+    params = load_keys("droptest", (*DropParams.model_fields, "strict"))
+    strict = params.pop("strict")
     drop = DropParams(**params)
-    assets = AssetsFile.model_validate_json((ANNOTATIONS_DIR / "assets.json").read_text()).assets
+    source = ANNOTATIONS_DIR / "assets.json"
+    try:
+        assets = AssetsFile.model_validate_json(source.read_text()).assets
+    except (OSError, ValidationError) as err:
+        raise SystemExit(f"{source}: {str(err).splitlines()[0]}") from None
     records = {name: check_asset(ASSETS_SIM / name / "body.xml", annotation, drop)
                for name, annotation in sorted(assets.items())}
     failed = sorted(name for name, record in records.items() if not record["passed"])

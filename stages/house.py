@@ -14,17 +14,20 @@ from housebench.house.layout import generate_house
 from housebench.house.picture import ASPECT, label_rooms
 from housebench.house.query import HouseQuery
 from housebench.io import atomic_dir, write_json
-from housebench.params import load_params
+from housebench.params import load_keys
 from housebench.usd.house import TOPDOWN_CAMERA, write_house_usd
 
 TOPDOWN_HEIGHT = 900  # pixels
+HOUSE_KEYS = ("seed", "size", "splits_x", "split_y", "jitter", "furniture_jitter", "wall_height",
+              "wall_thickness", "door_width", "door_height", "robot_start", "robot_radius", "grid",
+              "bookcase_low", "bookcase_tall", "parts")
 
 
 def main() -> None:
     os.environ.setdefault("MUJOCO_GL", "egl")
     from housebench.sim.registry import make_backend
 
-    params = load_params("house")
+    params = load_keys("house", HOUSE_KEYS)
     house = generate_house(params)
     annotations = house_annotations(house)
     unreachable = {r.name for r in annotations.rooms} - HouseQuery(annotations, params["grid"]).reachable_rooms()

@@ -15,7 +15,7 @@ from housebench.assets.batch import asset_dirs, exit_code, run_each
 from housebench.assets.errors import AssetError
 from housebench.assets.importer import import_asset
 from housebench.assets.spec import SpecTable, load_specs
-from housebench.params import load_params
+from housebench.params import load_keys
 from housebench.paths import ASSETS_IMPORTED, ASSETS_RAW
 
 
@@ -24,7 +24,7 @@ def step(specs: SpecTable, max_faces: int, name: str, out: Path) -> None:
 
 
 def main() -> int:
-    params = load_params("import")
+    params = load_keys("import", ("specs", "strict", "visual_max_faces", "workers"))
     try:
         specs = load_specs(Path(params["specs"]))
     except AssetError as err:

@@ -16,7 +16,7 @@ from housebench.annotations.schema import AssetAnnotation, AssetsFile
 from housebench.assets.batch import asset_dirs, exit_code, run_each
 from housebench.assets.build import PhysicsParams, build_sim
 from housebench.io import write_json
-from housebench.params import load_params
+from housebench.params import load_section
 from housebench.paths import ANNOTATIONS_DIR, ASSETS_COLLISION, ASSETS_IMPORTED, ASSETS_SIM
 
 
@@ -25,7 +25,7 @@ def step(params: PhysicsParams, name: str, out: Path) -> AssetAnnotation:
 
 
 def main() -> int:
-    params = PhysicsParams(**load_params("physics"))
+    params = load_section("physics", PhysicsParams)
     names = [n for n in asset_dirs(ASSETS_COLLISION) if (ASSETS_IMPORTED / n).is_dir()]
     built, failed = run_each(names, ASSETS_SIM, partial(step, params), params.workers)
     write_json(ANNOTATIONS_DIR / "assets.json", AssetsFile(assets=built).model_dump(mode="json"))

@@ -6,7 +6,7 @@ from glob import glob
 from pathlib import Path
 
 from housebench.io import write_json
-from housebench.params import load_params
+from housebench.params import load_keys
 from housebench.paths import REPORT_DIR, RESULTS_DIR
 from housebench.report.build import build_report
 
@@ -14,7 +14,7 @@ METRICS = RESULTS_DIR / "metrics.json"
 
 
 def main() -> None:
-    params = load_params("report")
+    params = load_keys("report", ("title", "scene_images", "runs"))
     scenes = sorted({Path(p) for pattern in params["scene_images"] for p in glob(pattern)})
     metrics = build_report(RESULTS_DIR, REPORT_DIR, scenes, title=params["title"], runs=params["runs"])
     write_json(METRICS, metrics)

@@ -11,9 +11,12 @@ from typing import Any
 
 from housebench import paths
 from housebench.io import atomic_dir, write_json
-from housebench.params import load_params
+from housebench.params import load_keys
 from housebench.paths import Layout
 from housebench.sim.settle import CHECK_FILE, SCENE_FILE, check_house, settle_scene
+
+SETTLE_KEYS = ("max_time", "check_every", "rest_linvel", "rest_angvel", "max_move", "fall_drop",
+               "check_time", "max_drift", "robot_tol", "part_tol", "preview")
 
 HOUSE_CHECK, PREVIEW = "house_check.json", "preview.png"
 
@@ -60,7 +63,7 @@ def settle_all(layout: Layout, params: dict[str, Any], backend: str = "mujoco") 
 
 
 def main() -> None:
-    settle_all(Layout(), load_params("settle"))
+    settle_all(Layout(), load_keys("settle", SETTLE_KEYS))
 
 
 if __name__ == "__main__":

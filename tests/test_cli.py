@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -24,6 +25,8 @@ def test_every_area_has_help(area):
     assert result.exit_code == 0 and "Usage:" in result.output
 
 
-def test_console_script_runs():
-    proc = subprocess.run([sys.executable, "-m", "housebench", "--version"], capture_output=True, text=True)
+@pytest.mark.parametrize("command", [[str(Path(sys.executable).parent / "housebench")],
+                                     [sys.executable, "-m", "housebench"]], ids=["script", "module"])
+def test_console_script_runs(command):
+    proc = subprocess.run([*command, "--version"], capture_output=True, text=True)
     assert proc.returncode == 0 and "housebench, version" in proc.stdout

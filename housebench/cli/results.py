@@ -37,7 +37,7 @@ def build(results_dir: Path, out_dir: Path, scenes: tuple[Path, ...]) -> None:
 
 @click.group()
 def results() -> None:
-    """The results tables: episodes, conditions, events (Parquet, partitioned by run)."""
+    """The results tables: episodes, conditions, events, choices (Parquet, partitioned by run)."""
 
 
 @results.command("query")
@@ -45,7 +45,7 @@ def results() -> None:
 @click.option("--csv", "as_csv", is_flag=True, help="print CSV instead of a text table")
 @click.argument("sql")
 def query(results_dir: Path, as_csv: bool, sql: str) -> None:
-    """Run SQL over the views episodes, conditions and events (all runs), e.g.
+    """Run SQL over the views episodes, conditions, events and choices (all runs), e.g.
 
     housebench results query "select task, avg(success::int) from episodes group by task"
     """
@@ -62,7 +62,7 @@ def query(results_dir: Path, as_csv: bool, sql: str) -> None:
 
 
 @results.command("schema")
-@click.argument("table", type=click.Choice(["episodes", "conditions", "events"]))
+@click.argument("table", type=click.Choice(["episodes", "conditions", "events", "choices"]))
 def schema(table: str) -> None:
     """Print the columns of TABLE with their types and meaning."""
     from housebench.results.schema import SCHEMA_VERSION, describe

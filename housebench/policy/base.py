@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Protocol
 
 from housebench.sim.backend import Simulation
+from housebench.tasks.spec import TaskVariant
 
 
 class Policy(Protocol):
     name: str
 
-    def reset(self, sim: Simulation, task: dict) -> None:
+    def reset(self, sim: Simulation, task: TaskVariant) -> None:
         """Called once before the first step of an episode."""
 
     def act(self, sim: Simulation) -> dict[str, float]:
@@ -22,7 +23,7 @@ class NoopPolicy:
 
     name = "noop"
 
-    def reset(self, sim: Simulation, task: dict) -> None:
+    def reset(self, sim: Simulation, task: TaskVariant) -> None:
         del sim, task
 
     def act(self, sim: Simulation) -> dict[str, float]:

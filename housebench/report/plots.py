@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
-import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure

@@ -83,7 +83,7 @@ EVENTS = _schema("events", [
 CHOICES = _schema("choices", [
     _RUN, _TASK, _VARIANT,
     _field("choice", pa.string(), "what the sampler decided, '<object>.<asset|present|support>'"),
-    _field("value", pa.string(), "what it drew, e.g. 'bowl', 'true', 'dining_table/top'"),
+    _field("value", pa.string(), "what it drew, e.g. 'bowl', 'yes', 'dining_table/top'"),
 ])
 
 SCHEMAS: dict[str, pa.Schema] = {"episodes": EPISODES, "conditions": CONDITIONS, "events": EVENTS,

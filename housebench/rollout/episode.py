@@ -6,10 +6,10 @@ stepped after every control step on the simulator's state and started from the t
 
 from __future__ import annotations
 
-import json
 import socket
 import time
 import traceback
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -45,9 +45,6 @@ class EpisodeJob:
     provenance: dict = field(default_factory=dict)  # code_commit, scene_hash, assets_hash
     choices: dict = field(default_factory=dict)  # the variant's sampled choices, for the report
 
-    @property
-    def episode_id(self) -> str:
-        return f"{self.task}/{self.variant}/{self.seed}/{self.policy}"
 
 
 @dataclass
@@ -66,9 +63,10 @@ class EpisodeOutcome:
     events: list[tuple[float, str, dict]]  # (t_sim, kind, detail)
 
 
-def perturb(state: SimState, seed: int, noise_m: float) -> SimState:
-    """Shift every object in x/y by a seeded uniform offset of at most ``noise_m``."""
-    rng = np.random.default_rng(seed)
+def perturb(state: SimState, seed: int, scene: str, noise_m: float) -> SimState:
+    """Shift every object in x/y by a uniform offset of at most ``noise_m``, drawn from the episode
+    seed and the scene's name (so episode ``i`` of two variants gets different noise)."""
+    rng = np.random.default_rng([seed, zlib.crc32(scene.encode())])
     objects = {}
     for name in sorted(state.objects):
         obj = state.objects[name]
@@ -87,9 +85,9 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
         backend = make_backend(job.backend)
         version = backend.version
         task = load_model(TaskVariant, Path(job.task_file))
-        scene = SceneAnnotations.model_validate_json(Path(job.annotations).read_text())
+        scene = load_model(SceneAnnotations, Path(job.annotations))
         sim = backend.load(Path(job.scene))
-        sim.set_state(perturb(sim.get_state(), job.seed, job.pose_noise_m))
+        sim.set_state(perturb(sim.get_state(), job.seed, f"{job.task}/{job.variant}", job.pose_noise_m))
         thermal = ThermalModel(task.thermal or ThermalSetup(), scene.house,
                                {name: obj.asset for name, obj in scene.objects.items()})
         initial = sim.get_state().model_copy(update={"temperatures_c": dict(thermal.temperatures_c)})

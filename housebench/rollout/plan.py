@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from housebench import paths
 from housebench.paths import Layout
+from housebench.policy.base import POLICIES
 from housebench.provenance import assets_hash, code_commit, scene_hash
+from housebench.rollout.batch import EXECUTORS
 from housebench.rollout.episode import EpisodeJob
+from housebench.sim.registry import BACKENDS
 from housebench.tasks.spec import TaskVariant, load_model
 
 
@@ -19,12 +22,12 @@ class RolloutParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seed: int
     episodes_per_variant: int = Field(ge=1)
-    policies: list[str] = Field(min_length=1)
-    backend: str
+    policies: list[Literal[tuple(POLICIES)]] = Field(min_length=1)
+    backend: Literal[BACKENDS]
     horizon_s: float = Field(gt=0)
     control_dt: float = Field(gt=0)
     pose_noise_m: float = Field(ge=0)
-    executor: str
+    executor: Literal[EXECUTORS]
     workers: int = Field(ge=0)  # 0: one per core
 
 

@@ -23,7 +23,7 @@ def run_rollouts(run: str, params: RolloutParams, layout: Layout, results_dir: P
 
 
 def records(outcomes: list[EpisodeOutcome]) -> dict[str, list[dict]]:
-    """The rows of the three results tables for these outcomes."""
+    """The rows of the results tables for these outcomes."""
     tables: dict[str, list[dict]] = {"episodes": [], "conditions": [], "events": [], "choices": []}
     variants = {}
     for out in outcomes:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from housebench.sim.backend import Backend
 
+BACKENDS = ("mujoco",)
+
 
 def make_backend(name: str) -> Backend:
     """The backend called ``name``. MuJoCo is the embedded default; an Isaac Sim backend (RTX GPU
@@ -12,4 +14,4 @@ def make_backend(name: str) -> Backend:
         from housebench.sim.mujoco import MujocoBackend
 
         return MujocoBackend()
-    raise ValueError(f"backend: unknown name '{name}' (available here: mujoco)")
+    raise ValueError(f"backend: unknown name '{name}' (available here: {', '.join(BACKENDS)})")

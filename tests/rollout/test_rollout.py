@@ -24,8 +24,9 @@ def job(tmp_path: Path, seed: int, **changes) -> EpisodeJob:
 
 def test_perturb_is_seeded_and_bounded():
     state = SimState(objects={n: ObjectState(pos=(1.0, 2.0, 0.5), quat=(1, 0, 0, 0)) for n in ("a", "b")})
-    one, again, other = perturb(state, 7, 0.01), perturb(state, 7, 0.01), perturb(state, 8, 0.01)
-    assert one == again and one != other
+    one, again = perturb(state, 7, "t/v000", 0.01), perturb(state, 7, "t/v000", 0.01)
+    other_seed, other_scene = perturb(state, 8, "t/v000", 0.01), perturb(state, 7, "t/v001", 0.01)
+    assert one == again and one != other_seed and one != other_scene
     for name, obj in one.objects.items():
         assert abs(obj.pos[0] - 1.0) <= 0.01 and abs(obj.pos[1] - 2.0) <= 0.01 and obj.pos[2] == 0.5
 

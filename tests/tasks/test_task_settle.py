@@ -4,7 +4,6 @@ stability check in MuJoCo (needs ``dvc repro physics house`` to have built the a
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 import yaml
@@ -18,6 +17,9 @@ from test_task_canonical import CANONICAL, ROOT
 
 @pytest.mark.slow
 def test_every_canonical_task_settles_stably(tmp_path):
+    """Over the repository's own built house and assets (`dvc repro physics house` first)."""
+    if not (ROOT / ANNOTATIONS_DIR / "assets.json").is_file() or not (ROOT / HOUSE_DIR).is_dir():
+        pytest.skip("needs the built house and assets: run `dvc repro house droptest` first")
     built = json.loads((ROOT / ANNOTATIONS_DIR / "assets.json").read_text())["assets"]
     needed = {a for t in CANONICAL for o in json.loads((ROOT / "tasks" / f"{t}.json").read_text())["objects"].values()
               for a in o["asset"].split("|")}
