@@ -18,6 +18,8 @@ def load_params(section: str, path: Path = PARAMS) -> dict[str, Any]:
         data = yaml.safe_load(Path(path).read_text())
     except FileNotFoundError:
         raise SystemExit(f"{path}: file not found") from None
+    except yaml.YAMLError as err:
+        raise SystemExit(f"{path}: not valid YAML: {' '.join(str(err).split())}") from None
     if not isinstance(data, dict) or not isinstance(data.get(section), dict):
         raise SystemExit(f"{path}: missing section '{section}'")
     return data[section]

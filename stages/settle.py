@@ -4,7 +4,6 @@ check.json, preview.png}`` (MuJoCo; ``scenes/settled/house_check.json`` for the 
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from housebench.io import atomic_dir, write_json
 from housebench.params import load_keys
 from housebench.paths import Layout
 from housebench.sim.settle import CHECK_FILE, SCENE_FILE, check_house, settle_scene
+from housebench.tasks.spec import TaskVariant, load_model
 
 SETTLE_KEYS = ("max_time", "check_every", "rest_linvel", "rest_angvel", "max_move", "fall_drop",
                "check_time", "max_drift", "robot_tol", "part_tol", "preview")
@@ -26,9 +26,9 @@ def _eye(task_dir: Path) -> tuple[float, float] | None:
     the robot start (None without a ``task.json``)."""
     if not (task_dir / "task.json").exists():
         return None
-    variant = json.loads((task_dir / "task.json").read_text())
-    bases = [o["base"] for o in variant["objects"].values() if o.get("base")]
-    x, y = (bases[0] if bases else variant["robot_start"])[:2]
+    variant = load_model(TaskVariant, task_dir / "task.json")
+    bases = [o.base for o in variant.objects.values() if o.base]
+    x, y = (bases[0] if bases else variant.robot_start)[:2]
     return float(x), float(y)
 
 

@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from housebench.cli import main
+from tests.conftest import ROOT
 
 AREAS = ["asset", "evaluate", "report", "results", "scene", "task"]
 
@@ -30,3 +31,11 @@ def test_every_area_has_help(area):
 def test_console_script_runs(command):
     proc = subprocess.run([*command, "--version"], capture_output=True, text=True)
     assert proc.returncode == 0 and "housebench, version" in proc.stdout
+
+
+def test_asset_import_with_a_bad_params_file_is_one_line(tmp_path):
+    (tmp_path / "params.yaml").write_text("collision:\n  bogus: 1\n")
+    result = CliRunner().invoke(main, ["asset", "import", str(ROOT / "assets_raw/apple/result"), "--out", str(tmp_path / "out"),
+                                       "--params", str(tmp_path / "params.yaml")])
+    assert result.exit_code != 0 and not (tmp_path / "out").exists()
+    assert f"{tmp_path / 'params.yaml'}: collision.bogus: Extra inputs" in str(result.exception or result.output)

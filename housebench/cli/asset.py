@@ -6,7 +6,6 @@ import tempfile
 from pathlib import Path
 
 import click
-import yaml
 
 from housebench.assets.build import PhysicsParams, build_sim, collide
 from housebench.assets.collision import CollisionParams
@@ -15,6 +14,7 @@ from housebench.assets.importer import VISUAL_MAX_FACES, asset_name, import_asse
 from housebench.assets.spec import load_specs
 from housebench.assets.standins import DEFAULT_SET, FACTORIES, generate
 from housebench.io import atomic_dir, write_json
+from housebench.params import load_params, load_section
 
 
 @click.group()
@@ -33,15 +33,14 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
     name = asset_name(result_dir)
     try:
         entry = load_specs(spec).assets.get(name) if spec else None
-        sections = yaml.safe_load(params_file.read_text()) if params_file else {}
-        collision = CollisionParams(**sections.get("collision", {}))
-        physics = PhysicsParams(**sections.get("physics", {}))
+        collision = load_section("collision", CollisionParams, params_file) if params_file else CollisionParams()
+        physics = load_section("physics", PhysicsParams, params_file) if params_file else PhysicsParams()
+        max_faces = load_params("import", params_file)["visual_max_faces"] if params_file else VISUAL_MAX_FACES
         with tempfile.TemporaryDirectory() as work, atomic_dir(out) as tmp:
             imported, hulls = Path(work) / "imported", Path(work) / "collision"
             imported.mkdir()
             hulls.mkdir()
-            import_asset(result_dir, imported, entry, name=name, max_faces=sections.get(
-                "import", {}).get("visual_max_faces", VISUAL_MAX_FACES))
+            import_asset(result_dir, imported, entry, name=name, max_faces=max_faces)
             collide(imported, hulls, collision)
             annotation = build_sim(imported, hulls, tmp, physics)
             write_json(tmp / "annotation.json", annotation.model_dump(mode="json"))

@@ -49,8 +49,10 @@ def evaluate(task_path: Path, state: Path, annotations: Path | None, initial: Pa
         annotations = annotations or ANNOTATIONS_DIR / "scenes" / f"{variant.task}__{variant.variant}.json"
         verdict = judge(variant.goal, load_model(SimState, state), load_model(SceneAnnotations, annotations),
                         load_model(SimState, initial) if initial else None)
-    except (SpecError, GoalError) as err:
+    except SpecError as err:
         _fail(str(err))
+    except GoalError as err:  # the state does not fit the task or its annotations
+        _fail(f"{state} against {task_path}: {err}")
     click.echo(dumps_json(verdict.model_dump(mode="json")), nl=False)
     raise SystemExit(0 if verdict.success else 3)
 
