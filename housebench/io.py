@@ -32,6 +32,11 @@ def atomic_dir(target: Path) -> Iterator[Path]:
     shutil.rmtree(old, ignore_errors=True)
 
 
+def r6(value: float) -> float:
+    """Round to a micrometre; ``+ 0.0`` turns -0.0 into 0.0 (byte-stable output)."""
+    return round(float(value), 6) + 0.0
+
+
 def dumps_json(data: Any) -> str:
     """Canonical JSON: sorted keys, two-space indent, trailing newline (same data, same bytes)."""
     return json.dumps(data, indent=2, sort_keys=True, allow_nan=False) + "\n"

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from scipy.spatial import ConvexHull
 
 from housebench.annotations.schema import ContainerProfile, GraspPrimitive
+from housebench.io import r6
 
 
 class Gripper(BaseModel):
@@ -32,7 +33,7 @@ class Gripper(BaseModel):
 
 
 def _r(values) -> tuple[float, ...]:
-    return tuple(round(float(x), 6) + 0.0 for x in values)
+    return tuple(map(r6, values))
 
 
 def narrowest(xy: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:

@@ -14,9 +14,10 @@ from housebench.annotations.schema import (ApplianceAnnotation, ArticulatedPart,
                                            HouseAnnotations, Obstacle, RobotAnnotation, Room,
                                            Support)
 from housebench.house.floor import ROBOT_HEIGHT
-from housebench.house.geometry import Box, r6
+from housebench.house.geometry import Box
 from housebench.house.layout import House
 from housebench.house.parts import Part
+from housebench.io import r6
 from housebench.robot import fetch
 
 STRUCTURE = ("floor", "walls")  # owners that are the building, not furniture

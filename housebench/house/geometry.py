@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from housebench.io import r6
+
 Vec3 = tuple[float, float, float]
 FACING = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 
-
-def r6(value: float) -> float:
-    """Round to a micrometre; ``+ 0.0`` turns -0.0 into 0.0 (byte-stable output)."""
-    return round(float(value), 6) + 0.0
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from housebench.house.geometry import Box, Frame, Vec3, r6
+from housebench.house.geometry import Box, Frame, Vec3
+from housebench.io import r6
 
 HANDLE_GAP = 0.03  # free space between a handle bar and its panel, for the fingers
 BAR = 0.018  # handle bar cross-section

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from housebench.house.geometry import Box, Frame, box, r6
+from housebench.house.geometry import Box, Frame, box
+from housebench.io import r6
 
 GRID = (("kitchen", "dining_room", "living_room"), ("bathroom", "bedroom", "study"))
 # (wall, segment, position of the doorway centre as a fraction of the segment)

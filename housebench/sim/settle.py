@@ -18,15 +18,12 @@ from typing import Any
 import numpy as np
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
+from housebench.io import r6
 from housebench.robot import fetch
 from housebench.sim.backend import Backend, Simulation
 from housebench.sim.state import SimState
 
 SCENE_FILE, CHECK_FILE = "scene.usda", "check.json"
-
-
-def _r(value: float) -> float:
-    return round(float(value), 6) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
 def _speeds(state: SimState) -> dict[str, tuple[float, float]]:
@@ -57,7 +54,7 @@ def judge(before: SimState, after: SimState, resting: set[str], p: dict[str, Any
         status = ("fell" if start[2] - obj.pos[2] > p["fall_drop"] else
                   "moved" if moved > p["max_move"] else
                   "ok" if name in resting else "unsettled")
-        report[name] = {"status": status, "moved": _r(moved), "pos": [_r(v) for v in obj.pos]}
+        report[name] = {"status": status, "moved": r6(moved), "pos": [r6(v) for v in obj.pos]}
     return report
 
 
@@ -76,8 +73,8 @@ def _set_pose(prim: Usd.Prim, pos: tuple, quat: tuple) -> None:
     if not (orient and translate):
         raise ValueError(f"{prim.GetPath()}: a prop needs xformOp:translate and xformOp:orient")
     quat_type = Gf.Quatf if orient.GetTypeName() == Sdf.ValueTypeNames.Quatf else Gf.Quatd
-    orient.Set(quat_type(_r(q.GetReal()), *[_r(v) for v in q.GetImaginary()]))
-    translate.Set(type(translate.Get())(*[_r(v) for v in local.GetTranslation()]))
+    orient.Set(quat_type(r6(q.GetReal()), *[r6(v) for v in q.GetImaginary()]))
+    translate.Set(type(translate.Get())(*[r6(v) for v in local.GetTranslation()]))
 
 
 def write_settled_layer(task_usda: Path, out: Path, state: SimState, skipped: set[str]) -> None:
@@ -112,12 +109,12 @@ def stability(sim: Simulation, p: dict[str, Any]) -> dict:
         after = sim.get_state()
         robot_dev = max([robot_dev, *(abs(after.joints[n] - before.joints[n]) for n in robot)])
         part_open = max([part_open, *(abs(after.joints[n]) for n in parts)])
-    drift = {n: _r(np.linalg.norm(np.subtract(o.pos, before.objects[n].pos)))
+    drift = {n: r6(np.linalg.norm(np.subtract(o.pos, before.objects[n].pos)))
              for n, o in after.objects.items()}
     passed = (all(d < p["max_drift"] for d in drift.values()) and robot_dev < p["robot_tol"]
               and part_open < p["part_tol"])
-    return {"passed": passed, "duration": _r(sim.time - before.time), "drift": drift,
-            "robot_max_dev": _r(robot_dev), "parts": len(parts), "part_max_open": _r(part_open)}
+    return {"passed": passed, "duration": r6(sim.time - before.time), "drift": drift,
+            "robot_max_dev": r6(robot_dev), "parts": len(parts), "part_max_open": r6(part_open)}
 
 
 def check_house(backend: Backend, house_usda: Path, p: dict[str, Any]) -> dict:
@@ -137,6 +134,6 @@ def settle_scene(backend: Backend, task_usda: Path, out_dir: Path, p: dict[str, 
     write_settled_layer(task_usda, out_dir / SCENE_FILE, after, skipped)
     check = stability(backend.load(out_dir / SCENE_FILE), p)
     return {"version": 1, "backend": f"{backend.name} {backend.version}",
-            "settle_time": _r(after.time - before.time), "props": props,
+            "settle_time": r6(after.time - before.time), "props": props,
             "skipped": sorted(skipped), "stability": check,
             "passed": check["passed"] and not skipped}

@@ -21,10 +21,11 @@ from pathlib import Path
 
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
-from housebench.house.geometry import Box, r6
+from housebench.house.geometry import Box
 from housebench.house.layout import House
 from housebench.house.parts import Part
 from housebench.house.picture import ASPECT, topdown_view
+from housebench.io import r6
 
 HOUSE_ROOT = "/World/House"
 ROBOT_PATH = "/World/Robot"
