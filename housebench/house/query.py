@@ -14,6 +14,7 @@ from housebench.annotations.schema import ArticulatedPart, HouseAnnotations, Sup
 from housebench.house.floor import FloorGrid, free_grid
 
 GRID = 0.05  # default free-floor grid resolution, metres
+ROBOT_RADIUS = 0.35  # the base's footprint when house.json does not say (Fetch's base)
 
 
 def inside(x: float, y: float, polygon: list[tuple[float, float]]) -> bool:
@@ -45,7 +46,7 @@ class HouseQuery:
         h = self.house
         bounds = h.bounds or tuple(f(c[i] for r in h.rooms for c in r.polygon)
                                    for f, i in ((min, 0), (min, 1), (max, 0), (max, 1)))
-        radius = h.robot.radius if h.robot.radius is not None else 0.35
+        radius = h.robot.radius if h.robot.radius is not None else ROBOT_RADIUS
         return free_grid((o.box for o in h.obstacles), bounds, radius, self.resolution)
 
     def reachable_rooms(self, start: tuple[float, float] | None = None) -> set[str]:

@@ -14,6 +14,7 @@ import numpy as np
 from pydantic import Field
 
 from housebench.annotations.schema import AssetsFile, HouseAnnotations, Support
+from housebench.house.query import ROBOT_RADIUS
 from housebench.tasks import refs
 from housebench.tasks.checks import SamplingError, check_spec
 from housebench.tasks.goal import Goal, Strict
@@ -32,7 +33,6 @@ class SamplerParams(Strict):
     clearance: float = Field(0.005, ge=0.0)  # drop height above the support; gap to obstacles
     margin: float = Field(0.02, ge=0.0)  # between footprints, and to a support's edges
     max_tries: int = Field(200, ge=1)  # positions tried per object before giving up
-    robot_radius: float = Field(0.35, gt=0.0)  # the base's footprint, for the reachability check
 
 
 def _candidates(spec: TaskSpec, obj: ObjectSpec, height: float, house: HouseAnnotations) -> list[Support]:
@@ -64,7 +64,7 @@ def _place(task: str, name: str, obj: ObjectSpec, asset_name: str, spec: TaskSpe
             spot = on_support(support, asset, obj.yaw_deg, obj.overhang, p.margin, p.clearance, rng, near)
         if spot is None or not is_free(spot, placed, house, p.margin, p.clearance):
             continue
-        base = base_pose((spot.x, spot.y), house, p.robot_radius)
+        base = base_pose((spot.x, spot.y), house, house.robot.radius if house.robot.radius is not None else ROBOT_RADIUS)
         if base is not None:
             return spot, base
     where = obj.inside or [s.name for s in supports]
