@@ -14,6 +14,7 @@ import argparse
 from datetime import date, datetime, timezone
 from pathlib import Path
 
+import yaml
 from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
 
@@ -27,7 +28,13 @@ from stages.annotate import annotate_all
 from stages.settle import SETTLE_KEYS, settle_all
 from stages.tasks import write_variants
 
-CRON = "0 2 * * *"  # 02:00 UTC, as in prefect.yaml
+PREFECT_YAML = Path(__file__).resolve().parents[1] / "prefect.yaml"
+
+
+def nightly_cron() -> str:
+    """The nightly deployment's cron, from ``prefect.yaml`` (the one place it is written)."""
+    deployments = yaml.safe_load(PREFECT_YAML.read_text())["deployments"]
+    return next(d for d in deployments if d["name"] == "nightly")["schedules"][0]["cron"]
 
 
 def night_seed(night: str) -> int:
@@ -92,10 +99,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="housebench nightly benchmark flow")
     parser.add_argument("--night", help="date to benchmark, YYYY-MM-DD (default: today, UTC)")
     parser.add_argument("--root", default=".", help="the housebench project (default: .)")
-    parser.add_argument("--serve", action="store_true", help=f"serve the flow on its cron schedule ({CRON})")
+    parser.add_argument("--serve", action="store_true", help="serve the flow on its cron schedule (prefect.yaml)")
     args = parser.parse_args(argv)
     if args.serve:
-        nightly.serve(name="nightly", cron=CRON, parameters={"root": str(Path(args.root).resolve())})
+        nightly.serve(name="nightly", cron=nightly_cron(), parameters={"root": str(Path(args.root).resolve())})
     else:
         nightly(night=args.night, root=args.root)
 

@@ -21,6 +21,7 @@ import pytest
 import yaml
 from nbclient import NotebookClient
 
+from flows.nightly import nightly_cron
 from housebench.annotations.schema import SceneAnnotations
 from housebench.sim.registry import make_backend
 from housebench.tasks.evaluator import evaluate
@@ -198,7 +199,8 @@ def check_deployment(repo: Path, env: dict) -> None:
         "        d = await client.read_deployment_by_name('housebench-nightly/nightly')\n"
         "        print(json.dumps([s.schedule.cron for s in d.schedules]))\n"
         "asyncio.run(main())\n")
-    assert json.loads(run([sys.executable, "-c", query], repo, env).strip().splitlines()[-1]) == ["0 2 * * *"]
+    crons = json.loads(run([sys.executable, "-c", query], repo, env).strip().splitlines()[-1])
+    assert crons == ["0 2 * * *"] == [nightly_cron()]  # --serve uses the same schedule
 
 
 def check_notebook(repo: Path) -> None:
