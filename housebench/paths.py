@@ -1,4 +1,6 @@
-"""The project's data layout, in one place (every stage and flow reads paths from here)."""
+"""The project's data layout: the folders stages hand each other, and the per-run ``Layout``.
+(A file that only one stage writes, such as ``droptest.json`` or ``metrics.json``, is named in that
+stage.)"""
 
 from __future__ import annotations
 

@@ -16,7 +16,6 @@ import pytest
 os.environ.setdefault("MUJOCO_GL", "egl")
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_SAMPLES = ROOT.parent / "shared" / "samples"
 
 PREFECT_QUIET = {
     "PREFECT_SERVER_ANALYTICS_ENABLED": "false",

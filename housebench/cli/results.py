@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from housebench.paths import REPORT_DIR, RESULTS_DIR
+from housebench.results.schema import SCHEMAS
 
 _RESULTS = click.option("--results", "results_dir", type=click.Path(path_type=Path),
                         default=RESULTS_DIR, show_default=True, help="results directory")
@@ -62,7 +63,7 @@ def query(results_dir: Path, as_csv: bool, sql: str) -> None:
 
 
 @results.command("schema")
-@click.argument("table", type=click.Choice(["episodes", "conditions", "events", "choices"]))
+@click.argument("table", type=click.Choice(list(SCHEMAS)))
 def schema(table: str) -> None:
     """Print the columns of TABLE with their types and meaning."""
     from housebench.results.schema import SCHEMA_VERSION, describe
