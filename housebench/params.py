@@ -12,15 +12,21 @@ M = TypeVar("M", bound=BaseModel)
 PARAMS = Path("params.yaml")
 
 
-def load_params(section: str, path: Path = PARAMS) -> dict[str, Any]:
-    """The ``section`` mapping of ``params.yaml``; a missing file or section is a one-line error."""
+def sections(path: Path = PARAMS) -> dict[str, Any]:
+    """Every section of ``params.yaml``; a missing or malformed file is a one-line error."""
     try:
         data = yaml.safe_load(Path(path).read_text())
     except FileNotFoundError:
         raise SystemExit(f"{path}: file not found") from None
     except yaml.YAMLError as err:
         raise SystemExit(f"{path}: not valid YAML: {' '.join(str(err).split())}") from None
-    if not isinstance(data, dict) or not isinstance(data.get(section), dict):
+    return data if isinstance(data, dict) else {}
+
+
+def load_params(section: str, path: Path = PARAMS) -> dict[str, Any]:
+    """The ``section`` mapping of ``params.yaml``; a missing file or section is a one-line error."""
+    data = sections(path)
+    if not isinstance(data.get(section), dict):
         raise SystemExit(f"{path}: missing section '{section}'")
     return data[section]
 

@@ -14,7 +14,7 @@ from housebench.assets.importer import VISUAL_MAX_FACES, asset_name, import_asse
 from housebench.assets.spec import load_specs
 from housebench.assets.standins import DEFAULT_SET, FACTORIES, generate
 from housebench.io import atomic_dir, write_json
-from housebench.params import load_params, load_section
+from housebench.params import load_section, sections
 
 
 @click.group()
@@ -33,9 +33,10 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
     name = asset_name(result_dir)
     try:
         entry = load_specs(spec).assets.get(name) if spec else None
-        collision = load_section("collision", CollisionParams, params_file) if params_file else CollisionParams()
-        physics = load_section("physics", PhysicsParams, params_file) if params_file else PhysicsParams()
-        max_faces = load_params("import", params_file)["visual_max_faces"] if params_file else VISUAL_MAX_FACES
+        given = sections(params_file) if params_file else {}  # a section it lacks keeps the built-in one
+        collision = load_section("collision", CollisionParams, params_file) if "collision" in given else CollisionParams()
+        physics = load_section("physics", PhysicsParams, params_file) if "physics" in given else PhysicsParams()
+        max_faces = given.get("import", {}).get("visual_max_faces", VISUAL_MAX_FACES)
         with tempfile.TemporaryDirectory() as work, atomic_dir(out) as tmp:
             imported, hulls = Path(work) / "imported", Path(work) / "collision"
             imported.mkdir()
