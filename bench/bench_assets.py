@@ -10,7 +10,7 @@ settings on the imported mesh, as EmbodiedGen does. Both run CoACD in a subproce
 EmbodiedGen's results take minutes, so they are cached in ``.cache/bench/embodiedgen.json`` by
 mesh, settings, CoACD version and threads, and re-measured only when one of those changes.
 
-    python bench/bench_assets.py [--only bowl mug ...] [--threads 1]
+    python bench/bench_assets.py [--only bowl mug ...] [--threads 1] [--set resolution=100 ...]
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import trimesh
+import yaml
 
 from housebench.assets.collision import (CollisionParams, coacd_subprocess, decompose, load_hulls,
                                          welded)
@@ -110,9 +111,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", nargs="*", default=[*DEFAULT_SET, "ear_hear"])
     parser.add_argument("--threads", type=int, default=1, help="OMP_NUM_THREADS for CoACD, both sides")
+    parser.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
+                        help="override a `collision:` param of params.yaml for housebench's side")
     args = parser.parse_args()
     os.environ["OMP_NUM_THREADS"] = str(args.threads)
-    shipped = load_params("collision", ROOT / "params.yaml")
+    shipped = {**load_params("collision", ROOT / "params.yaml"),
+               **{k: yaml.safe_load(v) for k, v in (item.split("=", 1) for item in args.set)}}
     print("| asset | method | housebench s | hulls | vol ratio | dev mm | EmbodiedGen s | hulls |"
           " vol ratio | dev mm | speed-up | fidelity |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")

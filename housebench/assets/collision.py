@@ -40,17 +40,17 @@ class CollisionParams(BaseModel):
 
     seed: int = 0
     threshold: float = 0.05
-    resolution: int = 500
+    resolution: int = 100
     preprocess_resolution: int = 30
-    mcts_nodes: int = 10
-    mcts_iterations: int = 50
+    mcts_nodes: int = 5
+    mcts_iterations: int = 30
     mcts_max_depth: int = 2
-    max_hulls: int = 32
-    max_hull_vertices: int = 128
+    max_hulls: int = 64
+    max_hull_vertices: int = 255  # PhysX cooks at most 255
     convex_ratio: float = 0.9
     min_hull_fraction: float = 1e-4  # drop hulls below this fraction of the total hull volume
     min_hull_extent: float = 1e-3  # metres: drop hulls thinner than this in any direction
-    max_faces: int = 4000  # face budget of the repaired collision copy
+    max_faces: int = 1000  # face budget of the repaired collision copy
     timeout_s: float = 300.0
     cache_dir: str = ".cache/coacd"
     workers: int = 2  # assets decomposed at once (CoACD runs in its own process)

@@ -4,7 +4,9 @@
   to a face budget keeping the texture coordinates (seams stay split: one UV per vertex).
   Decimation keeps vertices where they were (no optimal placement), so the bounding box holds.
 - :func:`repair_collision`: welds duplicate vertices, drops duplicate and zero-area faces, closes
-  small holes and decimates to a face budget (UVs do not matter to a collider).
+  small holes and decimates to a face budget (UVs do not matter to a collider), never flipping a
+  face: CoACD voxel-remeshes any input that fails its manifold check (self-intersections included),
+  which is slow and thickens thin walls.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ def repair_collision(vertices: np.ndarray, faces: np.ndarray, max_faces: int,
     fresh = pymeshlab.MeshSet()  # decimation skips a mesh edited in place: start a fresh set
     fresh.add_mesh(pymeshlab.Mesh(vertex_matrix=points, face_matrix=faces))
     fresh.meshing_decimation_quadric_edge_collapse(targetfacenum=max_faces, preservetopology=True,
-                                                   optimalplacement=False)
+                                                   preservenormal=True, optimalplacement=False)
     m = fresh.current_mesh()
     m.compact()
     return m.vertex_matrix(), m.face_matrix()

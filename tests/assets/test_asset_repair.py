@@ -4,6 +4,8 @@ footprint origin from the spec."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -18,6 +20,8 @@ from housebench.assets.repair import repair_collision, repair_visual
 from housebench.assets.spec import AssetSpec, load_specs
 from housebench.assets.standins import generate
 from housebench.cli import main
+
+SPECS = REPO / "assets" / "specs.yaml"
 
 
 def _sphere(subdivisions=4):
@@ -61,7 +65,7 @@ def test_glb_visual_is_read_with_its_embedded_texture(tmp_path):
     urdf = result / "apple.urdf"
     urdf.write_text(urdf.read_text().replace('filename="mesh/apple.obj"', 'filename="mesh/apple.glb"'))
     out = tmp_path / "out"
-    spec = REPO / "assets" / "specs.yaml"
+    spec = SPECS
     done = CliRunner().invoke(main, ["asset", "import", str(result), "--out", str(out), "--spec", str(spec)])
     assert done.exit_code == 0, done.output
     size = load_specs(spec).assets["apple"].size
@@ -102,3 +106,22 @@ def test_base_origin_centres_the_mug_body_not_its_handle(notebook, tmp_path):
 def test_spec_origin_must_be_known():
     with pytest.raises(ValueError):
         AssetSpec(origin="centre")
+
+
+def test_decimated_collision_copy_passes_coacds_manifold_check(tmp_path):
+    """A flipped or self-intersecting face makes CoACD voxel-remesh the input (slow, thick walls):
+    the decimated mug must reach CoACD as it is (its own check, read from its log)."""
+    generate(("mug",), tmp_path / "raw", seed=0)
+    (tmp_path / "mug").mkdir()
+    import_asset(tmp_path / "raw" / "mug" / "result", tmp_path / "mug", load_specs(SPECS).assets["mug"],
+                 name="mug")
+    visual, visual_faces, _ = read_textured_obj(tmp_path / "mug" / "visual.obj")
+    vertices, faces = repair_collision(visual, visual_faces, max_faces=1000)
+    assert len(faces) <= 1000
+    np.savez(tmp_path / "mug.npz", vertices=vertices, faces=faces)
+    probe = ("import sys, numpy as np, coacd; d = np.load(sys.argv[1]); coacd.set_log_level('info'); "
+             "coacd.run_coacd(coacd.Mesh(d['vertices'], d['faces']), threshold=1.0, resolution=50, "
+             "mcts_nodes=1, mcts_iterations=1, mcts_max_depth=1)")
+    log = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "mug.npz")], capture_output=True,
+                         text=True, timeout=120, check=True)
+    assert "Mesh Manifoldness: true" in log.stdout + log.stderr
