@@ -120,19 +120,29 @@ def main() -> None:
     print("| asset | method | housebench s | hulls | vol ratio | dev mm | EmbodiedGen s | hulls |"
           " vol ratio | dev mm | speed-up | fidelity |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    total = np.zeros(2)
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, (mesh, collider) in imported(args.only, Path(tmp)).items():
             a = ours(mesh, collider, CollisionParams(**{**shipped, "cache_dir": str(Path(tmp) / "coacd")}))
             b = embodiedgen(mesh, args.threads)
-            total += a["s"], b["s"]
+            rows.append((a, b))
             verdict = "equal or better" if as_good(a, b) else "WORSE"
             print(f"| {name} | {a['method']} | {a['s']:.2f} | {a['hulls']} | {a['ratio']:.3f} | "
                   f"{a['dev']:.1f} | {b['s']:.2f} | {b['hulls']} | {b['ratio']:.3f} | {b['dev']:.1f} | "
                   f"{b['s'] / a['s']:.1f}x | {verdict} |", flush=True)
-    print(f"\ntotal: housebench {total[0]:.1f} s, EmbodiedGen {total[1]:.1f} s, "
-          f"speed-up {total[1] / total[0]:.1f}x")
+    print(summary(rows))
 
+
+def summary(rows: list[tuple[dict, dict]]) -> str:
+    """Totals, mean fidelity a side and how many assets meet the goal (5x at equal or better)."""
+    ours_s, theirs_s = (sum(side["s"] for side in column) for column in zip(*rows))
+    met = sum(b["s"] >= 5 * a["s"] and as_good(a, b) for a, b in rows)
+    lines = [f"\ntotal: housebench {ours_s:.1f} s, EmbodiedGen {theirs_s:.1f} s, "
+             f"speed-up {theirs_s / ours_s:.1f}x; goal met by {met} of {len(rows)} assets"]
+    for label, column in zip(("housebench", "EmbodiedGen"), zip(*rows)):
+        lines.append(f"mean |vol ratio - 1| {np.mean([abs(c['ratio'] - 1) for c in column]):.3f}, "
+                     f"mean dev {np.mean([c['dev'] for c in column]):.1f} mm: {label}")
+    return "\n".join(lines)
 
 if __name__ == "__main__":
     main()

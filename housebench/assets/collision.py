@@ -45,7 +45,7 @@ class CollisionParams(BaseModel):
     mcts_nodes: int = 5
     mcts_iterations: int = 30
     mcts_max_depth: int = 2
-    max_hulls: int = 64
+    max_hulls: int = 32
     max_hull_vertices: int = 255  # PhysX cooks at most 255
     convex_ratio: float = 0.9
     min_hull_fraction: float = 1e-4  # drop hulls below this fraction of the total hull volume
