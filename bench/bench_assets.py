@@ -28,8 +28,13 @@ import numpy as np
 import trimesh
 import yaml
 
-from housebench.assets.collision import (CollisionParams, coacd_subprocess, decompose, load_hulls,
-                                         welded)
+from housebench.assets.collision import (
+    CollisionParams,
+    coacd_subprocess,
+    decompose,
+    load_hulls,
+    welded,
+)
 from housebench.assets.importer import import_asset
 from housebench.assets.objio import read_textured_obj
 from housebench.assets.spec import load_specs
@@ -137,8 +142,8 @@ def summary(rows: list[tuple[dict, dict]]) -> str:
     """Totals, mean fidelity a side and how many assets meet the goal (5x at equal or better)."""
     ours_s, theirs_s = (sum(side["s"] for side in column) for column in zip(*rows))
     met = sum(b["s"] >= 5 * a["s"] and as_good(a, b) for a, b in rows)
-    lines = [f"\ntotal: housebench {ours_s:.1f} s, EmbodiedGen {theirs_s:.1f} s, "
-             f"speed-up {theirs_s / ours_s:.1f}x; goal met by {met} of {len(rows)} assets"]
+    lines = [(f"\ntotal: housebench {ours_s:.1f} s, EmbodiedGen {theirs_s:.1f} s, "
+              f"speed-up {theirs_s / ours_s:.1f}x; goal met by {met} of {len(rows)} assets")]
     for label, column in zip(("housebench", "EmbodiedGen"), zip(*rows)):
         lines.append(f"mean |vol ratio - 1| {np.mean([abs(c['ratio'] - 1) for c in column]):.3f}, "
                      f"mean dev {np.mean([c['dev'] for c in column]):.1f} mm: {label}")

@@ -6,8 +6,6 @@ free-floor grid). The top-down picture is a MuJoCo render (``MUJOCO_GL=egl``) wi
 
 from __future__ import annotations
 
-import os
-
 from housebench import paths
 from housebench.house.annotate import house_annotations
 from housebench.house.layout import generate_house
@@ -15,6 +13,7 @@ from housebench.house.picture import ASPECT, label_rooms
 from housebench.house.query import HouseQuery
 from housebench.io import atomic_dir, write_json
 from housebench.params import load_keys
+from housebench.sim.offscreen import use_offscreen_gl
 from housebench.usd.house import TOPDOWN_CAMERA, write_house_usd
 
 TOPDOWN_HEIGHT = 900  # pixels
@@ -24,7 +23,7 @@ HOUSE_KEYS = ("seed", "size", "splits_x", "split_y", "jitter", "furniture_jitter
 
 
 def main() -> None:
-    os.environ.setdefault("MUJOCO_GL", "egl")
+    use_offscreen_gl()
     from housebench.sim.registry import make_backend
 
     params = load_keys("house", HOUSE_KEYS)

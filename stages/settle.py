@@ -4,7 +4,6 @@ check.json, preview.png}`` (MuJoCo; ``scenes/settled/house_check.json`` for the 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +11,7 @@ from housebench import paths
 from housebench.io import atomic_dir, write_json
 from housebench.params import load_keys
 from housebench.paths import Layout
+from housebench.sim.offscreen import use_offscreen_gl
 from housebench.sim.settle import CHECK_FILE, SCENE_FILE, check_house, settle_scene
 from housebench.tasks.spec import TaskVariant, load_model
 
@@ -35,7 +35,7 @@ def _eye(task_dir: Path) -> tuple[float, float] | None:
 def settle_all(layout: Layout, params: dict[str, Any], backend: str = "mujoco") -> list[dict]:
     """Check the house, settle every task scene of ``layout``; returns each scene's check report
     (the house's first, as scene ``house``)."""
-    os.environ.setdefault("MUJOCO_GL", "egl")
+    use_offscreen_gl()
     from housebench.sim.preview import write_preview
     from housebench.sim.registry import make_backend
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import click
+
+from housebench.sim.offscreen import use_offscreen_gl
 
 
 @click.group()
@@ -23,7 +24,7 @@ def scene() -> None:
 @click.option("--height", default=720, show_default=True)
 def render(stage: Path, out: Path, camera: str | None, width: int, height: int) -> None:
     """Render STAGE offscreen to a PNG (a free overview camera unless --camera)."""
-    os.environ.setdefault("MUJOCO_GL", "egl")
+    use_offscreen_gl()
     from PIL import Image
 
     from housebench.sim.mujoco import MujocoBackend

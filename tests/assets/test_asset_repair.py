@@ -10,8 +10,8 @@ import sys
 import numpy as np
 import pytest
 import trimesh
-from click.testing import CliRunner
 from asset_constants import REPO
+from click.testing import CliRunner
 from PIL import Image
 
 from housebench.assets.importer import import_asset
