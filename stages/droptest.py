@@ -1,4 +1,5 @@
-"""DVC stage ``droptest``: every built asset dropped in MuJoCo -> ``assets_built/droptest.json``.
+"""DVC stage ``droptest``: every built asset dropped in MuJoCo -> ``assets_built/droptest.json``,
+and pictured -> ``assets_built/assets.png`` (visual mesh beside collision hulls, for the report).
 
 Each asset is dropped ``drop`` metres onto a plane and must rest upright within ``height_tol`` of
 its bottom offset, not fall through, and drift less than ``max_drift`` over ``hold_s`` seconds; a
@@ -13,15 +14,20 @@ import sys
 from pydantic import ValidationError
 
 from housebench.annotations.schema import AssetsFile
-from housebench.assets.droptest import DropParams, check_asset
 from housebench.io import write_json
 from housebench.params import load_keys
 from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM
+from housebench.sim.offscreen import use_offscreen_gl
 
 OUT = ASSETS_SIM.parent / "droptest.json"
+SHEET = ASSETS_SIM.parent / "assets.png"
 
 
 def main() -> int:
+    use_offscreen_gl()  # before MuJoCo is imported
+    from housebench.assets.droptest import DropParams, check_asset
+    from housebench.assets.preview import asset_picture, contact_sheet
+
     params = load_keys("droptest", (*DropParams.model_fields, "strict"))
     strict = params.pop("strict")
     drop = DropParams(**params)
@@ -34,6 +40,8 @@ def main() -> int:
                for name, annotation in sorted(assets.items())}
     failed = sorted(name for name, record in records.items() if not record["passed"])
     write_json(OUT, {"version": 1, "params": drop.model_dump(), "failed": failed, "assets": records})
+    contact_sheet({name: asset_picture(ASSETS_SIM / name / "body.xml") for name in sorted(assets)}
+                  ).save(SHEET)
     for name in failed:
         print(f"{name}: FAILED: {'; '.join(records[name]['failures'])}", file=sys.stderr)
     return int(strict and bool(failed))

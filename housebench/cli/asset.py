@@ -1,4 +1,5 @@
-"""``housebench asset``: import one EmbodiedGen result, or generate the stand-in raw set."""
+"""``housebench asset``: import one EmbodiedGen result, picture built assets, or generate the
+stand-in raw set."""
 
 from __future__ import annotations
 
@@ -15,11 +16,12 @@ from housebench.assets.spec import load_specs
 from housebench.assets.standins import DEFAULT_SET, FACTORIES, generate
 from housebench.io import atomic_dir, write_json
 from housebench.params import load_section, sections
+from housebench.sim.offscreen import use_offscreen_gl
 
 
 @click.group()
 def asset() -> None:
-    """Asset factory: EmbodiedGen import and stand-in props."""
+    """Asset factory: EmbodiedGen import, pictures and stand-in props."""
 
 
 @asset.command("import")
@@ -48,6 +50,27 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
     except AssetError as err:
         raise click.ClickException(str(err)) from None
     click.echo(f"{name}: {out}")
+
+
+@asset.command()
+@click.argument("sim_dirs", nargs=-1, required=True,
+                type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--out", default=Path("assets.png"), type=click.Path(dir_okay=False, path_type=Path),
+              show_default=True, help="PNG to write.")
+@click.option("--size", default=240, show_default=True, help="Pixels per view.")
+@click.option("--columns", default=4, show_default=True)
+def preview(sim_dirs: tuple[Path, ...], out: Path, size: int, columns: int) -> None:
+    """Picture built assets (SIM_DIRS with a ``body.xml``): the visual mesh beside the collision
+    hulls, one colour per hull."""
+    use_offscreen_gl()
+    from housebench.assets.preview import asset_picture, contact_sheet
+
+    missing = [str(d / "body.xml") for d in sim_dirs if not (d / "body.xml").is_file()]
+    if missing:
+        raise click.ClickException(f"{missing[0]}: not found (is it a built asset folder?)")
+    pictures = {d.resolve().name: asset_picture(d / "body.xml", size) for d in sim_dirs}
+    contact_sheet(pictures, columns).save(out)
+    click.echo(f"{out}")
 
 
 @asset.command("generate-raw")

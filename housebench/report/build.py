@@ -20,7 +20,7 @@ def build_report(results_dir: Path, out_dir: Path, scene_images: Sequence[Path] 
     (replaced atomically).
 
     ``out_dir`` gets ``index.html`` (self-contained), ``success_by_task.png``, ``progress.png`` and
-    ``metrics.json``; ``scene_images`` (PNG files) fill the page's Scenes gallery. The same Parquet
+    ``metrics.json``; ``scene_images`` (PNG files) fill the page's Pictures gallery. The same Parquet
     gives the same bytes. Returns the metrics.
     """
     missing = [str(p) for p in scene_images if not Path(p).is_file()]

@@ -74,8 +74,8 @@ def _figure(path: Path, caption: str) -> str:
 def render(title: str, sections: dict[str, list[dict[str, Any]]], metrics: dict[str, Any],
            plots: Sequence[tuple[Path, str]], scenes: Sequence[Path]) -> str:
     """The whole page: headline, summary per task and policy, plots, conditions, failures, the
-    sampled variants' choices, provenance, and a gallery of scene previews (captioned with the
-    last three parts of their path, e.g. ``<task>/<variant>/preview.png``)."""
+    sampled variants' choices, provenance, and a gallery of pictures (scene previews, the asset sheet)
+    captioned with the last three parts of their path, e.g. ``<task>/<variant>/preview.png``."""
     headline = (f"{metrics['episodes']} episodes in {metrics['runs']} run(s); success "
                 f"{_pct(metrics['success_rate'])} (95% CI {_pct(metrics['success_ci_low'])} – "
                 f"{_pct(metrics['success_ci_high'])}), mean progress "
@@ -90,7 +90,7 @@ def render(title: str, sections: dict[str, list[dict[str, Any]]], metrics: dict[
         "<h2>Top failure reasons</h2>", table(sections["failures"], FAILURES),
         "<h2>Variant choices</h2>", table(sections["choices"], CHOICES),
         "<h2>Provenance</h2>", table(sections["runs"], RUNS),
-        "<h2>Scenes</h2>", gallery,
+        "<h2>Pictures</h2>", gallery,
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"

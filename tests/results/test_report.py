@@ -38,7 +38,7 @@ def test_report_pages_plots_and_metrics(results_dir, tmp_path):
         assert width == 720 and height >= 260  # grows with the tasks listed
 
     html = (out / "index.html").read_text()
-    for heading in ("Summary by task and policy", "Goal conditions", "Provenance", "Scenes"):
+    for heading in ("Summary by task and policy", "Goal conditions", "Provenance", "Pictures"):
         assert f"<h2>{heading}</h2>" in html
     assert html.count('src="data:image/png;base64,') == 3  # two plots and the scene
     assert "kitchen_v000.png" in html and "c0ffee29" in html and "mujoco 3.3.7" in html

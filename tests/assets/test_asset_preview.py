@@ -1,0 +1,46 @@
+"""Pictures of built assets (real MuJoCo offscreen rendering): visual mesh beside coloured hulls."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from click.testing import CliRunner
+from PIL import Image
+
+from housebench.assets.preview import asset_picture, contact_sheet, hull_colour
+from housebench.cli import main
+
+
+def _colours(image: np.ndarray) -> set[tuple[int, int, int]]:
+    return {tuple(int(c) for c in px) for px in image.reshape(-1, 3)[::7]}
+
+
+def test_the_hull_view_shows_each_hull_in_its_own_colour(built):
+    picture = asset_picture(built["bowl"] / "body.xml", size=200)
+    assert picture.shape == (200, 400, 3)
+    visual, hulls = picture[:, :200], picture[:, 200:]
+    assert visual.any() and hulls.any() and not np.array_equal(visual, hulls)
+    hull_count = json.loads((built["bowl"] / "meta.json").read_text())["hull_count"]
+    assert hull_count > 1
+    lit = [np.array(hull_colour(i)[:3]) * 255 for i in range(hull_count)]
+    # shaded, so match hues loosely: most hulls' colours are seen, and none of them in the visual view
+    seen = {i for i, rgb in enumerate(lit) for px in _colours(hulls)
+            if np.allclose(np.array(px) / max(max(px), 1), rgb / rgb.max(), atol=0.08)}
+    assert len(seen) >= hull_count // 2
+
+
+def test_contact_sheet_lays_pictures_out_in_a_labelled_grid():
+    pictures = {name: np.full((10, 20, 3), k * 40, np.uint8) for k, name in enumerate("abcde")}
+    sheet = contact_sheet(pictures, columns=2)
+    assert sheet.size == (40, 3 * (10 + 18))
+
+
+def test_preview_cli_writes_a_png_and_refuses_a_folder_without_body_xml(built, tmp_path):
+    out = tmp_path / "sheet.png"
+    done = CliRunner().invoke(main, ["asset", "preview", str(built["mug"]), str(built["apple"]),
+                                     "--out", str(out), "--size", "64", "--columns", "2"])
+    assert done.exit_code == 0, done.output
+    assert Image.open(out).size == (2 * 128, 64 + 18)
+    bad = CliRunner().invoke(main, ["asset", "preview", str(tmp_path)])
+    assert bad.exit_code == 1 and "body.xml: not found" in bad.output
