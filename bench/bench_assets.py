@@ -11,6 +11,7 @@ EmbodiedGen's results take minutes, so they are cached in ``.cache/bench/embodie
 mesh, settings, CoACD version and threads, and re-measured only when one of those changes.
 
     python bench/bench_assets.py [--only bowl mug ...] [--threads 1] [--set resolution=100 ...]
+        [--picture bench/collision.png]
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from housebench.assets.objio import read_textured_obj
 from housebench.assets.spec import load_specs
 from housebench.assets.standins import DEFAULT_SET, generate
 from housebench.params import load_params
+from housebench.sim.offscreen import use_offscreen_gl
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT.parent / "shared" / "samples" / "embodiedgen" / "ear_hear" / "result"
@@ -68,27 +70,46 @@ def ours(mesh: trimesh.Trimesh, collider: str, params: CollisionParams) -> dict:
     result = decompose(mesh.vertices, mesh.faces, collider, params)
     seconds = time.perf_counter() - start
     ratio, dev = fidelity(mesh, result.hulls)
-    return {"s": seconds, "hulls": len(result.hulls), "method": result.method, "ratio": ratio, "dev": dev}
+    return {"s": seconds, "hulls": len(result.hulls), "method": result.method, "ratio": ratio, "dev": dev,
+            "meshes": result.hulls}
 
 
 def embodiedgen(mesh: trimesh.Trimesh, threads: int) -> dict:
-    """EmbodiedGen's CoACD call on ``mesh``: from the cache, else measured (and cached)."""
+    """EmbodiedGen's CoACD call on ``mesh``: from the cache, else measured (and cached, hulls too)."""
     digest = hashlib.sha256(np.ascontiguousarray(mesh.vertices, float).tobytes())
     digest.update(np.ascontiguousarray(mesh.faces, np.int64).tobytes())
     digest.update(json.dumps([EMBODIEDGEN, version("coacd"), threads, SAMPLES], sort_keys=True).encode())
     key = digest.hexdigest()
+    hull_file = BASELINE_CACHE.with_suffix("") / f"{key}.npz"
     cache = json.loads(BASELINE_CACHE.read_text()) if BASELINE_CACHE.exists() else {}
-    if key not in cache:
-        with tempfile.TemporaryDirectory() as tmp:
-            start = time.perf_counter()
-            coacd_subprocess(mesh, EMBODIEDGEN, 3600, Path(tmp) / "out.npz")
-            seconds = time.perf_counter() - start
-            hulls = load_hulls(Path(tmp) / "out.npz")
-        ratio, dev = fidelity(mesh, hulls)
-        cache[key] = {"s": seconds, "hulls": len(hulls), "ratio": ratio, "dev": dev}
-        BASELINE_CACHE.parent.mkdir(parents=True, exist_ok=True)
+    if key not in cache or not hull_file.exists():
+        hull_file.parent.mkdir(parents=True, exist_ok=True)
+        start = time.perf_counter()
+        coacd_subprocess(mesh, EMBODIEDGEN, 3600, hull_file)
+        seconds = time.perf_counter() - start
+        ratio, dev = fidelity(mesh, load_hulls(hull_file))
+        cache[key] = {"s": seconds, "hulls": len(load_hulls(hull_file)), "ratio": ratio, "dev": dev}
         BASELINE_CACHE.write_text(json.dumps(cache, indent=1, sort_keys=True))
-    return cache[key]
+    return {**cache[key], "meshes": load_hulls(hull_file)}
+
+
+def comparison(mesh: trimesh.Trimesh, ours_hulls, theirs_hulls, size: int = 220) -> np.ndarray:
+    """The mesh, housebench's hulls and EmbodiedGen's hulls side by side (one colour per hull)."""
+    import mujoco
+
+    from housebench.assets.preview import HULL_GROUP, VISUAL_GROUP, views
+
+    spec = mujoco.MjSpec()
+    body = spec.worldbody.add_body(name="asset")
+    sides = [(VISUAL_GROUP, [(mesh.vertices, mesh.faces)]), (HULL_GROUP, ours_hulls),
+             (HULL_GROUP + 1, theirs_hulls)]
+    for group, meshes in sides:
+        for i, (v, f) in enumerate(meshes):
+            name = f"g{group}_{i}"
+            spec.add_mesh(name=name, uservert=np.ravel(v).tolist(), userface=np.ravel(f).tolist())
+            body.add_geom(type=mujoco.mjtGeom.mjGEOM_MESH, meshname=name, group=group,
+                          rgba=[0.8, 0.8, 0.8, 1], contype=0, conaffinity=0)
+    return views(spec, [group for group, _ in sides], size)
 
 
 def imported(names: list[str], work: Path) -> dict[str, tuple[trimesh.Trimesh, str]]:
@@ -116,26 +137,36 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", nargs="*", default=[*DEFAULT_SET, "ear_hear"])
     parser.add_argument("--threads", type=int, default=1, help="OMP_NUM_THREADS for CoACD, both sides")
+    parser.add_argument("--picture", type=Path, metavar="PNG",
+                        help="also draw mesh | housebench hulls | EmbodiedGen hulls of the CoACD-path assets")
     parser.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
                         help="override a `collision:` param of params.yaml for housebench's side")
     args = parser.parse_args()
     os.environ["OMP_NUM_THREADS"] = str(args.threads)
+    use_offscreen_gl()  # before MuJoCo is imported (for --picture)
     shipped = {**load_params("collision", ROOT / "params.yaml"),
                **{k: yaml.safe_load(v) for k, v in (item.split("=", 1) for item in args.set)}}
     print("| asset | method | housebench s | hulls | vol ratio | dev mm | EmbodiedGen s | hulls |"
           " vol ratio | dev mm | speed-up | fidelity |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    rows = []
+    rows, pictures = [], {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, (mesh, collider) in imported(args.only, Path(tmp)).items():
             a = ours(mesh, collider, CollisionParams(**{**shipped, "cache_dir": str(Path(tmp) / "coacd")}))
             b = embodiedgen(mesh, args.threads)
             rows.append((a, b))
+            if args.picture and a["method"] == "coacd":
+                pictures[name] = comparison(mesh, a["meshes"], b["meshes"])
             verdict = "equal or better" if as_good(a, b) else "WORSE"
             print(f"| {name} | {a['method']} | {a['s']:.2f} | {a['hulls']} | {a['ratio']:.3f} | "
                   f"{a['dev']:.1f} | {b['s']:.2f} | {b['hulls']} | {b['ratio']:.3f} | {b['dev']:.1f} | "
                   f"{b['s'] / a['s']:.1f}x | {verdict} |", flush=True)
     print(summary(rows))
+    if pictures:
+        from housebench.assets.preview import contact_sheet
+
+        contact_sheet(pictures, columns=2).save(args.picture)
+        print(f"picture: {args.picture} (per asset: mesh | housebench | EmbodiedGen)")
 
 
 def summary(rows: list[tuple[dict, dict]]) -> str:

@@ -9,6 +9,7 @@ a hull that misses a handle, or one that fills a cavity, shows at once.
 from __future__ import annotations
 
 import colorsys
+from collections.abc import Sequence
 from pathlib import Path
 
 import mujoco
@@ -29,10 +30,16 @@ def hull_colour(index: int) -> list[float]:
 def asset_picture(body_xml: Path, size: int = 240) -> np.ndarray:
     """``size`` x ``2 * size`` RGB: the visual mesh (left) and the collision hulls (right), seen
     from the same camera, slightly above."""
-    spec = load_asset_spec(body_xml)
-    hulls = [geom for geom in spec.geoms if geom.group == HULL_GROUP]
-    for i, geom in enumerate(hulls):
-        geom.rgba = hull_colour(i)
+    return views(load_asset_spec(body_xml), (VISUAL_GROUP, HULL_GROUP), size)
+
+
+def views(spec: mujoco.MjSpec, groups: Sequence[int], size: int = 240) -> np.ndarray:
+    """One ``size`` x ``size`` view per geom group of ``spec``, side by side, from the same camera;
+    the geoms of every group but :data:`VISUAL_GROUP` get one colour each."""
+    for group in groups:
+        if group != VISUAL_GROUP:
+            for i, geom in enumerate(g for g in spec.geoms if g.group == group):
+                geom.rgba = hull_colour(i)
     spec.visual.headlight.ambient = [0.45] * 3
     spec.visual.headlight.diffuse = [0.75] * 3
     model = spec.compile()
@@ -43,16 +50,16 @@ def asset_picture(body_xml: Path, size: int = 240) -> np.ndarray:
     camera.distance, camera.azimuth, camera.elevation = 1.5 * float(model.stat.extent), 135.0, -30.0
     renderer = mujoco.Renderer(model, size, size)
     try:
-        halves = []
-        for group in (VISUAL_GROUP, HULL_GROUP):
+        pictures = []
+        for group in groups:
             option = mujoco.MjvOption()
             option.geomgroup[:] = 0
             option.geomgroup[group] = 1
             renderer.update_scene(data, camera=camera, scene_option=option)
-            halves.append(renderer.render().copy())
+            pictures.append(renderer.render().copy())
     finally:
         renderer.close()
-    return np.hstack(halves)
+    return np.hstack(pictures)
 
 
 def contact_sheet(pictures: dict[str, np.ndarray], columns: int = 4) -> Image.Image:
