@@ -5,8 +5,9 @@ seconds per asset, hull count, fidelity as hull-union volume / mesh volume and t
 deviation (mm, both ways between the mesh and the hull union). housebench takes its real path
 (:func:`housebench.assets.collision.decompose` with ``params.yaml``, cold CoACD cache: repair, plain
 hull when nearly convex, else CoACD, merge, caps); EmbodiedGen runs ``coacd.run_coacd`` with its
-settings on the imported mesh, as EmbodiedGen does. Both run CoACD in a subprocess with
-``OMP_NUM_THREADS`` = ``--threads`` (1: one core per asset, as the stage's workers share the cores).
+settings on the imported mesh in this process, as EmbodiedGen does; housebench's CoACD runs in its
+warm worker process (its real path, the worker's start counted once). ``OMP_NUM_THREADS`` =
+``--threads`` on both sides (1: one core per asset, as the stage's workers share the cores).
 EmbodiedGen's results take minutes, so they are cached in ``.cache/bench/embodiedgen.json`` by
 mesh, settings, CoACD version and threads, and re-measured only when one of those changes.
 
@@ -31,9 +32,9 @@ import yaml
 
 from housebench.assets.collision import (
     CollisionParams,
-    coacd_subprocess,
     decompose,
     load_hulls,
+    save_hulls,
     welded,
 )
 from housebench.assets.importer import import_asset
@@ -75,20 +76,27 @@ def ours(mesh: trimesh.Trimesh, collider: str, params: CollisionParams) -> dict:
 
 
 def embodiedgen(mesh: trimesh.Trimesh, threads: int) -> dict:
-    """EmbodiedGen's CoACD call on ``mesh``: from the cache, else measured (and cached, hulls too)."""
+    """EmbodiedGen's CoACD call on ``mesh``, in this process as EmbodiedGen makes it: from the cache,
+    else measured (and cached, hulls too)."""
     digest = hashlib.sha256(np.ascontiguousarray(mesh.vertices, float).tobytes())
     digest.update(np.ascontiguousarray(mesh.faces, np.int64).tobytes())
-    digest.update(json.dumps([EMBODIEDGEN, version("coacd"), threads, SAMPLES], sort_keys=True).encode())
+    digest.update(json.dumps([EMBODIEDGEN, version("coacd"), threads, SAMPLES, "in-process"],
+                             sort_keys=True).encode())
     key = digest.hexdigest()
     hull_file = BASELINE_CACHE.with_suffix("") / f"{key}.npz"
     cache = json.loads(BASELINE_CACHE.read_text()) if BASELINE_CACHE.exists() else {}
     if key not in cache or not hull_file.exists():
-        hull_file.parent.mkdir(parents=True, exist_ok=True)
+        import coacd
+
+        coacd.set_log_level("error")
         start = time.perf_counter()
-        coacd_subprocess(mesh, EMBODIEDGEN, 3600, hull_file)
+        parts = coacd.run_coacd(coacd.Mesh(mesh.vertices, mesh.faces), **EMBODIEDGEN)
         seconds = time.perf_counter() - start
-        ratio, dev = fidelity(mesh, load_hulls(hull_file))
-        cache[key] = {"s": seconds, "hulls": len(load_hulls(hull_file)), "ratio": ratio, "dev": dev}
+        hulls = [(np.asarray(v, float), np.asarray(f, np.int64)) for v, f in parts]
+        ratio, dev = fidelity(mesh, hulls)
+        hull_file.parent.mkdir(parents=True, exist_ok=True)
+        save_hulls(hull_file, hulls)
+        cache[key] = {"s": seconds, "hulls": len(hulls), "ratio": ratio, "dev": dev}
         BASELINE_CACHE.write_text(json.dumps(cache, indent=1, sort_keys=True))
     return {**cache[key], "meshes": load_hulls(hull_file)}
 

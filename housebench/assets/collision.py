@@ -1,10 +1,11 @@
 """Collision hulls for one imported asset: plain hull, EmbodiedGen's pieces, or CoACD.
 
 The input is a repaired, decimated collision copy of the visual mesh
-(:func:`housebench.assets.repair.repair_collision`, ``max_faces``). ``auto`` keeps the plain convex hull when the mesh is nearly convex (volume / hull volume above
-``convex_ratio``), else runs CoACD: seeded, in a subprocess with a timeout, capped in hulls and
-vertices per hull, cached by mesh hash + parameters + CoACD version, falling back to the plain hull
-(recorded as ``hull-fallback`` with the reason) when it fails. Every hull, whatever its path, is
+(:func:`housebench.assets.repair.repair_collision`, ``max_faces``). ``auto`` keeps the plain convex
+hull when the mesh is nearly convex (volume / hull volume above ``convex_ratio``), else runs CoACD:
+seeded, in a warm process of its own with a timeout (:mod:`housebench.assets.coacd_worker`), capped
+in hulls and vertices per hull, cached by mesh hash + parameters + CoACD version, falling back to
+the plain hull (recorded as ``hull-fallback`` with the reason) when it fails. Every hull, whatever its path, is
 capped at ``max_hull_vertices`` (farthest-point subset of its vertices); degenerate hulls (flat,
 fewer than 4 points, thinner than ``min_hull_extent``) and tiny ones are dropped.
 """
@@ -14,9 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
-import sys
-import tempfile
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -25,6 +23,7 @@ import numpy as np
 import trimesh
 from pydantic import BaseModel, ConfigDict
 
+from housebench.assets.coacd_worker import WORKER
 from housebench.assets.embodiedgen import read_pieces
 from housebench.assets.objio import write_obj
 from housebench.assets.repair import repair_collision
@@ -108,29 +107,25 @@ def _cache_key(mesh: trimesh.Trimesh, params: CollisionParams) -> str:
     return digest.hexdigest()
 
 
+def save_hulls(path: Path, hulls: list[Mesh]) -> None:
+    """Hulls to an ``.npz`` (``v<i>``/``f<i>``)."""
+    np.savez(path, **{f"{key}{i}": array for i, hull in enumerate(hulls) for key, array in zip("vf", hull)})
+
+
 def load_hulls(path: Path) -> list[Mesh]:
-    """The hulls of a CoACD worker's ``.npz`` (``v<i>``/``f<i>``)."""
+    """The hulls of a :func:`save_hulls` file."""
     data = np.load(path)
     return [(data[f"v{i}"], data[f"f{i}"]) for i in range(len(data.files) // 2)]
 
 
-def coacd_subprocess(mesh: trimesh.Trimesh, kwargs: dict, timeout_s: float, out: Path) -> None:
-    """``coacd.run_coacd(mesh, **kwargs)`` in a fresh process, hulls saved to ``out`` (``.npz``);
-    raises on crash or timeout."""
-    with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "in.npz"
-        np.savez(src, vertices=mesh.vertices, faces=mesh.faces, kwargs=json.dumps(kwargs))
-        subprocess.run([sys.executable, "-m", "housebench.assets.coacd_worker", str(src), str(out)],
-                       check=True, timeout=timeout_s, capture_output=True)
-
-
 def run_coacd(mesh: trimesh.Trimesh, params: CollisionParams) -> list[Mesh]:
-    """CoACD hulls, from the cache or a fresh subprocess run (raises on crash or timeout)."""
+    """CoACD hulls, from the cache or the warm CoACD process (raises on crash or timeout)."""
     cache = Path(params.cache_dir) / f"{_cache_key(mesh, params)}.npz"
     if not cache.exists():
+        hulls = WORKER.run(mesh.vertices, mesh.faces, params.coacd_kwargs(), params.timeout_s)
         cache.parent.mkdir(parents=True, exist_ok=True)
         partial = cache.with_name(f".{cache.stem}.{os.getpid()}.npz")
-        coacd_subprocess(mesh, params.coacd_kwargs(), params.timeout_s, partial)
+        save_hulls(partial, hulls)
         partial.replace(cache)
     return load_hulls(cache)
 
@@ -166,7 +161,7 @@ def decompose(vertices: np.ndarray, faces: np.ndarray, collider: str, params: Co
     else:
         try:
             hulls, method, notes = run_coacd(mesh, params), "coacd", []
-        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as err:
+        except (ChildProcessError, TimeoutError) as err:
             reason = f"CoACD failed ({type(err).__name__}); kept the convex hull"
             hulls, method, notes = [(mesh.vertices, mesh.faces)], "hull-fallback", [reason]
     kept, dropped = _clean(hulls, params)

@@ -51,7 +51,7 @@ def test_coacd_timeout_falls_back_to_the_hull(built, tmp_path):
     params = CollisionParams(timeout_s=0.01, cache_dir=str(tmp_path))
     result = decompose(*_visual(built, "bowl"), "coacd", params)
     assert result.method == "hull-fallback" and len(result.hulls) == 1
-    assert "TimeoutExpired" in result.notes[0]
+    assert "TimeoutError" in result.notes[0]
     assert not list(tmp_path.iterdir())  # nothing cached for a failed run
 
 
