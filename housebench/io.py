@@ -6,7 +6,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,11 @@ def atomic_dir(target: Path) -> Iterator[Path]:
 def r6(value: float) -> float:
     """Round to a micrometre; ``+ 0.0`` turns -0.0 into 0.0 (byte-stable output)."""
     return round(float(value), 6) + 0.0
+
+
+def r6s(values: Iterable[float]) -> tuple[float, ...]:
+    """:func:`r6` of each value."""
+    return tuple(map(r6, values))
 
 
 def dumps_json(data: Any) -> str:

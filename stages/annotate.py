@@ -6,21 +6,16 @@ Reads ``scenes/settled/``, ``scenes/tasks/*/*/task.json``, ``annotations/house.j
 
 from __future__ import annotations
 
-from housebench import paths
+from housebench.annotations.files import load_house_and_assets
 from housebench.annotations.scene import annotate_scene
-from housebench.annotations.schema import AssetsFile, HouseAnnotations
 from housebench.io import atomic_dir, write_json
 from housebench.paths import Layout
-from housebench.tasks.spec import SpecError, TaskVariant, load_model
+from housebench.tasks.spec import TaskVariant, load_model
 
 
 def annotate_all(layout: Layout) -> list[str]:
     """Annotate every variant of ``layout``; returns the scene names written."""
-    try:
-        house = load_model(HouseAnnotations, layout.at(paths.ANNOTATIONS_DIR / "house.json"))
-        assets = load_model(AssetsFile, layout.at(paths.ANNOTATIONS_DIR / "assets.json"))
-    except SpecError as err:
-        raise SystemExit(str(err)) from None
+    house, assets = load_house_and_assets(layout)
     written = []
     with atomic_dir(layout.at(layout.scene_annotations_dir)) as tmp:
         for task, variant in layout.variants():

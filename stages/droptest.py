@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import sys
 
-from pydantic import ValidationError
-
 from housebench.annotations.schema import AssetsFile
 from housebench.io import write_json
 from housebench.params import load_keys
 from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM
 from housebench.sim.offscreen import use_offscreen_gl
+from housebench.tasks.spec import SpecError, load_model
 
 OUT = ASSETS_SIM.parent / "droptest.json"
 SHEET = ASSETS_SIM.parent / "assets.png"
@@ -31,11 +30,10 @@ def main() -> int:
     params = load_keys("droptest", (*DropParams.model_fields, "strict"))
     strict = params.pop("strict")
     drop = DropParams(**params)
-    source = ANNOTATIONS_DIR / "assets.json"
     try:
-        assets = AssetsFile.model_validate_json(source.read_text()).assets
-    except (OSError, ValidationError) as err:
-        raise SystemExit(f"{source}: {str(err).splitlines()[0]}") from None
+        assets = load_model(AssetsFile, ANNOTATIONS_DIR / "assets.json").assets
+    except SpecError as err:
+        raise SystemExit(str(err)) from None
     records = {name: check_asset(ASSETS_SIM / name / "body.xml", annotation, drop)
                for name, annotation in sorted(assets.items())}
     failed = sorted(name for name, record in records.items() if not record["passed"])

@@ -11,13 +11,14 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from housebench.annotations.files import load_house_and_assets
 from housebench.annotations.schema import AssetsFile, HouseAnnotations
 from housebench.hashing import file_hash
 from housebench.io import atomic_dir, write_json
 from housebench.params import load_section
-from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM, HOUSE_DIR, TASK_SPECS_DIR, TASKS_DIR, Layout
+from housebench.paths import ASSETS_SIM, HOUSE_DIR, TASK_SPECS_DIR, TASKS_DIR, Layout
 from housebench.tasks.sampler import SamplerParams, SamplingError, sample_variant
-from housebench.tasks.spec import SpecError, TaskVariant, load_model, load_spec
+from housebench.tasks.spec import SpecError, TaskVariant, load_spec
 from housebench.usd.task_layer import write_task_layer
 
 
@@ -47,18 +48,9 @@ def choice_counts(variants: list[TaskVariant]) -> dict:
                    "choices": {k: dict(c) for k, c in keys.items()}} for task, keys in counts.items()}
 
 
-def load_inputs(layout: Layout) -> tuple[HouseAnnotations, AssetsFile]:
-    """The house and asset annotations the sampler reads; a bad file is a one-line exit."""
-    try:
-        return (load_model(HouseAnnotations, layout.at(ANNOTATIONS_DIR / "house.json")),
-                load_model(AssetsFile, layout.at(ANNOTATIONS_DIR / "assets.json")))
-    except SpecError as err:
-        raise SystemExit(str(err)) from None
-
-
 def write_variants(layout: Layout, params: SamplerParams) -> list[TaskVariant]:
     """Sample every spec of ``tasks/`` into ``layout.tasks_dir`` (atomic, byte-deterministic)."""
-    house, assets = load_inputs(layout)
+    house, assets = load_house_and_assets(layout)
     variants = sample_all(params, house, assets, sorted(layout.at(TASK_SPECS_DIR).glob("*.json")))
     target = layout.at(layout.tasks_dir)
     with atomic_dir(target) as tmp:

@@ -165,6 +165,8 @@ def check_nightly(repo: Path, env: dict) -> None:
     run_name = f"nightly-{NIGHT}"
     for table in ("episodes", "conditions", "events", "choices"):
         assert (repo / f"results/{table}/run={run_name}/part-0.parquet").is_file(), out[-2000:]
+    choices = f"select count(*) from read_parquet('{repo}/results/choices/run={run_name}/*.parquet')"
+    assert duckdb.sql(choices).fetchall()[0][0] > 0  # the variants' sampled choices reach the table
     variant = json.loads(next((repo / f"runs/nightly/{NIGHT}/tasks").glob("*/*/task.json")).read_text())
     assert variant["seed"] >= 20261130  # seeded by the date
     assert (repo / f"runs/nightly/{NIGHT}/report/index.html").is_file()

@@ -5,9 +5,9 @@ The input is a repaired, decimated collision copy of the visual mesh
 hull when the mesh is nearly convex (volume / hull volume above ``convex_ratio``), else runs CoACD:
 seeded, in a warm process of its own with a timeout (:mod:`housebench.assets.coacd_worker`), capped
 in hulls and vertices per hull, cached by mesh hash + parameters + CoACD version, falling back to
-the plain hull (recorded as ``hull-fallback`` with the reason) when it fails. Every hull, whatever its path, is
-capped at ``max_hull_vertices`` (farthest-point subset of its vertices); degenerate hulls (flat,
-fewer than 4 points, thinner than ``min_hull_extent``) and tiny ones are dropped.
+the plain hull (recorded as ``hull-fallback`` with the reason) when it fails. Every hull, whatever
+its path, is capped at ``max_hull_vertices`` (farthest-point subset of its vertices); degenerate
+hulls (flat, fewer than 4 points, thinner than ``min_hull_extent``) and tiny ones are dropped.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class CollisionParams(BaseModel):
     max_faces: int = 1000  # face budget of the repaired collision copy
     timeout_s: float = 300.0
     cache_dir: str = ".cache/coacd"
-    workers: int = 2  # assets decomposed at once (CoACD runs in its own process)
+    workers: int = 2  # assets decomposed at once (each with its own CoACD process)
 
     def coacd_kwargs(self) -> dict:
         return {"threshold": self.threshold, "resolution": self.resolution,

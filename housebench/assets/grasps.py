@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from scipy.spatial import ConvexHull
 
 from housebench.annotations.schema import ContainerProfile, GraspPrimitive
-from housebench.io import r6
+from housebench.io import r6s
 
 
 class Gripper(BaseModel):
@@ -30,10 +30,6 @@ class Gripper(BaseModel):
     finger_depth: float = 0.02  # how far the fingertips reach down over the object
     min_height: float = 0.005  # lowest object a top pinch can take
     flat_height: float = 0.04  # objects at most this tall (or tagged ``flat``) count as flat
-
-
-def _r(values) -> tuple[float, ...]:
-    return tuple(map(r6, values))
 
 
 def narrowest(xy: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
@@ -61,24 +57,24 @@ def grasp_primitives(vertices: np.ndarray, tags: list[str], container: Container
     found: list[GraspPrimitive] = []
     if _fits(width, g) and height >= g.min_height:
         z = max(height - g.finger_depth, height / 2)
-        found.append(GraspPrimitive(kind="top_pinch", point=_r([*centre, z]), axis=_r([*d, 0]),
+        found.append(GraspPrimitive(kind="top_pinch", point=r6s([*centre, z]), axis=r6s([*d, 0]),
                                     width=round(width, 6)))
     if container is not None:
         wall = -float(vertices[:, 0].min()) - container.inner_half_extents[0]  # -X: away from a handle
         if _fits(wall, g):
             x = -(container.inner_half_extents[0] + wall / 2)
-            found.append(GraspPrimitive(kind="rim_pinch", point=_r([x, 0, container.rim_z - g.finger_depth / 2]),
+            found.append(GraspPrimitive(kind="rim_pinch", point=r6s([x, 0, container.rim_z - g.finger_depth / 2]),
                                         axis=(1.0, 0.0, 0.0), width=round(wall, 6)))
     if "handle" in tags:
         handle = vertices[vertices[:, 0] > np.abs(vertices[:, 1]).max() + 0.002]
         if len(handle) and _fits(float(np.ptp(handle[:, 1])), g):
             mid = (handle.min(0) + handle.max(0)) / 2
-            found.append(GraspPrimitive(kind="handle_pinch", point=_r(mid), axis=(0.0, 1.0, 0.0),
+            found.append(GraspPrimitive(kind="handle_pinch", point=r6s(mid), axis=(0.0, 1.0, 0.0),
                                         width=round(float(np.ptp(handle[:, 1])), 6)))
     flat = "flat" in tags or height <= g.flat_height
     if flat and not _fits(width, g) and _fits(height, g):
         edge = centre + d * (width / 2 - g.finger_depth / 2)
-        found.append(GraspPrimitive(kind="edge_pinch_after_push", point=_r([*edge, height / 2]),
+        found.append(GraspPrimitive(kind="edge_pinch_after_push", point=r6s([*edge, height / 2]),
                                     axis=(0.0, 0.0, 1.0), width=round(height, 6)))
     if found:
         return found, None

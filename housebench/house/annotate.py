@@ -17,7 +17,7 @@ from housebench.house.floor import ROBOT_HEIGHT
 from housebench.house.geometry import Box
 from housebench.house.layout import House
 from housebench.house.parts import Part
-from housebench.io import r6
+from housebench.io import r6, r6s
 from housebench.robot import fetch
 
 STRUCTURE = ("floor", "walls")  # owners that are the building, not furniture
@@ -87,19 +87,15 @@ def floor_supports(house: House, min_size: float = 0.3) -> list[Support]:
     return found
 
 
-def _r(v: Iterable[float]) -> tuple:
-    return tuple(r6(x) for x in v)
-
-
 def part_annotation(part: Part) -> ArticulatedPart:
     bounds = [b.bounds for b in part.boxes]
     box = (*(min(b[i] for b in bounds) for i in range(3)), *(max(b[i] for b in bounds) for i in range(3, 6)))
     handle = part.handle
     return ArticulatedPart(
-        name=part.name, owner=part.owner, category=part.category, joint=part.kind, axis=_r(part.axis),
-        pivot=_r(part.pivot), limits=_r(part.limits), closed=0.0, open=r6(part.open), box=_r(box),
-        handle=Handle(center=_r(handle.center), normal=_r(part.normal),
-                      grasp=_r(-c for c in part.normal), box=handle.bounds))
+        name=part.name, owner=part.owner, category=part.category, joint=part.kind, axis=r6s(part.axis),
+        pivot=r6s(part.pivot), limits=r6s(part.limits), closed=0.0, open=r6(part.open), box=r6s(box),
+        handle=Handle(center=r6s(handle.center), normal=r6s(part.normal),
+                      grasp=r6s(-c for c in part.normal), box=handle.bounds))
 
 
 def house_annotations(house: House) -> HouseAnnotations:

@@ -17,6 +17,11 @@ from scipy import ndimage
 FLOOR_SKIN = 0.02  # boxes that end below this (the floor slab) do not block the base
 ROBOT_HEIGHT = 1.2  # boxes that start above this (lintels) do not block it either
 
+
+def blocks_base(zmin: float, zmax: float) -> bool:
+    """Whether a box spanning ``zmin``..``zmax`` in height stands in the base's way."""
+    return FLOOR_SKIN < zmax and zmin < ROBOT_HEIGHT
+
 Box2 = tuple[float, float, float, float]
 Box3 = tuple[float, float, float, float, float, float]
 
@@ -32,9 +37,6 @@ class FloorGrid:
 
     def cell(self, x: float, y: float) -> tuple[int, int]:
         return round((y - self.y0) / self.resolution), round((x - self.x0) / self.resolution)
-
-    def point(self, i: int, j: int) -> tuple[float, float]:
-        return self.x0 + j * self.resolution, self.y0 + i * self.resolution
 
     def is_free(self, x: float, y: float) -> bool:
         i, j = self.cell(x, y)
@@ -60,7 +62,7 @@ def free_grid(obstacles: Iterable[Box3], bounds: Box2, radius: float, resolution
     gx, gy = np.meshgrid(xs, ys)
     free = np.ones(gx.shape, dtype=bool)
     for xmin, ymin, zmin, xmax, ymax, zmax in obstacles:
-        if zmax <= FLOOR_SKIN or zmin >= ROBOT_HEIGHT:
+        if not blocks_base(zmin, zmax):
             continue
         dx = np.maximum(np.maximum(xmin - gx, gx - xmax), 0.0)
         dy = np.maximum(np.maximum(ymin - gy, gy - ymax), 0.0)

@@ -38,7 +38,7 @@ def bookcase(name: str, f: Frame, w: float, d: float, h: float, levels: list[flo
 
 
 def cabinet(name: str, f: Frame, w: float, d: float, h: float, fronts: list[str],
-            p: dict[str, Any], shelf: bool = True) -> Built:
+            p: dict[str, Any]) -> Built:
     """A hollow carcass (plinth, bottom, sides, back, top at ``h``) closed by fronts, one column
     each: ``door_left`` / ``door_right`` (hinge side) or ``drawers:N`` (N stacked drawers)."""
     inner = (-w / 2 + BOARD, w / 2 - BOARD)
@@ -48,7 +48,7 @@ def cabinet(name: str, f: Frame, w: float, d: float, h: float, fronts: list[str]
              f.box(f"{name}/side_right", (inner[1], 0, PLINTH - BOARD), (w / 2, d, h - 0.03)),
              f.box(f"{name}/back", (inner[0], d - BOARD, PLINTH), (inner[1], d, h - 0.03)),
              f.box(f"{name}/top", (-w / 2 - 0.01, -0.02, h - 0.03), (w / 2 + 0.01, d, h))]
-    if shelf and all(not c.startswith("drawers") for c in fronts):
+    if all(not c.startswith("drawers") for c in fronts):
         mid = PLINTH + (h - 0.03 - PLINTH) / 2
         boxes.append(f.box(f"{name}/shelf", (inner[0], 0.03, mid - BOARD), (inner[1], d - BOARD, mid)))
     parts, col, gap = [], (w - 0.004) / len(fronts), 0.002

@@ -64,11 +64,6 @@ class Frame:
         (fx, fy, _), (rx, ry, _) = self.front, self.right
         return (r6(self.x + u * rx - v * fx), r6(self.y + u * ry - v * fy), r6(z))
 
-    def vec(self, u: float, v: float, z: float) -> Vec3:
-        """A direction given in local axes, in the world (``v`` positive = into the piece)."""
-        (fx, fy, _), (rx, ry, _) = self.front, self.right
-        return (u * rx - v * fx + 0.0, u * ry - v * fy + 0.0, float(z))
-
     def shifted(self, u: float, v: float) -> Frame:
         """The same facing, moved to local ``(u, v)`` (e.g. an appliance on a counter)."""
         x, y, _ = self.point(u, v, 0.0)

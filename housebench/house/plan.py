@@ -32,10 +32,6 @@ class Room:
     def polygon(self) -> list[tuple[float, float]]:
         return [(self.x0, self.y0), (self.x1, self.y0), (self.x1, self.y1), (self.x0, self.y1)]
 
-    @property
-    def center(self) -> tuple[float, float]:
-        return r6((self.x0 + self.x1) / 2), r6((self.y0 + self.y1) / 2)
-
     def against(self, side: str, at: float, depth: float) -> Frame:
         """The frame of a piece ``depth`` deep with its back on wall ``side`` (N/E/S/W), its centre
         ``at`` metres along the wall from the room's lower-left corner, facing into the room."""

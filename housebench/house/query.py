@@ -49,9 +49,9 @@ class HouseQuery:
         radius = h.robot.radius if h.robot.radius is not None else ROBOT_RADIUS
         return free_grid((o.box for o in h.obstacles), bounds, radius, self.resolution)
 
-    def reachable_rooms(self, start: tuple[float, float] | None = None) -> set[str]:
-        """Rooms with a free floor cell the base can drive to from ``start`` (default: its start)."""
-        x, y = start or self.house.robot.start[:2]
+    def reachable_rooms(self) -> set[str]:
+        """Rooms with a free floor cell the base can drive to from the robot's start."""
+        x, y = self.house.robot.start[:2]
         return {name for px, py in self.grid.points(self.grid.reachable(x, y))
                 if (name := self.room_at(px, py))}
 

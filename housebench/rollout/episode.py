@@ -94,14 +94,16 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
         policy = make_policy(job.policy)
         policy.reset(sim, task)
         substeps = max(1, round(job.control_dt / sim.timestep))
+        state = initial
         while sim.time < job.horizon_s:
             targets = policy.act(sim)
             if targets:
                 sim.set_control(targets)
             sim.step(substeps)
             steps += substeps
-            thermal.step(sim.get_state(), substeps * sim.timestep)
-        final = sim.get_state().model_copy(update={"temperatures_c": dict(thermal.temperatures_c)})
+            state = sim.get_state()
+            thermal.step(state, substeps * sim.timestep)
+        final = state.model_copy(update={"temperatures_c": dict(thermal.temperatures_c)})
         verdict = evaluate(task.goal, final, scene, initial=initial)
     except Exception as err:  # noqa: BLE001 - a crashed episode is a result, not an abort
         crash = f"{type(err).__name__}: {err}"

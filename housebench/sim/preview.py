@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from housebench.io import r6, r6s
 from housebench.sim.backend import Simulation, View
 from housebench.sim.state import SimState
 
@@ -29,8 +30,7 @@ def frame_props(state: SimState, eye: tuple[float, float] | None) -> View:
     horizontal = math.hypot(dx, dy) or 1.0
     distance = horizontal / math.cos(math.radians(ELEVATION))
     distance = min(max(distance, MIN_DISTANCE, 1.5 * spread), MAX_DISTANCE)
-    return View(tuple(round(float(v), 6) for v in centre), round(distance, 6),
-                round(math.degrees(math.atan2(dy, dx)), 6), ELEVATION)
+    return View(r6s(centre), r6(distance), r6(math.degrees(math.atan2(dy, dx))), ELEVATION)
 
 
 def write_preview(sim: Simulation, eye: tuple[float, float] | None, size: tuple[int, int], out: Path) -> None:

@@ -5,15 +5,15 @@ from __future__ import annotations
 import math
 
 from housebench.annotations.schema import HouseAnnotations, Obstacle
+from housebench.house.floor import blocks_base
 from housebench.house.query import inside
 
-FLOOR_SKIN = 0.02  # obstacles that end below this height (the floor slab) do not block the base
 RINGS, HEADINGS = 4, 24  # base positions tried: rings out to the reach x headings around the point
 
 
 def _blocks(ob: Obstacle, x: float, y: float, radius: float) -> bool:
-    xmin, ymin, _, xmax, ymax, zmax = ob.box
-    if zmax <= FLOOR_SKIN:
+    xmin, ymin, zmin, xmax, ymax, zmax = ob.box
+    if not blocks_base(zmin, zmax):
         return False
     dx, dy = max(xmin - x, 0.0, x - xmax), max(ymin - y, 0.0, y - ymax)
     return math.hypot(dx, dy) < radius

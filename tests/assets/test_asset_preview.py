@@ -8,12 +8,18 @@ import numpy as np
 from click.testing import CliRunner
 from PIL import Image
 
-from housebench.assets.preview import asset_picture, contact_sheet, hull_colour
+from housebench.assets.preview import LABEL_HEIGHT, asset_picture, contact_sheet, hull_colour
 from housebench.cli import main
 
 
 def _colours(image: np.ndarray) -> set[tuple[int, int, int]]:
     return {tuple(int(c) for c in px) for px in image.reshape(-1, 3)[::7]}
+
+
+def _hues_seen(colours: list[np.ndarray], image: np.ndarray) -> set[int]:
+    """Which of ``colours`` appear in ``image``, shading aside (pixels compared by hue and saturation)."""
+    return {i for i, rgb in enumerate(colours) for px in _colours(image)
+            if np.allclose(np.array(px) / max(max(px), 1), rgb / rgb.max(), atol=0.08)}
 
 
 def test_the_hull_view_shows_each_hull_in_its_own_colour(built):
@@ -25,15 +31,16 @@ def test_the_hull_view_shows_each_hull_in_its_own_colour(built):
     assert hull_count > 1
     lit = [np.array(hull_colour(i)[:3]) * 255 for i in range(hull_count)]
     # shaded, so match hues loosely: most hulls' colours are seen, and none of them in the visual view
-    seen = {i for i, rgb in enumerate(lit) for px in _colours(hulls)
-            if np.allclose(np.array(px) / max(max(px), 1), rgb / rgb.max(), atol=0.08)}
-    assert len(seen) >= hull_count // 2
+    assert len(_hues_seen(lit, hulls)) >= hull_count // 2
+    assert not _hues_seen(lit, visual)
 
 
 def test_contact_sheet_lays_pictures_out_in_a_labelled_grid():
     pictures = {name: np.full((10, 20, 3), k * 40, np.uint8) for k, name in enumerate("abcde")}
     sheet = contact_sheet(pictures, columns=2)
-    assert sheet.size == (40, 3 * (10 + 18))
+    assert sheet.size == (40, 3 * (10 + LABEL_HEIGHT))
+    label = np.asarray(sheet)[10:10 + LABEL_HEIGHT, :20]
+    assert (label < 128).any() and (label == 255).any()  # a name drawn on the white strip
 
 
 def test_preview_cli_writes_a_png_and_refuses_a_folder_without_body_xml(built, tmp_path):
@@ -41,6 +48,6 @@ def test_preview_cli_writes_a_png_and_refuses_a_folder_without_body_xml(built, t
     done = CliRunner().invoke(main, ["asset", "preview", str(built["mug"]), str(built["apple"]),
                                      "--out", str(out), "--size", "64", "--columns", "2"])
     assert done.exit_code == 0, done.output
-    assert Image.open(out).size == (2 * 128, 64 + 18)
+    assert Image.open(out).size == (2 * 128, 64 + LABEL_HEIGHT)
     bad = CliRunner().invoke(main, ["asset", "preview", str(tmp_path)])
     assert bad.exit_code == 1 and "body.xml: not found" in bad.output

@@ -33,11 +33,13 @@ def test_one_warm_process_serves_request_after_request(worker):
 
 
 def test_a_request_past_its_timeout_kills_the_process_and_the_next_starts_fresh(worker):
+    worker.run(RING.vertices, RING.faces, QUICK, timeout_s=60)
+    hung = worker.pid
+    os.kill(hung, signal.SIGSTOP)  # a hang for certain, however fast the machine
     with pytest.raises(TimeoutError):
-        worker.run(RING.vertices, RING.faces, {**QUICK, "resolution": 5000, "mcts_iterations": 500,
-                                               "mcts_max_depth": 4, "threshold": 0.01}, timeout_s=0.5)
+        worker.run(RING.vertices, RING.faces, QUICK, timeout_s=0.2)
     assert worker.pid is None
-    assert worker.run(RING.vertices, RING.faces, QUICK, timeout_s=60)
+    assert worker.run(RING.vertices, RING.faces, QUICK, timeout_s=60) and worker.pid != hung
 
 
 def test_a_dead_process_is_reported_and_replaced(worker):

@@ -42,6 +42,16 @@ def test_a_broken_episode_is_a_crash_row_not_an_abort(tmp_path):
     assert "missing.json" in episodes[0]["failure_reason"]
 
 
+def test_records_one_choice_row_per_variant_choice(tmp_path):
+    picked = {"container.asset": "bowl", "fruit.support": "table"}
+    outcomes = [run_episode(job(tmp_path, s, variant=v, choices=picked)) for v in ("v000", "v001") for s in (0, 1)]
+    rows = records(outcomes)["choices"]
+    assert rows == [{"run": "test", "task": "t", "variant": v, "choice": k, "value": picked[k]}
+                    for v in ("v000", "v001") for k in sorted(picked)]
+    write_run(tmp_path / "results", "test", records(outcomes))
+    assert read_table(tmp_path / "results", "choices").num_rows == 4
+
+
 def test_batch_keeps_job_order_across_processes(tmp_path):
     jobs = [job(tmp_path, seed) for seed in range(4)]
     outcomes = run_batch(jobs, "local", workers=2, progress=False)

@@ -3,6 +3,7 @@ with the annotations, and caught by the stability check when open."""
 
 from __future__ import annotations
 
+import mujoco
 import numpy as np
 import pytest
 from usd_fixtures import settle_params
@@ -10,6 +11,7 @@ from usd_fixtures import settle_params
 from housebench.house.annotate import house_annotations
 from housebench.house.query import HouseQuery
 from housebench.sim.mujoco import MujocoBackend
+from housebench.sim.mujoco.bodies import ROBOT
 from housebench.sim.settle import check_house, stability
 
 
@@ -30,7 +32,7 @@ def test_parts_become_hinges_and_slides_closed_at_zero(backend, house_usda, hous
     assert set(parts) == set(ann) and all(q == 0.0 for q in parts.values())
     for name, part in ann.items():
         joint = sim.model.joint(name)
-        kind = "revolute" if joint.type[0] == 3 else "prismatic"  # mjJNT_HINGE = 3, mjJNT_SLIDE = 2
+        kind = "revolute" if joint.type[0] == mujoco.mjtJoint.mjJNT_HINGE.value else "prismatic"
         assert kind == part.joint, name
         assert joint.range == pytest.approx(part.limits, abs=1e-5)
         assert sim.data.xaxis[joint.id] == pytest.approx(part.axis, abs=1e-6)
@@ -58,13 +60,14 @@ def test_house_holds_still_and_an_open_door_fails_the_check(backend, house_usda)
     assert not check["passed"] and check["part_max_open"] > 0.5  # damped: it stays open
 
 
-def test_start_button_springs_back_and_the_robot_cannot_pass_a_closed_door(backend, house_usda):
+def test_start_button_springs_back_and_parts_collide_with_the_robot_not_the_house(backend, house_usda):
     sim = backend.load(house_usda)
     state = sim.get_state()
     sim.set_state(state.model_copy(update={"joints": {**state.joints, "microwave/start_button": 0.008}}))
     sim.step(250)
     assert abs(sim.get_state().joints["microwave/start_button"]) < 1e-3
-    robot = {g for g in range(sim.model.ngeom) if sim.model.geom_contype[g] == 2}
+    robot = {g for g in range(sim.model.ngeom) if sim.model.geom_contype[g] == ROBOT}
+    assert robot
     door = {sim.model.geom("fridge/door/panel").id}
     mask = sim.model.geom_contype[list(door)] & sim.model.geom_conaffinity[list(robot)]
     assert np.all(mask > 0)  # parts and robot collide; parts and the house frame do not
