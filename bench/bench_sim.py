@@ -22,6 +22,7 @@ from pathlib import Path
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
 from housebench.sim.mujoco import MujocoBackend
+from housebench.usd.paths import HOUSE_ROOT, ROBOT_PATH
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "RESULTS.md"
@@ -34,11 +35,11 @@ def bare_floor(path: Path, start: tuple[float, float, float]) -> Path:
     UsdGeom.SetStageUpAxis(stage, UsdGeom.Tokens.z)
     UsdGeom.SetStageMetersPerUnit(stage, 1.0)
     stage.SetDefaultPrim(UsdGeom.Xform.Define(stage, "/World").GetPrim())
-    floor = UsdGeom.Cube.Define(stage, "/World/House/floor/slab")
+    floor = UsdGeom.Cube.Define(stage, f"{HOUSE_ROOT}/floor/slab")
     floor.AddTranslateOp().Set(Gf.Vec3d(start[0], start[1], -0.05))
     floor.AddScaleOp().Set(Gf.Vec3f(10, 10, 0.1))
     UsdPhysics.CollisionAPI.Apply(floor.GetPrim())
-    robot = UsdGeom.Xform.Define(stage, "/World/Robot")
+    robot = UsdGeom.Xform.Define(stage, ROBOT_PATH)
     robot.AddTranslateOp().Set(Gf.Vec3d(start[0], start[1], 0.0))
     robot.AddRotateZOp().Set(start[2])
     robot.GetPrim().CreateAttribute("housebench:robot", Sdf.ValueTypeNames.String).Set("fetch")
@@ -101,7 +102,7 @@ def main() -> None:
     tasks = sorted((ROOT / "scenes/tasks").glob("*/*/task.usda"))
     house = (args.scene or (tasks[0] if tasks else ROOT / "scenes/house/house.usda")).resolve()
     stage = Usd.Stage.Open(str(house))
-    start = stage.GetPrimAtPath("/World/Robot").GetAttribute("xformOp:translate").Get()
+    start = stage.GetPrimAtPath(ROBOT_PATH).GetAttribute("xformOp:translate").Get()
     with tempfile.TemporaryDirectory() as tmp:
         bare = bare_floor(Path(tmp) / "bare.usda", (start[0], start[1], 0.0))
         rows = {"house": measure(house, args.steps, Path(tmp) / "cache"),

@@ -14,7 +14,8 @@ from housebench.house.query import HouseQuery
 from housebench.io import atomic_dir, write_json
 from housebench.params import load_keys
 from housebench.sim.offscreen import use_offscreen_gl
-from housebench.usd.house import TOPDOWN_CAMERA, write_house_usd
+from housebench.usd.house import write_house_usd
+from housebench.usd.paths import TOPDOWN
 
 TOPDOWN_HEIGHT = 900  # pixels
 HOUSE_KEYS = ("seed", "size", "splits_x", "split_y", "jitter", "furniture_jitter", "wall_height",
@@ -35,7 +36,7 @@ def main() -> None:
     with atomic_dir(paths.HOUSE_DIR) as tmp:
         write_house_usd(house, tmp / "house.usda")
         image = make_backend("mujoco").load(tmp / "house.usda").render(
-            TOPDOWN_CAMERA.rsplit("/", 1)[1], round(TOPDOWN_HEIGHT * ASPECT), TOPDOWN_HEIGHT)
+            TOPDOWN, round(TOPDOWN_HEIGHT * ASPECT), TOPDOWN_HEIGHT)
         label_rooms(image, annotations).save(tmp / "topdown.png")
     write_json(paths.ANNOTATIONS_DIR / "house.json", annotations.model_dump(mode="json"))
     print(f"house: {len(annotations.rooms)} rooms, {len(house.boxes)} boxes, {len(house.parts)} parts "

@@ -147,23 +147,31 @@ def _clean(hulls: list[Mesh], params: CollisionParams) -> tuple[list[Mesh], list
     return kept, notes
 
 
+def _from_mesh(mesh: trimesh.Trimesh, collider: str, params: CollisionParams
+               ) -> tuple[list[Mesh], str, list[str]]:
+    """The plain hull (``hull``, or ``auto`` on a nearly convex mesh) or CoACD's hulls, with the
+    method and notes."""
+    if collider == "hull" or (collider == "auto" and mesh.is_watertight
+                              and mesh.volume / mesh.convex_hull.volume > params.convex_ratio):
+        return [(mesh.vertices, mesh.faces)], "hull", []
+    try:
+        return run_coacd(mesh, params), "coacd", []
+    except (ChildProcessError, TimeoutError) as err:
+        reason = f"CoACD failed ({type(err).__name__}); kept the convex hull"
+        return [(mesh.vertices, mesh.faces)], "hull-fallback", [reason]
+
+
 def decompose(vertices: np.ndarray, faces: np.ndarray, collider: str, params: CollisionParams,
               source: list[Mesh] | None = None) -> Collision:
-    """Hulls for a mesh in the asset frame; ``collider`` is ``auto``, ``hull``, ``coacd`` or ``source``."""
-    mesh = welded(*repair_collision(vertices, faces, params.max_faces))
+    """Hulls for a mesh in the asset frame; ``collider`` is ``auto``, ``hull``, ``coacd`` or ``source``
+    (EmbodiedGen's pieces as they are: the mesh is not repaired for them)."""
     if collider == "source":
         if not source:
             raise ValueError("collider 'source' needs EmbodiedGen's collision pieces")
         hulls, method, notes = source, "source", []
-    elif collider == "hull" or (collider == "auto" and mesh.is_watertight
-                                and mesh.volume / mesh.convex_hull.volume > params.convex_ratio):
-        hulls, method, notes = [(mesh.vertices, mesh.faces)], "hull", []
     else:
-        try:
-            hulls, method, notes = run_coacd(mesh, params), "coacd", []
-        except (ChildProcessError, TimeoutError) as err:
-            reason = f"CoACD failed ({type(err).__name__}); kept the convex hull"
-            hulls, method, notes = [(mesh.vertices, mesh.faces)], "hull-fallback", [reason]
+        hulls, method, notes = _from_mesh(welded(*repair_collision(vertices, faces, params.max_faces)),
+                                          collider, params)
     kept, dropped = _clean(hulls, params)
     if not kept:
         raise ValueError("no collision hull left: the mesh is flat or degenerate")

@@ -26,10 +26,8 @@ from housebench.house.layout import House
 from housebench.house.parts import Part
 from housebench.house.picture import ASPECT, topdown_view
 from housebench.io import r6
+from housebench.usd.paths import HOUSE_ROOT, ROBOT_PATH, TOPDOWN_CAMERA
 
-HOUSE_ROOT = "/World/House"
-ROBOT_PATH = "/World/Robot"
-TOPDOWN_CAMERA = "/World/Cameras/topdown"
 PART_DENSITY = 400.0  # kg/m^3 of doors, drawers, buttons and keys
 _PALETTE = {"floor": (0.62, 0.58, 0.52), "walls": (0.92, 0.92, 0.9), "fridge": (0.93, 0.93, 0.95),
             "microwave": (0.3, 0.3, 0.32), "stove": (0.2, 0.2, 0.22), "counter": (0.72, 0.68, 0.6),

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pxr import Usd, UsdGeom
 
-PROPS_PATH = "/World/Props"
+from housebench.usd.paths import PROPS_PATH
 
 
 def prop_poses(stage_path: Path) -> dict[str, tuple[tuple[float, float, float], tuple[float, float, float, float]]]:

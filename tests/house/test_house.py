@@ -17,7 +17,8 @@ from housebench.annotations.schema import HouseAnnotations, Obstacle
 from housebench.house.annotate import house_annotations
 from housebench.house.layout import generate_house
 from housebench.house.query import HouseQuery
-from housebench.usd.house import ROBOT_PATH, read_boxes, write_house_usd
+from housebench.usd.house import read_boxes, write_house_usd
+from housebench.usd.paths import ROBOT_PATH
 
 REPO = Path(__file__).resolve().parents[2]
 ROOMS = {"kitchen", "living_room", "dining_room", "bedroom", "study", "bathroom"}
