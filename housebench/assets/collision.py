@@ -42,13 +42,13 @@ class CollisionParams(BaseModel):
     resolution: int = 100
     preprocess_resolution: int = 30
     mcts_nodes: int = 5
-    mcts_iterations: int = 30
-    mcts_max_depth: int = 2
+    mcts_iterations: int = 15
+    mcts_max_depth: int = 3
     max_hulls: int = 32
     max_hull_vertices: int = 255  # PhysX cooks at most 255
-    convex_ratio: float = 0.9
+    convex_ratio: float = 0.97
     min_hull_fraction: float = 1e-4  # drop hulls below this fraction of the total hull volume
-    min_hull_extent: float = 1e-3  # metres: drop hulls thinner than this in any direction
+    min_hull_extent: float = 2e-4  # metres: drop hulls thinner than this in any direction (flat)
     max_faces: int = 1000  # face budget of the repaired collision copy
     timeout_s: float = 300.0
     cache_dir: str = ".cache/coacd"
