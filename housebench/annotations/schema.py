@@ -13,6 +13,7 @@ on a support, or ``[xmin, ymin, zmin, xmax, ymax, zmax]`` for 3-D boxes.
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -34,6 +35,20 @@ class ContainerProfile(Strict):
     inner_half_extents: tuple[float, float]  # radius twice for round containers
     floor_z: float  # height of the inner floor above the asset's bottom
     rim_z: float  # height of the rim above the asset's bottom
+
+    def holds(self, local: tuple[float, float, float], below: float, above: float) -> tuple[bool, str]:
+        """Whether a point in the local frame lies in the cavity (across its walls, ``floor-below ..
+        rim+above`` high), and what was measured."""
+        lx, ly, lz = (float(c) for c in local)
+        hx, hy = self.inner_half_extents
+        if self.shape == "round":
+            radial = math.hypot(lx, ly)
+            across, what = radial <= hx, f"radius {radial:.6f} (max {hx})"
+        else:
+            across, what = abs(lx) <= hx and abs(ly) <= hy, f"offset ({lx:.6f}, {ly:.6f}) (max {hx}, {hy})"
+        level = self.floor_z - below <= lz <= self.rim_z + above
+        return across and level, (f"{what}{'' if across else ' FAIL'}, height {lz:.6f} "
+                                  f"({self.floor_z}-{below} .. {self.rim_z}+{above}){'' if level else ' FAIL'}")
 
 
 class GraspPrimitive(Strict):

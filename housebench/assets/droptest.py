@@ -16,7 +16,7 @@ import mujoco
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from housebench.annotations.schema import AssetAnnotation, ContainerProfile
+from housebench.annotations.schema import AssetAnnotation
 
 
 @dataclass(frozen=True)
@@ -85,12 +85,6 @@ class DropParams(BaseModel):
     ball_radius: float = 0.01  # sphere dropped into every container
 
 
-def _ball_inside(ball: np.ndarray, cavity: ContainerProfile, radius: float) -> bool:
-    hx, hy = cavity.inner_half_extents
-    inside = abs(ball[0]) < hx and abs(ball[1]) < hy if cavity.shape == "rect" else np.hypot(*ball[:2]) < hx
-    return bool(inside and cavity.floor_z - radius < ball[2] < cavity.rim_z)
-
-
 def check_asset(body_xml: Path, annotation: AssetAnnotation, params: DropParams) -> dict:
     """The drop test of one built asset (and, for a container, a ball dropped into it) as a record
     with ``passed`` and the list of ``failures``."""
@@ -111,6 +105,7 @@ def check_asset(body_xml: Path, annotation: AssetAnnotation, params: DropParams)
         start = (0.0, 0.0, cavity.rim_z + params.ball_radius + 0.02, params.ball_radius)
         ball = drop_test(body_xml, 0.0, params.settle_s, params.hold_s, balls=[start]).balls[0]
         record["ball"] = [round(float(x), 5) for x in ball]
-        if not _ball_inside(ball, cavity, params.ball_radius):
-            failures.append(f"ball ended outside the cavity at {np.round(ball, 4).tolist()}")
+        inside, measured = cavity.holds(ball, below=params.ball_radius, above=0.0)
+        if not inside:
+            failures.append(f"ball ended outside the cavity: {measured}")
     return {**record, "passed": not failures, "failures": failures}

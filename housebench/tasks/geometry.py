@@ -50,18 +50,9 @@ def centre(pose: ObjectState, asset: AssetAnnotation) -> np.ndarray:
 
 def in_cavity(point: np.ndarray, container: ObjectState, profile: ContainerProfile, below: float,
               above: float) -> tuple[bool, str]:
-    """Whether ``point`` lies in the cavity (across its walls, ``floor-below .. rim+above`` high), and
-    what was measured, in the container's frame."""
-    lx, ly, lz = (np.asarray(point) - np.asarray(container.pos)) @ rotation(container.quat)
-    hx, hy = profile.inner_half_extents
-    if profile.shape == "round":
-        radial = float(np.hypot(lx, ly))
-        across, what = radial <= hx, f"radius {radial:.6f} (max {hx})"
-    else:
-        across, what = abs(lx) <= hx and abs(ly) <= hy, f"offset ({lx:.6f}, {ly:.6f}) (max {hx}, {hy})"
-    level = profile.floor_z - below <= lz <= profile.rim_z + above
-    return across and level, (f"{what}{'' if across else ' FAIL'}, height {lz:.6f} "
-                              f"({profile.floor_z}-{below} .. {profile.rim_z}+{above}){'' if level else ' FAIL'}")
+    """Whether ``point`` lies in the container's cavity (:meth:`ContainerProfile.holds`), and what was
+    measured, in the container's frame."""
+    return profile.holds((np.asarray(point) - np.asarray(container.pos)) @ rotation(container.quat), below, above)
 
 
 def in_box(point: np.ndarray, box: tuple[float, ...]) -> bool:
