@@ -169,23 +169,23 @@ def main() -> None:
     print("| asset | method | housebench s | hulls | vol ratio | dev mm | EmbodiedGen s | hulls |"
           " vol ratio | dev mm | speed-up | fidelity |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    rows, pictures = [], {}
+    rows, drawn = [], {}  # drawn after the timings, so rendering does not disturb them
     with tempfile.TemporaryDirectory() as tmp:
         for name, (mesh, collider) in imported(args.only, Path(tmp)).items():
             a = ours(mesh, collider, CollisionParams(**{**shipped, "cache_dir": str(Path(tmp) / "coacd")}))
             b = embodiedgen(mesh, args.threads)
             rows.append((a, b))
             if args.picture and a["method"] == "coacd":
-                pictures[name] = comparison(mesh, a["meshes"], b["meshes"])
+                drawn[name] = (mesh, a["meshes"], b["meshes"])
             verdict = "equal or better" if as_good(a, b) else "WORSE"
             print(f"| {name} | {a['method']} | {a['s']:.2f} | {a['hulls']} | {a['ratio']:.3f} | "
                   f"{a['dev']:.1f} | {b['s']:.2f} | {b['hulls']} | {b['ratio']:.3f} | {b['dev']:.1f} | "
                   f"{b['s'] / a['s']:.1f}x | {verdict} |", flush=True)
     print(summary(rows))
-    if pictures:
+    if drawn:
         from housebench.assets.preview import contact_sheet
 
-        contact_sheet(pictures, columns=2).save(args.picture)
+        contact_sheet({name: comparison(*sides) for name, sides in drawn.items()}, columns=2).save(args.picture)
         print(f"picture: {args.picture} (per asset: mesh | housebench | EmbodiedGen)")
 
 
