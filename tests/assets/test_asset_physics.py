@@ -63,6 +63,14 @@ def test_tiny_hulls_are_dropped(small_params):
     assert len(result.hulls) == 1 and "dropped 1" in result.notes[0]
 
 
+def test_thin_but_real_hulls_are_kept(small_params):
+    """A 0.7 mm panel 5 cm wide is part of the shape (a toy car's side), not a degenerate hull: dropping
+    it left an 11 mm hole in the car's collider."""
+    body, panel = _box((0.1, 0.1, 0.1)), _box((0.05, 0.04, 7e-4), (0, 0, 0.0504))
+    result = decompose(*body, "source", small_params, source=[body, panel])
+    assert len(result.hulls) == 2 and not result.notes
+
+
 def test_source_without_pieces_is_an_error(small_params):
     with pytest.raises(ValueError):
         decompose(*_box((0.1, 0.1, 0.1)), "source", small_params)
