@@ -145,18 +145,22 @@ LEAVES: dict[str, type[Condition]] = {
 }
 
 
+def tag(name: str) -> str:
+    """A goal node's union tag: ``<name>``, so an error path tells it from a field of that name."""
+    return f"<{name}>"
+
+
 def _tag(value: Any) -> str | None:
     if isinstance(value, dict):
-        for key in ("all_of", "any_of"):
-            if key in value:
-                return key
-        return value.get("predicate")
-    return "all_of" if isinstance(value, AllOf) else "any_of" if isinstance(value, AnyOf) else value.predicate
+        name = next((key for key in ("all_of", "any_of") if key in value), value.get("predicate"))
+    else:
+        name = "all_of" if isinstance(value, AllOf) else "any_of" if isinstance(value, AnyOf) else value.predicate
+    return tag(name) if isinstance(name, str) else None
 
 
 Node = Annotated[
-    Union[(Annotated[AllOf, Tag("all_of")], Annotated[AnyOf, Tag("any_of")],  # noqa: UP007
-           *(Annotated[cls, Tag(name)] for name, cls in LEAVES.items()))],
+    Union[(Annotated[AllOf, Tag(tag("all_of"))], Annotated[AnyOf, Tag(tag("any_of"))],  # noqa: UP007
+           *(Annotated[cls, Tag(tag(name))] for name, cls in LEAVES.items()))],
     Discriminator(
         _tag,
         custom_error_type="goal_node",

@@ -35,7 +35,7 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, Field, StringConstraints, ValidationError, model_validator
 
-from housebench.tasks.goal import LEAVES, NAME, Goal, Name, Node, Places, Strict, check_slots
+from housebench.tasks.goal import NAME, Goal, Name, Node, Places, Strict, check_slots, tag
 from housebench.tasks.thermal import ThermalSetup
 
 Vec3 = tuple[float, float, float]
@@ -141,14 +141,11 @@ def one_line(source: object, err: ValidationError) -> str:
     parts = []
     for e in err.errors():
         keys: list[str] = []
-        previous: str | int | None = None
-        for part in e["loc"]:  # drop the goal union's tags ("inside", a repeated "all_of") from the path
-            tag = part in LEAVES and (isinstance(previous, int) or previous in ("goal", "condition"))
+        for part in e["loc"]:  # the goal union's tags (``<inside>``) and validator wrappers are not keys
             if isinstance(part, int):
                 keys[-1] += f"[{part}]"
-            elif not tag and not part.startswith("function-") and keys[-1:] != [part]:
+            elif part != tag(part.strip("<>")) and not part.startswith("function-"):
                 keys.append(part)
-            previous = part
         msg = e["msg"].removeprefix("Value error, ")
         parts.append(f"{'.'.join(keys)}: {msg}" if keys else msg)
     return f"{source}: " + "; ".join(parts)

@@ -33,7 +33,7 @@ def test_first_task_loads():
 @pytest.mark.parametrize("where, mutate, key", [
     ("top", lambda d: d.update(colour=1), "colour"),
     ("object", lambda d: d["objects"]["apple"].update(colour=1), "objects.apple.colour"),
-    ("goal", lambda d: d["goal"].update(colour=1), "goal.all_of.colour"),  # in the all_of node
+    ("goal", lambda d: d["goal"].update(colour=1), "goal.colour"),  # the key's JSON path, beside all_of
     ("condition", lambda d: d["goal"]["all_of"][0].update(colour=1), "goal.all_of[0].colour"),
     ("nested", lambda d: d["goal"]["all_of"].append({"any_of": [{"predicate": "upright", "items": ["apple"],
                                                                   "colour": 1}]}), "goal.all_of[3].any_of[0].colour"),
