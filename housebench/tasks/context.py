@@ -68,9 +68,7 @@ class Context:
         return found
 
     def joint(self, name: str) -> float:
-        if name not in self.state.joints:
-            raise GoalError(f"joint '{name}' is missing from the state")
-        return self.state.joints[name]
+        return geometry.joint_value(self.state, name)
 
     def _candidates(self, part: str) -> list[str]:
         if part in self.roles:

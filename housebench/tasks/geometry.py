@@ -9,11 +9,18 @@ import math
 import numpy as np
 
 from housebench.annotations.schema import ArticulatedPart, AssetAnnotation, ContainerProfile
-from housebench.sim.state import ObjectState
+from housebench.sim.state import ObjectState, SimState
 
 
 class GoalError(ValueError):
     """The goal cannot be judged on this input (unknown slot, support or part, missing state, ...)."""
+
+
+def joint_value(state: SimState, joint: str) -> float:
+    """A joint's value in ``state`` (a one-line :class:`GoalError` when the state lacks it)."""
+    if joint not in state.joints:
+        raise GoalError(f"joint '{joint}' is missing from the state")
+    return state.joints[joint]
 
 
 def rotation(quat: tuple[float, float, float, float]) -> np.ndarray:

@@ -64,16 +64,12 @@ class ThermalModel:
         self.temperatures_c = {n: float(setup.initial_c.get(n, setup.ambient_c)) for n in sorted(assets)}
         self.run_left_s = {a.name: 0.0 for a in self.appliances if a.kind == "microwave"}
 
-    def _q(self, joint: str, state: SimState) -> float:
-        if joint not in state.joints:
-            raise geometry.GoalError(f"thermal: joint '{joint}' is missing from the state")
-        return state.joints[joint]
-
     def _closed(self, joint: str | None, state: SimState) -> bool:
-        return joint is None or geometry.part_closed(self.parts[joint], self._q(joint, state), *CLOSED_TOL)[0]
+        return joint is None or geometry.part_closed(self.parts[joint], geometry.joint_value(state, joint),
+                                                     *CLOSED_TOL)[0]
 
     def _on(self, joint: str | None, state: SimState) -> bool:
-        return joint is not None and geometry.switched_on(self.parts[joint], self._q(joint, state))
+        return joint is not None and geometry.switched_on(self.parts[joint], geometry.joint_value(state, joint))
 
     def _regimes(self, state: SimState, dt: float) -> dict[str, tuple[str, float]]:
         """Per object: ("heat", degrees gained over ``dt``), or ("fridge" | "ambient", the
