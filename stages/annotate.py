@@ -9,8 +9,9 @@ from __future__ import annotations
 from housebench.annotations.files import load_house_and_assets
 from housebench.annotations.scene import annotate_scene
 from housebench.io import atomic_dir, write_json
+from housebench.jsonfile import load_model
 from housebench.paths import Layout
-from housebench.tasks.spec import TaskVariant, load_model
+from housebench.tasks.spec import TaskVariant
 
 
 def annotate_all(layout: Layout) -> list[str]:

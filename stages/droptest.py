@@ -13,10 +13,10 @@ import sys
 
 from housebench.annotations.schema import AssetsFile
 from housebench.io import write_json
+from housebench.jsonfile import SpecError, load_model
 from housebench.params import load_keys
 from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM
 from housebench.sim.offscreen import use_offscreen_gl
-from housebench.tasks.spec import SpecError, load_model
 
 OUT = ASSETS_SIM.parent / "droptest.json"
 SHEET = ASSETS_SIM.parent / "assets.png"

@@ -9,11 +9,12 @@ from typing import Any
 
 from housebench import paths
 from housebench.io import atomic_dir, write_json
+from housebench.jsonfile import load_model
 from housebench.params import load_keys
 from housebench.paths import Layout
 from housebench.sim.offscreen import use_offscreen_gl
 from housebench.sim.settle import CHECK_FILE, SCENE_FILE, check_house, settle_scene
-from housebench.tasks.spec import TaskVariant, load_model
+from housebench.tasks.spec import TaskVariant
 
 SETTLE_KEYS = ("max_time", "check_every", "rest_linvel", "rest_angvel", "max_move", "fall_drop",
                "check_time", "max_drift", "robot_tol", "part_tol", "preview")

@@ -15,10 +15,11 @@ from housebench.annotations.files import load_house_and_assets
 from housebench.annotations.schema import AssetsFile, HouseAnnotations
 from housebench.hashing import file_hash
 from housebench.io import atomic_dir, write_json
+from housebench.jsonfile import SpecError
 from housebench.params import load_section
 from housebench.paths import ASSETS_SIM, HOUSE_DIR, TASK_SPECS_DIR, TASKS_DIR, Layout
 from housebench.tasks.sampler import SamplerParams, SamplingError, sample_variant
-from housebench.tasks.spec import SpecError, TaskVariant, load_spec
+from housebench.tasks.spec import TaskVariant, load_spec
 from housebench.usd.task_layer import write_task_layer
 
 

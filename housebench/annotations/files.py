@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from housebench.annotations.schema import AssetsFile, HouseAnnotations
+from housebench.jsonfile import SpecError, load_model
 from housebench.paths import ANNOTATIONS_DIR, Layout
-from housebench.tasks.spec import SpecError, load_model
 
 
 def load_house_and_assets(layout: Layout) -> tuple[HouseAnnotations, AssetsFile]:

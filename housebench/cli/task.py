@@ -8,10 +8,11 @@ import click
 
 from housebench.annotations.schema import SceneAnnotations
 from housebench.io import dumps_json
+from housebench.jsonfile import SpecError, load_model
 from housebench.paths import ANNOTATIONS_DIR
 from housebench.sim.state import SimState
 from housebench.tasks.evaluator import GoalError, evaluate as judge
-from housebench.tasks.spec import SpecError, TaskVariant, load_model, load_spec
+from housebench.tasks.spec import TaskVariant, load_spec
 
 FILE = click.Path(dir_okay=False, path_type=Path)
 

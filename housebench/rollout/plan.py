@@ -7,13 +7,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from housebench import paths
+from housebench.jsonfile import load_model
 from housebench.paths import Layout
 from housebench.policy.base import POLICIES
 from housebench.provenance import assets_hash, code_commit, scene_hash
 from housebench.rollout.batch import EXECUTORS
 from housebench.rollout.episode import EpisodeJob
 from housebench.sim.registry import BACKENDS
-from housebench.tasks.spec import TaskVariant, load_model
+from housebench.tasks.spec import TaskVariant
 
 
 class RolloutParams(BaseModel):

@@ -21,6 +21,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, StringConstraints, Tag, model_validator
 
+from housebench.jsonfile import union_tag
+
 NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 SLOT = r"^(\$\w+|all:\w+|\w+(\|\w+)*)$"
 Name = Annotated[str, StringConstraints(pattern=NAME)]
@@ -145,22 +147,17 @@ LEAVES: dict[str, type[Condition]] = {
 }
 
 
-def tag(name: str) -> str:
-    """A goal node's union tag: ``<name>``, so an error path tells it from a field of that name."""
-    return f"<{name}>"
-
-
 def _tag(value: Any) -> str | None:
     if isinstance(value, dict):
         name = next((key for key in ("all_of", "any_of") if key in value), value.get("predicate"))
     else:
         name = "all_of" if isinstance(value, AllOf) else "any_of" if isinstance(value, AnyOf) else value.predicate
-    return tag(name) if isinstance(name, str) else None
+    return union_tag(name) if isinstance(name, str) else None
 
 
 Node = Annotated[
-    Union[(Annotated[AllOf, Tag(tag("all_of"))], Annotated[AnyOf, Tag(tag("any_of"))],  # noqa: UP007
-           *(Annotated[cls, Tag(tag(name))] for name, cls in LEAVES.items()))],
+    Union[(Annotated[AllOf, Tag(union_tag("all_of"))], Annotated[AnyOf, Tag(union_tag("any_of"))],  # noqa: UP007
+           *(Annotated[cls, Tag(union_tag(name))] for name, cls in LEAVES.items()))],
     Discriminator(
         _tag,
         custom_error_type="goal_node",

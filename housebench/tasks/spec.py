@@ -28,24 +28,19 @@ over a support's edges, where no obstacle is).
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, StringConstraints, ValidationError, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
-from housebench.tasks.goal import NAME, Goal, Name, Node, Places, Strict, check_slots, tag
+from housebench.jsonfile import SpecError, load_model
+from housebench.tasks.goal import NAME, Goal, Name, Node, Places, Strict, check_slots
 from housebench.tasks.thermal import ThermalSetup
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
 AssetChoice = Annotated[str, StringConstraints(pattern=r"^\w+(\|\w+)*$")]
-M = TypeVar("M", bound=BaseModel)
-
-
-class SpecError(ValueError):
-    """A bad spec, variant or state file; the message is one line naming the file and key."""
 
 
 class SpawnNear(Strict):
@@ -134,37 +129,6 @@ class TaskVariant(Strict):
     choices: dict[str, str]  # "<object>.<asset|present|support>" -> what was drawn
     thermal: ThermalSetup | None = None  # the spec's thermal setup, for the episode's model
     goal: Goal
-
-
-def one_line(source: object, err: ValidationError) -> str:
-    """A pydantic error as one line: ``<source>: <key.path>: <message>; ...``."""
-    parts = []
-    for e in err.errors():
-        keys: list[str] = []
-        for part in e["loc"]:  # the goal union's tags (``<inside>``) and validator wrappers are not keys
-            if isinstance(part, int):
-                keys[-1] += f"[{part}]"
-            elif part != tag(part.strip("<>")) and not part.startswith("function-"):
-                keys.append(part)
-        msg = e["msg"].removeprefix("Value error, ")
-        parts.append(f"{'.'.join(keys)}: {msg}" if keys else msg)
-    return f"{source}: " + "; ".join(parts)
-
-
-def load_model(model: type[M], path: Path) -> M:
-    """Read ``path`` as ``model``; any failure is a one-line :class:`SpecError`."""
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError) as err:
-        raise SpecError(f"{path}: {err}") from None
-    version = data.get("version") if isinstance(data, dict) else None
-    if "version" in model.model_fields and version != 1:
-        raise SpecError(f"{path}: version: {version!r} is not supported (this housebench reads 1)")
-    try:
-        return model.model_validate(data)
-    except ValidationError as err:
-        raise SpecError(one_line(path, err)) from None
 
 
 def load_spec(path: Path) -> TaskSpec:

@@ -8,8 +8,9 @@ import json
 import pytest
 from task_world import SPEC
 
+from housebench.jsonfile import SpecError
 from housebench.tasks.goal import Inside, On
-from housebench.tasks.spec import SpecError, load_spec
+from housebench.tasks.spec import load_spec
 
 BASE = json.loads(SPEC.read_text())
 
