@@ -17,12 +17,7 @@ from housebench.assets.batch import asset_dirs, exit_code, run_each
 from housebench.assets.build import PhysicsParams, build_sim
 from housebench.io import write_json
 from housebench.params import load_section
-from housebench.paths import (
-    ANNOTATIONS_DIR,
-    ASSETS_COLLISION,
-    ASSETS_IMPORTED,
-    ASSETS_SIM,
-)
+from housebench.paths import ANNOTATIONS_DIR, ASSETS_COLLISION, ASSETS_IMPORTED, ASSETS_SIM
 
 
 def step(params: PhysicsParams, name: str, out: Path) -> AssetAnnotation:

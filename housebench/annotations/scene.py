@@ -4,12 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from housebench.annotations.schema import (
-    AssetsFile,
-    HouseAnnotations,
-    PlacedObject,
-    SceneAnnotations,
-)
+from housebench.annotations.schema import AssetsFile, HouseAnnotations, PlacedObject, SceneAnnotations
 from housebench.house.query import HouseQuery
 from housebench.io import r6
 from housebench.sim.state import ObjectState

@@ -121,13 +121,14 @@ def load_hulls(path: Path) -> list[Mesh]:
 def run_coacd(mesh: trimesh.Trimesh, params: CollisionParams) -> list[Mesh]:
     """CoACD hulls, from the cache or the warm CoACD process (raises on crash or timeout)."""
     cache = Path(params.cache_dir) / f"{_cache_key(mesh, params)}.npz"
-    if not cache.exists():
-        hulls = WORKER.run(mesh.vertices, mesh.faces, params.coacd_kwargs(), params.timeout_s)
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        partial = cache.with_name(f".{cache.stem}.{os.getpid()}.npz")
-        save_hulls(partial, hulls)
-        partial.replace(cache)
-    return load_hulls(cache)
+    if cache.exists():
+        return load_hulls(cache)
+    hulls = WORKER.run(mesh.vertices, mesh.faces, params.coacd_kwargs(), params.timeout_s)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    partial = cache.with_name(f".{cache.stem}.{os.getpid()}.npz")
+    save_hulls(partial, hulls)
+    partial.replace(cache)
+    return hulls
 
 
 def _thickness(vertices: np.ndarray) -> float:

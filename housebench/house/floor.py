@@ -17,13 +17,13 @@ from scipy import ndimage
 FLOOR_SKIN = 0.02  # boxes that end below this (the floor slab) do not block the base
 ROBOT_HEIGHT = 1.2  # boxes that start above this (lintels) do not block it either
 
+Box2 = tuple[float, float, float, float]
+Box3 = tuple[float, float, float, float, float, float]
+
 
 def blocks_base(zmin: float, zmax: float) -> bool:
     """Whether a box spanning ``zmin``..``zmax`` in height stands in the base's way."""
     return FLOOR_SKIN < zmax and zmin < ROBOT_HEIGHT
-
-Box2 = tuple[float, float, float, float]
-Box3 = tuple[float, float, float, float, float, float]
 
 
 @dataclass(frozen=True)

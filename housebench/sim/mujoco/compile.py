@@ -20,14 +20,7 @@ import numpy as np
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
 from housebench.robot import fetch
-from housebench.sim.mujoco.bodies import (
-    HOUSE,
-    MATTE,
-    PROP,
-    add_box,
-    add_rigid_body,
-    rigid,
-)
+from housebench.sim.mujoco.bodies import HOUSE, MATTE, PROP, add_box, add_rigid_body, rigid
 from housebench.sim.mujoco.fetch import fetch_spec
 from housebench.sim.mujoco.joints import add_part, find_joints
 from housebench.usd.paths import CAMERAS, HOUSE_ROOT
