@@ -65,10 +65,9 @@ def test_glb_visual_is_read_with_its_embedded_texture(tmp_path):
     urdf = result / "apple.urdf"
     urdf.write_text(urdf.read_text().replace('filename="mesh/apple.obj"', 'filename="mesh/apple.glb"'))
     out = tmp_path / "out"
-    spec = SPECS
-    done = CliRunner().invoke(main, ["asset", "import", str(result), "--out", str(out), "--spec", str(spec)])
+    done = CliRunner().invoke(main, ["asset", "import", str(result), "--out", str(out), "--spec", str(SPECS)])
     assert done.exit_code == 0, done.output
-    size = load_specs(spec).assets["apple"].size
+    size = load_specs(SPECS).assets["apple"].size
     assert json.loads((out / "meta.json").read_text())["size"] == pytest.approx(size, abs=1e-6)
     texture = np.asarray(Image.open(out / "apple.png"))
     assert texture.shape == (64, 64, 3) and texture[..., 0].mean() > texture[..., 2].mean()  # red
@@ -81,7 +80,7 @@ def notebook(tmp_path):
 
 
 def test_lay_flat_turns_a_standing_notebook_down(notebook, tmp_path):
-    spec = load_specs(REPO / "assets" / "specs.yaml").assets["notebook"]
+    spec = load_specs(SPECS).assets["notebook"]
     assert spec.lay_flat
     for lay_flat, out in ((True, tmp_path / "flat"), (False, tmp_path / "standing")):
         out.mkdir()
@@ -92,7 +91,7 @@ def test_lay_flat_turns_a_standing_notebook_down(notebook, tmp_path):
 
 
 def test_base_origin_centres_the_mug_body_not_its_handle(notebook, tmp_path):
-    spec = load_specs(REPO / "assets" / "specs.yaml").assets["mug"]
+    spec = load_specs(SPECS).assets["mug"]
     for origin in ("base", "bbox"):
         out = tmp_path / origin
         out.mkdir()

@@ -52,6 +52,17 @@ def test_round_and_rect_containers_keep_a_ball(name, built_set):
     assert "ball" in record
 
 
+def test_a_ball_outside_the_annotated_cavity_fails_the_drop_test(built_set):
+    """The same mug with its cavity floor annotated 4 cm higher: the ball rests below it."""
+    sim, annotation = built_set["mug"]
+    cavity = annotation.container
+    raised = cavity.model_copy(update={"floor_z": cavity.floor_z + 0.04})
+    record = check_asset(sim / "body.xml", annotation.model_copy(update={"container": raised}), DropParams())
+    assert not record["passed"]
+    assert record["failures"] == [f for f in record["failures"] if f.startswith("ball ended outside the cavity")]
+    assert "FAIL" in record["failures"][0] and "height" in record["failures"][0]
+
+
 def _roll(body_xml, damping: bool) -> float:
     """How far the pen travels in 2 s after a 40 rad/s spin about its long axis (X) on the floor."""
     text = body_xml.read_text()
