@@ -48,9 +48,19 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT.parent / "shared" / "samples" / "embodiedgen" / "ear_hear" / "result"
 BASELINE_CACHE = ROOT / ".cache" / "bench" / "embodiedgen.json"
 # EmbodiedGen's call (embodied_gen/data/convex_decomposer.py), every other argument its default.
-EMBODIEDGEN = {"threshold": 0.05, "max_convex_hull": 100, "preprocess_mode": "auto",
-               "preprocess_resolution": 30, "resolution": 2000, "mcts_nodes": 20,
-               "mcts_iterations": 150, "mcts_max_depth": 3, "pca": False, "merge": True, "seed": 0}
+EMBODIEDGEN = {
+    "threshold": 0.05,
+    "max_convex_hull": 100,
+    "preprocess_mode": "auto",
+    "preprocess_resolution": 30,
+    "resolution": 2000,
+    "mcts_nodes": 20,
+    "mcts_iterations": 150,
+    "mcts_max_depth": 3,
+    "pca": False,
+    "merge": True,
+    "seed": 0,
+}
 SAMPLES = 4000  # surface samples a side for the deviation
 GROW = 5e-5  # metres: hulls grown before the union the deviation is measured on (merges touching hulls)
 TOLERANCE = {"ratio": 0.002, "dev": 0.1}  # "equal" fidelity: |ratio - 1| and dev (mm) within these
@@ -84,8 +94,14 @@ def ours(mesh: trimesh.Trimesh, collider: str, params: CollisionParams) -> dict:
     result = decompose(mesh.vertices, mesh.faces, collider, params)
     seconds = time.perf_counter() - start
     ratio, dev = fidelity(mesh, result.hulls)
-    return {"s": seconds, "hulls": len(result.hulls), "method": result.method, "ratio": ratio, "dev": dev,
-            "meshes": result.hulls}
+    return {
+        "s": seconds,
+        "hulls": len(result.hulls),
+        "method": result.method,
+        "ratio": ratio,
+        "dev": dev,
+        "meshes": result.hulls,
+    }
 
 
 def embodiedgen(mesh: trimesh.Trimesh, threads: int) -> dict:
@@ -121,14 +137,19 @@ def comparison(mesh: trimesh.Trimesh, ours_hulls, theirs_hulls, size: int = 220)
 
     spec = mujoco.MjSpec()
     body = spec.worldbody.add_body(name="asset")
-    sides = [(VISUAL_GROUP, [(mesh.vertices, mesh.faces)]), (HULL_GROUP, ours_hulls),
-             (HULL_GROUP + 1, theirs_hulls)]
+    sides = [(VISUAL_GROUP, [(mesh.vertices, mesh.faces)]), (HULL_GROUP, ours_hulls), (HULL_GROUP + 1, theirs_hulls)]
     for group, meshes in sides:
         for i, (v, f) in enumerate(meshes):
             name = f"g{group}_{i}"
             spec.add_mesh(name=name, uservert=np.ravel(v).tolist(), userface=np.ravel(f).tolist())
-            body.add_geom(type=mujoco.mjtGeom.mjGEOM_MESH, meshname=name, group=group,
-                          rgba=[0.8, 0.8, 0.8, 1], contype=0, conaffinity=0)
+            body.add_geom(
+                type=mujoco.mjtGeom.mjGEOM_MESH,
+                meshname=name,
+                group=group,
+                rgba=[0.8, 0.8, 0.8, 1],
+                contype=0,
+                conaffinity=0,
+            )
     return views(spec, [group for group, _ in sides], size)
 
 
@@ -149,25 +170,37 @@ def imported(names: list[str], work: Path) -> dict[str, tuple[trimesh.Trimesh, s
 
 def as_good(a: dict, b: dict) -> bool:
     """``a``'s fidelity equal to or better than ``b``'s on both measures (within TOLERANCE)."""
-    return (abs(a["ratio"] - 1) <= abs(b["ratio"] - 1) + TOLERANCE["ratio"]
-            and a["dev"] <= b["dev"] + TOLERANCE["dev"])
+    return abs(a["ratio"] - 1) <= abs(b["ratio"] - 1) + TOLERANCE["ratio"] and a["dev"] <= b["dev"] + TOLERANCE["dev"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", nargs="*", default=[*DEFAULT_SET, "ear_hear"])
     parser.add_argument("--threads", type=int, default=1, help="OMP_NUM_THREADS for CoACD, both sides")
-    parser.add_argument("--picture", type=Path, metavar="PNG",
-                        help="also draw mesh | housebench hulls | EmbodiedGen hulls of the CoACD-path assets")
-    parser.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
-                        help="override a `collision:` param of params.yaml for housebench's side")
+    parser.add_argument(
+        "--picture",
+        type=Path,
+        metavar="PNG",
+        help="also draw mesh | housebench hulls | EmbodiedGen hulls of the CoACD-path assets",
+    )
+    parser.add_argument(
+        "--set",
+        nargs="*",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a `collision:` param of params.yaml for housebench's side",
+    )
     args = parser.parse_args()
     os.environ["OMP_NUM_THREADS"] = str(args.threads)
     use_offscreen_gl()  # before MuJoCo is imported (for --picture)
-    shipped = {**load_params("collision", ROOT / "params.yaml"),
-               **{k: yaml.safe_load(v) for k, v in (item.split("=", 1) for item in args.set)}}
-    print("| asset | method | housebench s | hulls | vol ratio | dev mm | EmbodiedGen s | hulls |"
-          " vol ratio | dev mm | speed-up | fidelity |")
+    shipped = {
+        **load_params("collision", ROOT / "params.yaml"),
+        **{k: yaml.safe_load(v) for k, v in (item.split("=", 1) for item in args.set)},
+    }
+    print(
+        "| asset | method | housebench s | hulls | vol ratio | dev mm | EmbodiedGen s | hulls |"
+        " vol ratio | dev mm | speed-up | fidelity |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     rows, drawn = [], {}  # drawn after the timings, so rendering does not disturb them
     with tempfile.TemporaryDirectory() as tmp:
@@ -178,9 +211,12 @@ def main() -> None:
             if args.picture and a["method"] == "coacd":
                 drawn[name] = (mesh, a["meshes"], b["meshes"])
             verdict = "equal or better" if as_good(a, b) else "WORSE"
-            print(f"| {name} | {a['method']} | {a['s']:.2f} | {a['hulls']} | {a['ratio']:.3f} | "
-                  f"{a['dev']:.1f} | {b['s']:.2f} | {b['hulls']} | {b['ratio']:.3f} | {b['dev']:.1f} | "
-                  f"{b['s'] / a['s']:.1f}x | {verdict} |", flush=True)
+            print(
+                f"| {name} | {a['method']} | {a['s']:.2f} | {a['hulls']} | {a['ratio']:.3f} | "
+                f"{a['dev']:.1f} | {b['s']:.2f} | {b['hulls']} | {b['ratio']:.3f} | {b['dev']:.1f} | "
+                f"{b['s'] / a['s']:.1f}x | {verdict} |",
+                flush=True,
+            )
     print(summary(rows))
     if drawn:
         from housebench.assets.preview import contact_sheet
@@ -193,12 +229,19 @@ def summary(rows: list[tuple[dict, dict]]) -> str:
     """Totals, mean fidelity a side and how many assets meet the goal (5x at equal or better)."""
     ours_s, theirs_s = (sum(side["s"] for side in column) for column in zip(*rows))
     met = sum(b["s"] >= 5 * a["s"] and as_good(a, b) for a, b in rows)
-    lines = [(f"\ntotal: housebench {ours_s:.1f} s, EmbodiedGen {theirs_s:.1f} s, "
-              f"speed-up {theirs_s / ours_s:.1f}x; goal met by {met} of {len(rows)} assets")]
+    lines = [
+        (
+            f"\ntotal: housebench {ours_s:.1f} s, EmbodiedGen {theirs_s:.1f} s, "
+            f"speed-up {theirs_s / ours_s:.1f}x; goal met by {met} of {len(rows)} assets"
+        )
+    ]
     for label, column in zip(("housebench", "EmbodiedGen"), zip(*rows)):
-        lines.append(f"mean |vol ratio - 1| {np.mean([abs(c['ratio'] - 1) for c in column]):.3f}, "
-                     f"mean dev {np.mean([c['dev'] for c in column]):.1f} mm: {label}")
+        lines.append(
+            f"mean |vol ratio - 1| {np.mean([abs(c['ratio'] - 1) for c in column]):.3f}, "
+            f"mean dev {np.mean([c['dev'] for c in column]):.1f} mm: {label}"
+        )
     return "\n".join(lines)
+
 
 if __name__ == "__main__":
     main()

@@ -37,7 +37,9 @@ def main() -> None:
     sim_s = params.horizon_s * len(jobs)
     print(f"{len(jobs)} episodes of {params.horizon_s} s sim, {cores} cores")
     print(f"1 worker:      {serial:6.2f} s  {len(jobs) / serial:6.2f} ep/s  {sim_s / serial:6.1f}x real time")
-    print(f"{cores} workers:     {parallel:6.2f} s  {len(jobs) / parallel:6.2f} ep/s  {sim_s / parallel:6.1f}x real time")
+    print(
+        f"{cores} workers:     {parallel:6.2f} s  {len(jobs) / parallel:6.2f} ep/s  {sim_s / parallel:6.1f}x real time"
+    )
     print(f"speed-up: {serial / parallel:.2f}x")
 
 

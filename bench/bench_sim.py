@@ -63,32 +63,51 @@ def measure(scene: Path, steps: int, cache: Path) -> dict:
     sim.step(steps)
     wall = time.perf_counter() - clock
     m = sim.model
-    return {"bodies": m.nbody, "geoms": m.ngeom, "joints": m.njnt, "props": len(sim.get_state().objects),
-            "compile_s": compile_s, "load_s": statistics.median(loads), "steps_s": steps / wall,
-            "rtf": steps * sim.timestep / wall}
+    return {
+        "bodies": m.nbody,
+        "geoms": m.ngeom,
+        "joints": m.njnt,
+        "props": len(sim.get_state().objects),
+        "compile_s": compile_s,
+        "load_s": statistics.median(loads),
+        "steps_s": steps / wall,
+        "rtf": steps * sim.timestep / wall,
+    }
 
 
 def table(rows: dict[str, dict]) -> str:
     house, bare = rows["house"], rows["bare floor"]
-    lines = ["| scene | bodies | geoms | joints | props | compile s | cached load s | steps/s | real-time x |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| scene | bodies | geoms | joints | props | compile s | cached load s | steps/s | real-time x |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for name, r in rows.items():
-        lines.append(f"| {name} | {r['bodies']} | {r['geoms']} | {r['joints']} | {r['props']} | "
-                     f"{r['compile_s']:.3f} | {r['load_s']:.3f} | {r['steps_s']:.0f} | {r['rtf']:.1f} |")
-    lines.append(f"| house / bare | | | | | {house['compile_s'] / bare['compile_s']:.2f} | "
-                 f"{house['load_s'] / bare['load_s']:.2f} | {house['steps_s'] / bare['steps_s']:.2f} | "
-                 f"{house['rtf'] / bare['rtf']:.2f} |")
+        lines.append(
+            f"| {name} | {r['bodies']} | {r['geoms']} | {r['joints']} | {r['props']} | "
+            f"{r['compile_s']:.3f} | {r['load_s']:.3f} | {r['steps_s']:.0f} | {r['rtf']:.1f} |"
+        )
+    lines.append(
+        f"| house / bare | | | | | {house['compile_s'] / bare['compile_s']:.2f} | "
+        f"{house['load_s'] / bare['load_s']:.2f} | {house['steps_s'] / bare['steps_s']:.2f} | "
+        f"{house['rtf'] / bare['rtf']:.2f} |"
+    )
     return "\n".join(lines)
 
 
 def write_section(scene: str, text: str) -> None:
     """Replace (or append) the Simulation section of RESULTS.md, leaving other sections alone."""
-    body = (f"{SECTION}\n\n`python bench/bench_sim.py --write` (one core, MuJoCo CPU, 2 ms steps, "
-            f"the robot holding its pose). House scene: `{scene}`. The machine's speed varies from run to "
-            f"run (the bare floor alone between 50x and 80x): the ratio row compares like with like.\n\n{text}\n")
+    body = (
+        f"{SECTION}\n\n`python bench/bench_sim.py --write` (one core, MuJoCo CPU, 2 ms steps, "
+        f"the robot holding its pose). House scene: `{scene}`. The machine's speed varies from run to "
+        f"run (the bare floor alone between 50x and 80x): the ratio row compares like with like.\n\n{text}\n"
+    )
     old = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n"
     pattern = re.compile(rf"{re.escape(SECTION)}\n.*?(?=\n## |\Z)", re.S)
-    new = pattern.sub(lambda _: body.rstrip("\n") + "\n", old) if pattern.search(old) else old.rstrip("\n") + "\n\n" + body
+    new = (
+        pattern.sub(lambda _: body.rstrip("\n") + "\n", old)
+        if pattern.search(old)
+        else old.rstrip("\n") + "\n\n" + body
+    )
     RESULTS.write_text(new if new.endswith("\n") else new + "\n")
 
 
@@ -105,8 +124,10 @@ def main() -> None:
     start = stage.GetPrimAtPath(ROBOT_PATH).GetAttribute("xformOp:translate").Get()
     with tempfile.TemporaryDirectory() as tmp:
         bare = bare_floor(Path(tmp) / "bare.usda", (start[0], start[1], 0.0))
-        rows = {"house": measure(house, args.steps, Path(tmp) / "cache"),
-                "bare floor": measure(bare, args.steps, Path(tmp) / "cache")}
+        rows = {
+            "house": measure(house, args.steps, Path(tmp) / "cache"),
+            "bare floor": measure(bare, args.steps, Path(tmp) / "cache"),
+        }
     text = table(rows)
     print(text)
     if args.write:

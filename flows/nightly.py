@@ -11,7 +11,7 @@ variants into ``runs/nightly/<date>/`` and writes ``results/<table>/run=nightly-
 from __future__ import annotations
 
 import argparse
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import yaml
@@ -66,19 +66,23 @@ def rollout(layout: Layout, run: str, seed: int) -> int:
 
 @task
 def report(layout: Layout, run: str) -> dict:
-    metrics = build_report(layout.at(RESULTS_DIR), layout.at(layout.report_dir),
-                           title=f"housebench nightly {run}", runs=[run])
-    rows = "\n".join(f"| {task_name} | {policy} | {m['episodes']} | {m['success_rate']:.2f} | "
-                     f"{m['mean_progress']:.2f} |"
-                     for task_name, policies in sorted(metrics["per_task"].items())
-                     for policy, m in sorted(policies.items()))
+    metrics = build_report(
+        layout.at(RESULTS_DIR), layout.at(layout.report_dir), title=f"housebench nightly {run}", runs=[run]
+    )
+    rows = "\n".join(
+        f"| {task_name} | {policy} | {m['episodes']} | {m['success_rate']:.2f} | {m['mean_progress']:.2f} |"
+        for task_name, policies in sorted(metrics["per_task"].items())
+        for policy, m in sorted(policies.items())
+    )
     create_markdown_artifact(
         key="housebench-nightly",
         description=f"housebench nightly benchmark, run {run}",
-        markdown=(f"# housebench {run}\n\n{metrics['episodes']} episodes, success rate "
-                  f"{metrics['success_rate']:.3f}, crash rate {metrics['crash_rate']:.3f}\n\n"
-                  f"| task | policy | episodes | success | progress |\n|---|---|---|---|---|\n{rows}\n\n"
-                  f"Report: `{layout.at(layout.report_dir) / 'index.html'}`\n"),
+        markdown=(
+            f"# housebench {run}\n\n{metrics['episodes']} episodes, success rate "
+            f"{metrics['success_rate']:.3f}, crash rate {metrics['crash_rate']:.3f}\n\n"
+            f"| task | policy | episodes | success | progress |\n|---|---|---|---|---|\n{rows}\n\n"
+            f"Report: `{layout.at(layout.report_dir) / 'index.html'}`\n"
+        ),
     )
     return metrics
 
@@ -86,7 +90,7 @@ def report(layout: Layout, run: str) -> dict:
 @flow(name="housebench-nightly", log_prints=True)
 def nightly(night: str | None = None, root: str = ".") -> dict:
     """Benchmark one night (default: today, UTC) over the house and assets built under ``root``."""
-    night = night or datetime.now(timezone.utc).date().isoformat()
+    night = night or datetime.now(UTC).date().isoformat()
     layout, run, seed = Layout.nightly(Path(root), night), f"nightly-{night}", night_seed(night)
     print(f"night {night}: seed {seed}, {sample(layout, seed)} variants")
     settle(layout)

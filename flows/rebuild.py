@@ -37,7 +37,11 @@ def repro_stage(stage: str, root: str) -> str:
     env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
     proc = subprocess.run(
         [sys.executable, "-m", "dvc", "repro", "--single-item", stage],
-        cwd=root, env=env, capture_output=True, text=True, check=False,
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     for line in (proc.stdout + proc.stderr).splitlines():
         if line.strip():

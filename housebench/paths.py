@@ -20,7 +20,6 @@ REPORT_DIR = Path("results/report")
 TASK_SPECS_DIR = Path("tasks")
 
 
-
 @dataclass(frozen=True)
 class Layout:
     """Where one pipeline run reads and writes. ``Layout()`` is the DVC pipeline's layout; the nightly
@@ -36,8 +35,7 @@ class Layout:
     @classmethod
     def nightly(cls, root: Path, night: str) -> Layout:
         workspace = Path("runs") / "nightly" / night
-        return cls(root, workspace / "tasks", workspace / "settled", workspace / "annotations",
-                   workspace / "report")
+        return cls(root, workspace / "tasks", workspace / "settled", workspace / "annotations", workspace / "report")
 
     def at(self, path: Path) -> Path:
         """``path`` under this layout's root."""

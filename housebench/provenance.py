@@ -26,4 +26,3 @@ def scene_hash(house_usd: Path, task_dir: Path, settled_dir: Path) -> str:
 def assets_hash(assets_dir: Path, names: list[str]) -> str:
     """One hash over the built assets a scene uses."""
     return text_hash("\n".join(f"{n}:{tree_hash(assets_dir / n)}" for n in sorted(set(names))))
-

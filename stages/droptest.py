@@ -34,12 +34,13 @@ def main() -> int:
         assets = load_model(AssetsFile, ANNOTATIONS_DIR / "assets.json").assets
     except SpecError as err:
         raise SystemExit(str(err)) from None
-    records = {name: check_asset(ASSETS_SIM / name / "body.xml", annotation, drop)
-               for name, annotation in sorted(assets.items())}
+    records = {
+        name: check_asset(ASSETS_SIM / name / "body.xml", annotation, drop)
+        for name, annotation in sorted(assets.items())
+    }
     failed = sorted(name for name, record in records.items() if not record["passed"])
     write_json(OUT, {"version": 1, "params": drop.model_dump(), "failed": failed, "assets": records})
-    contact_sheet({name: asset_picture(ASSETS_SIM / name / "body.xml") for name in sorted(assets)}
-                  ).save(SHEET)
+    contact_sheet({name: asset_picture(ASSETS_SIM / name / "body.xml") for name in sorted(assets)}).save(SHEET)
     for name in failed:
         print(f"{name}: FAILED: {'; '.join(records[name]['failures'])}", file=sys.stderr)
     return int(strict and bool(failed))

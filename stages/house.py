@@ -18,9 +18,24 @@ from housebench.usd.house import write_house_usd
 from housebench.usd.paths import TOPDOWN
 
 TOPDOWN_HEIGHT = 900  # pixels
-HOUSE_KEYS = ("seed", "size", "splits_x", "split_y", "jitter", "furniture_jitter", "wall_height",
-              "wall_thickness", "door_width", "door_height", "robot_start", "robot_radius", "grid",
-              "bookcase_low", "bookcase_tall", "parts")
+HOUSE_KEYS = (
+    "seed",
+    "size",
+    "splits_x",
+    "split_y",
+    "jitter",
+    "furniture_jitter",
+    "wall_height",
+    "wall_thickness",
+    "door_width",
+    "door_height",
+    "robot_start",
+    "robot_radius",
+    "grid",
+    "bookcase_low",
+    "bookcase_tall",
+    "parts",
+)
 
 
 def main() -> None:
@@ -35,12 +50,17 @@ def main() -> None:
         raise SystemExit(f"params.yaml house: rooms not reachable from the robot start: {sorted(unreachable)}")
     with atomic_dir(paths.HOUSE_DIR) as tmp:
         write_house_usd(house, tmp / "house.usda")
-        image = make_backend("mujoco").load(tmp / "house.usda").render(
-            TOPDOWN, round(TOPDOWN_HEIGHT * ASPECT), TOPDOWN_HEIGHT)
+        image = (
+            make_backend("mujoco")
+            .load(tmp / "house.usda")
+            .render(TOPDOWN, round(TOPDOWN_HEIGHT * ASPECT), TOPDOWN_HEIGHT)
+        )
         label_rooms(image, annotations).save(tmp / "topdown.png")
     write_json(paths.ANNOTATIONS_DIR / "house.json", annotations.model_dump(mode="json"))
-    print(f"house: {len(annotations.rooms)} rooms, {len(house.boxes)} boxes, {len(house.parts)} parts "
-          f"-> {paths.HOUSE_DIR / 'house.usda'}")
+    print(
+        f"house: {len(annotations.rooms)} rooms, {len(house.boxes)} boxes, {len(house.parts)} parts "
+        f"-> {paths.HOUSE_DIR / 'house.usda'}"
+    )
 
 
 if __name__ == "__main__":

@@ -31,8 +31,7 @@ def main() -> int:
         print(err, file=sys.stderr)
         return 1
     names = asset_dirs(ASSETS_RAW)
-    _, failed = run_each(names, ASSETS_IMPORTED, partial(step, specs, params["visual_max_faces"]),
-                         params["workers"])
+    _, failed = run_each(names, ASSETS_IMPORTED, partial(step, specs, params["visual_max_faces"]), params["workers"])
     return exit_code(names, failed, params["strict"])
 
 

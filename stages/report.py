@@ -18,8 +18,10 @@ def main() -> None:
     scenes = sorted({Path(p) for pattern in params["scene_images"] for p in glob(pattern)})
     metrics = build_report(RESULTS_DIR, REPORT_DIR, scenes, title=params["title"], runs=params["runs"])
     write_json(METRICS, metrics)
-    print(f"report: {metrics['episodes']} episodes, success rate {metrics['success_rate']:.3f}"
-          f" -> {REPORT_DIR}/index.html, {METRICS}")
+    print(
+        f"report: {metrics['episodes']} episodes, success rate {metrics['success_rate']:.3f}"
+        f" -> {REPORT_DIR}/index.html, {METRICS}"
+    )
 
 
 if __name__ == "__main__":

@@ -16,8 +16,19 @@ from housebench.sim.offscreen import use_offscreen_gl
 from housebench.sim.settle import CHECK_FILE, SCENE_FILE, check_house, settle_scene
 from housebench.tasks.spec import TaskVariant
 
-SETTLE_KEYS = ("max_time", "check_every", "rest_linvel", "rest_angvel", "max_move", "fall_drop",
-               "check_time", "max_drift", "robot_tol", "part_tol", "preview")
+SETTLE_KEYS = (
+    "max_time",
+    "check_every",
+    "rest_linvel",
+    "rest_angvel",
+    "max_move",
+    "fall_drop",
+    "check_time",
+    "max_drift",
+    "robot_tol",
+    "part_tol",
+    "preview",
+)
 
 HOUSE_CHECK, PREVIEW = "house_check.json", "preview.png"
 
@@ -49,16 +60,21 @@ def settle_all(layout: Layout, params: dict[str, Any], backend: str = "mujoco") 
             out = tmp / task / variant
             out.mkdir(parents=True)
             try:
-                report = {"scene": f"{task}/{variant}",
-                          **settle_scene(sim_backend, task_dir / "task.usda", out, params)}
-                write_preview(sim_backend.load(out / SCENE_FILE), _eye(task_dir),
-                              tuple(params["preview"]), out / PREVIEW)
+                report = {
+                    "scene": f"{task}/{variant}",
+                    **settle_scene(sim_backend, task_dir / "task.usda", out, params),
+                }
+                write_preview(
+                    sim_backend.load(out / SCENE_FILE), _eye(task_dir), tuple(params["preview"]), out / PREVIEW
+                )
             except Exception as err:
                 raise SystemExit(f"{task_dir / 'task.usda'}: settle failed: {err}") from err
             write_json(out / CHECK_FILE, report)
             reports.append(report)
-            print(f"settle {task}/{variant}: passed={report['passed']} "
-                  f"skipped={report['skipped']} t={report['settle_time']}s")
+            print(
+                f"settle {task}/{variant}: passed={report['passed']} "
+                f"skipped={report['skipped']} t={report['settle_time']}s"
+            )
     print(f"house check: passed={reports[0]['passed']}")
     return reports
 

@@ -23,15 +23,18 @@ from housebench.tasks.spec import TaskVariant, load_spec
 from housebench.usd.task_layer import write_task_layer
 
 
-def sample_all(params: SamplerParams, house: HouseAnnotations, assets: AssetsFile,
-               specs: list[Path]) -> list[TaskVariant]:
+def sample_all(
+    params: SamplerParams, house: HouseAnnotations, assets: AssetsFile, specs: list[Path]
+) -> list[TaskVariant]:
     """Every variant of every spec; a bad spec is reported with the others, then the stage fails."""
     variants, errors = [], []
     for path in specs:
         try:
             spec, digest = load_spec(path), file_hash(path)
-            variants += [sample_variant(path.stem, spec, digest, f"v{i:03d}", params.seed + i,
-                                        house, assets, params) for i in range(params.variants_per_task)]
+            variants += [
+                sample_variant(path.stem, spec, digest, f"v{i:03d}", params.seed + i, house, assets, params)
+                for i in range(params.variants_per_task)
+            ]
         except (SpecError, SamplingError) as err:
             errors.append(str(err))
     if errors:
@@ -45,8 +48,10 @@ def choice_counts(variants: list[TaskVariant]) -> dict:
     for v in variants:
         for key, value in v.choices.items():
             counts[v.task][key][value] += 1
-    return {task: {"variants": sum(1 for v in variants if v.task == task),
-                   "choices": {k: dict(c) for k, c in keys.items()}} for task, keys in counts.items()}
+    return {
+        task: {"variants": sum(1 for v in variants if v.task == task), "choices": {k: dict(c) for k, c in keys.items()}}
+        for task, keys in counts.items()
+    }
 
 
 def write_variants(layout: Layout, params: SamplerParams) -> list[TaskVariant]:
@@ -58,8 +63,13 @@ def write_variants(layout: Layout, params: SamplerParams) -> list[TaskVariant]:
         for v in variants:
             folder = tmp / v.task / v.variant
             write_json(folder / "task.json", v.model_dump(mode="json"))
-            write_task_layer(folder / "task.usda", v, layout.at(HOUSE_DIR / "house.usda"),
-                             layout.at(ASSETS_SIM), anchor=target / v.task / v.variant)
+            write_task_layer(
+                folder / "task.usda",
+                v,
+                layout.at(HOUSE_DIR / "house.usda"),
+                layout.at(ASSETS_SIM),
+                anchor=target / v.task / v.variant,
+            )
         write_json(tmp / "choices.json", choice_counts(variants))
     return variants
 
@@ -67,8 +77,8 @@ def write_variants(layout: Layout, params: SamplerParams) -> list[TaskVariant]:
 def main() -> None:
     params = load_section("tasks", SamplerParams)
     variants = write_variants(Layout(), params)
-    print(f"tasks: {len(variants)} variants of {len({v.task for v in variants})} tasks -> {TASKS_DIR}",
-          file=sys.stderr)
+    print(f"tasks: {len(variants)} variants of {len({v.task for v in variants})} tasks -> {TASKS_DIR}", file=sys.stderr)
+
 
 if __name__ == "__main__":
     main()

@@ -36,12 +36,13 @@ def prefect_server(tmp_path_factory) -> dict[str, str]:
     """Start ``prefect server start`` on 127.0.0.1; yield the environment that points at it."""
     home = tmp_path_factory.mktemp("prefect-home")
     port = _free_port()
-    env = {**os.environ, **PREFECT_QUIET, "PREFECT_HOME": str(home),
-           "PREFECT_API_URL": f"http://127.0.0.1:{port}/api"}
+    env = {**os.environ, **PREFECT_QUIET, "PREFECT_HOME": str(home), "PREFECT_API_URL": f"http://127.0.0.1:{port}/api"}
     log = (home / "server.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1", "--port", str(port)],
-        env=env, stdout=log, stderr=subprocess.STDOUT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 120
     while True:

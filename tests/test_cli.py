@@ -26,8 +26,11 @@ def test_every_area_has_help(area):
     assert result.exit_code == 0 and "Usage:" in result.output
 
 
-@pytest.mark.parametrize("command", [[str(Path(sys.executable).parent / "housebench")],
-                                     [sys.executable, "-m", "housebench"]], ids=["script", "module"])
+@pytest.mark.parametrize(
+    "command",
+    [[str(Path(sys.executable).parent / "housebench")], [sys.executable, "-m", "housebench"]],
+    ids=["script", "module"],
+)
 def test_console_script_runs(command):
     proc = subprocess.run([*command, "--version"], capture_output=True, text=True)
     assert proc.returncode == 0 and "housebench, version" in proc.stdout
@@ -35,7 +38,17 @@ def test_console_script_runs(command):
 
 def test_asset_import_with_a_bad_params_file_is_one_line(tmp_path):
     (tmp_path / "params.yaml").write_text("collision:\n  bogus: 1\n")
-    result = CliRunner().invoke(main, ["asset", "import", str(ROOT / "assets_raw/apple/result"), "--out", str(tmp_path / "out"),
-                                       "--params", str(tmp_path / "params.yaml")])
+    result = CliRunner().invoke(
+        main,
+        [
+            "asset",
+            "import",
+            str(ROOT / "assets_raw/apple/result"),
+            "--out",
+            str(tmp_path / "out"),
+            "--params",
+            str(tmp_path / "params.yaml"),
+        ],
+    )
     assert result.exit_code != 0 and not (tmp_path / "out").exists()
     assert f"{tmp_path / 'params.yaml'}: collision.bogus: Extra inputs" in str(result.exception or result.output)

@@ -25,10 +25,14 @@ print(json.dumps(sorted(m.__file__ for n, m in sys.modules.items()
 @pytest.mark.parametrize("stage", sorted(STAGES))
 def test_stage_deps_cover_the_code_it_imports(stage):
     module = STAGES[stage]["cmd"].removeprefix("python -m ")
-    out = subprocess.run([sys.executable, "-c", LOADED, module], cwd=ROOT, capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", LOADED, module], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
     files = [path.removeprefix(str(ROOT) + "/") for path in json.loads(out)]
     deps = STAGES[stage]["deps"]
-    missing = [f for f in files if not f.endswith("__init__.py")
-               and not any(f == d or f.startswith(d.rstrip("/") + "/") for d in deps)]
+    missing = [
+        f
+        for f in files
+        if not f.endswith("__init__.py") and not any(f == d or f.startswith(d.rstrip("/") + "/") for d in deps)
+    ]
     assert not missing, f"dvc.yaml stage '{stage}' imports code it does not depend on: {missing}"

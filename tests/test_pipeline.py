@@ -41,20 +41,26 @@ def used_assets(spec: Path) -> set[str]:
 def copy_project(dest: Path, everything: bool) -> Path:
     """The project's files as git sees them (tracked and new, not ignored), in a fresh git repo;
     unless ``everything``, only the fast task and the raw assets it uses."""
-    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, check=True,
-                            capture_output=True, text=True).stdout.splitlines()
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.splitlines()
     assets = used_assets(ROOT / "tasks" / f"{FAST_TASK}.json")
     for rel in listed:
         parts = Path(rel).parts
         if rel == "dvc.lock" or not (ROOT / rel).is_file():
             continue
-        if not everything and ((parts[0] == "assets_raw" and parts[1] not in assets)
-                               or (parts[0] == "tasks" and rel != f"tasks/{FAST_TASK}.json")):
+        if not everything and (
+            (parts[0] == "assets_raw" and parts[1] not in assets)
+            or (parts[0] == "tasks" and rel != f"tasks/{FAST_TASK}.json")
+        ):
             continue
         (dest / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, dest / rel)
-    for cmd in (["git", "init", "-q"], ["git", "add", "-A"],
-                ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "copy"]):
+    for cmd in (
+        ["git", "init", "-q"],
+        ["git", "add", "-A"],
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "copy"],
+    ):
         subprocess.run(cmd, cwd=dest, check=True)
     return dest
 
@@ -87,8 +93,9 @@ def check_pipeline(repo: Path, env: dict) -> None:
     assert [s for s in first if s in chain] == chain and first.index("house") < first.index("tasks")
 
     # Parquet that DuckDB can query, with provenance on every row
-    episodes = duckdb.sql(f"select * from read_parquet('{repo}/results/episodes/**/*.parquet', "
-                          "hive_partitioning=true)").df()
+    episodes = duckdb.sql(
+        f"select * from read_parquet('{repo}/results/episodes/**/*.parquet', hive_partitioning=true)"
+    ).df()
     variants = len(list((repo / "scenes/tasks").glob("*/*/task.json")))
     params = yaml.safe_load((repo / "params.yaml").read_text())["rollout"]
     assert len(episodes) == variants * params["episodes_per_variant"] * len(params["policies"]) > 0
@@ -110,8 +117,9 @@ def check_pipeline(repo: Path, env: dict) -> None:
     # a second repro re-runs nothing; one param re-runs that stage and what depends on it
     assert ran_stages(run(dvc + ["repro"], repo, env)) == []
     text = (repo / "params.yaml").read_text()
-    (repo / "params.yaml").write_text(text.replace(f"horizon_s: {params['horizon_s']}",
-                                                   f"horizon_s: {params['horizon_s'] + 0.5}"))
+    (repo / "params.yaml").write_text(
+        text.replace(f"horizon_s: {params['horizon_s']}", f"horizon_s: {params['horizon_s'] + 0.5}")
+    )
     assert ran_stages(run(dvc + ["repro"], repo, env)) == ["rollout", "report"]
 
     # every stage before the rollout is byte-identical when rebuilt from a cold cache
@@ -137,8 +145,7 @@ def check_goal_state_succeeds(repo: Path) -> None:
     """Physics + evaluator agree on success: drop the fruit into the container and let it rest."""
     task, variant = FAST_TASK, "v000"
     spec = TaskVariant.model_validate_json((repo / f"scenes/tasks/{task}/{variant}/task.json").read_text())
-    scene = SceneAnnotations.model_validate_json(
-        (repo / f"annotations/scenes/{task}__{variant}.json").read_text())
+    scene = SceneAnnotations.model_validate_json((repo / f"annotations/scenes/{task}__{variant}.json").read_text())
     sim = make_backend("mujoco").load(repo / f"scenes/settled/{task}/{variant}/scene.usda")
     initial = sim.get_state()
     assert not evaluate(spec.goal, initial, scene).success
@@ -158,8 +165,9 @@ def check_nightly(repo: Path, env: dict) -> None:
     params = (repo / "params.yaml").read_text()
     (repo / "params.yaml").write_text(params.replace("executor: local", "executor: ray"))
     try:
-        out = run([sys.executable, "-m", "flows.nightly", "--night", NIGHT], repo,
-                  {**env, "RAY_DISABLE_USAGE_STATS": "1"})
+        out = run(
+            [sys.executable, "-m", "flows.nightly", "--night", NIGHT], repo, {**env, "RAY_DISABLE_USAGE_STATS": "1"}
+        )
     finally:
         (repo / "params.yaml").write_text(params)
     run_name = f"nightly-{NIGHT}"
@@ -182,7 +190,8 @@ def check_nightly(repo: Path, env: dict) -> None:
         "        arts = await client.read_artifacts()\n"
         "        print(json.dumps({'runs': [(r.name, r.state.type.value) for r in runs],\n"
         "                          'artifacts': [a.key for a in arts]}))\n"
-        "asyncio.run(main())\n")
+        "asyncio.run(main())\n"
+    )
     seen = json.loads(run([sys.executable, "-c", query], repo, env).strip().splitlines()[-1])
     assert "COMPLETED" in {state for _, state in seen["runs"]}
     assert "housebench-nightly" in seen["artifacts"]
@@ -200,7 +209,8 @@ def check_deployment(repo: Path, env: dict) -> None:
         "    async with get_client() as client:\n"
         "        d = await client.read_deployment_by_name('housebench-nightly/nightly')\n"
         "        print(json.dumps([s.schedule.cron for s in d.schedules]))\n"
-        "asyncio.run(main())\n")
+        "asyncio.run(main())\n"
+    )
     crons = json.loads(run([sys.executable, "-c", query], repo, env).strip().splitlines()[-1])
     assert crons == ["0 2 * * *"] == [nightly_cron()]  # --serve uses the same schedule
 
@@ -209,8 +219,9 @@ def check_notebook(repo: Path) -> None:
     notebook = nbformat.read(ROOT / "notebooks/analysis.ipynb", as_version=4)
     os.environ["HOUSEBENCH_RESULTS"] = str(repo / "results")
     try:
-        NotebookClient(notebook, kernel_name="python3", timeout=180,
-                       resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+        NotebookClient(
+            notebook, kernel_name="python3", timeout=180, resources={"metadata": {"path": str(ROOT / "notebooks")}}
+        ).execute()
     finally:
         del os.environ["HOUSEBENCH_RESULTS"]
     outputs = [out for cell in notebook.cells for out in cell.get("outputs", [])]

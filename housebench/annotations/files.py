@@ -10,7 +10,9 @@ from housebench.paths import ANNOTATIONS_DIR, Layout
 def load_house_and_assets(layout: Layout) -> tuple[HouseAnnotations, AssetsFile]:
     """The house and asset annotations of ``layout``; a bad file is a one-line exit."""
     try:
-        return (load_model(HouseAnnotations, layout.at(ANNOTATIONS_DIR / "house.json")),
-                load_model(AssetsFile, layout.at(ANNOTATIONS_DIR / "assets.json")))
+        return (
+            load_model(HouseAnnotations, layout.at(ANNOTATIONS_DIR / "house.json")),
+            load_model(AssetsFile, layout.at(ANNOTATIONS_DIR / "assets.json")),
+        )
     except SpecError as err:
         raise SystemExit(str(err)) from None

@@ -13,8 +13,7 @@ from housebench.tasks.spec import TaskVariant
 from housebench.usd.props import prop_poses
 
 
-def annotate_scene(scene_usd: Path, task: TaskVariant, house: HouseAnnotations,
-                   assets: AssetsFile) -> SceneAnnotations:
+def annotate_scene(scene_usd: Path, task: TaskVariant, house: HouseAnnotations, assets: AssetsFile) -> SceneAnnotations:
     """Annotations of one settled scene; ``task`` is its variant (asset and support per prop)."""
     poses, rooms = prop_poses(scene_usd), HouseQuery(house)
     objects = {}
@@ -24,6 +23,7 @@ def annotate_scene(scene_usd: Path, task: TaskVariant, house: HouseAnnotations,
         pos, quat = poses[name]
         asset = assets.assets[placed.asset]
         box = tuple(map(r6, world_box(ObjectState(pos=pos, quat=quat), asset)))
-        objects[name] = PlacedObject(asset=asset, pos=pos, quat=quat, support=placed.support, box=box,
-                                     room=rooms.room_at(pos[0], pos[1]))
+        objects[name] = PlacedObject(
+            asset=asset, pos=pos, quat=quat, support=placed.support, box=box, room=rooms.room_at(pos[0], pos[1])
+        )
     return SceneAnnotations(scene=f"{task.task}/{task.variant}", house=house, objects=objects)

@@ -47,8 +47,10 @@ class ContainerProfile(Strict):
         else:
             across, what = abs(lx) <= hx and abs(ly) <= hy, f"offset ({lx:.6f}, {ly:.6f}) (max {hx}, {hy})"
         level = self.floor_z - below <= lz <= self.rim_z + above
-        return across and level, (f"{what}{'' if across else ' FAIL'}, height {lz:.6f} "
-                                  f"({self.floor_z}-{below} .. {self.rim_z}+{above}){'' if level else ' FAIL'}")
+        return across and level, (
+            f"{what}{'' if across else ' FAIL'}, height {lz:.6f} "
+            f"({self.floor_z}-{below} .. {self.rim_z}+{above}){'' if level else ' FAIL'}"
+        )
 
 
 class GraspPrimitive(Strict):

@@ -28,11 +28,14 @@ def container_profile(mesh: trimesh.Trimesh, shape: str) -> ContainerProfile:
     if not 0.0 <= floor_z < rim_z:
         raise ValueError("no open cavity found down the container's axis")
     mid = [0.0, 0.0, (floor_z + rim_z) / 2]
-    reach = {axis: min(_first_hit(mesh, mid, sign * np.eye(3)[axis]) for sign in (1, -1))
-             for axis in (0, 1)}
+    reach = {axis: min(_first_hit(mesh, mid, sign * np.eye(3)[axis]) for sign in (1, -1)) for axis in (0, 1)}
     half = (min(reach.values()),) * 2 if shape == "round" else (reach[0], reach[1])
-    return ContainerProfile(shape=shape, inner_half_extents=tuple(round(h, 6) for h in half),
-                            floor_z=round(floor_z, 6), rim_z=round(rim_z, 6))
+    return ContainerProfile(
+        shape=shape,
+        inner_half_extents=tuple(round(h, 6) for h in half),
+        floor_z=round(floor_z, 6),
+        rim_z=round(rim_z, 6),
+    )
 
 
 def asset_annotation(info: dict, mesh: trimesh.Trimesh, gripper: Gripper) -> AssetAnnotation:
@@ -40,6 +43,13 @@ def asset_annotation(info: dict, mesh: trimesh.Trimesh, gripper: Gripper) -> Ass
     container = container_profile(mesh, info["container"]) if info["container"] else None
     grasps, note = grasp_primitives(np.asarray(mesh.vertices), info["tags"], container, gripper)
     return AssetAnnotation(
-        name=info["name"], category=info["category"], size=tuple(info["size"]), mass=info["mass"],
-        tags=info["tags"], bottom_offset=round(max(0.0, -float(mesh.bounds[0][2])), 6),
-        container=container, grasps=grasps, grasp_note=note)
+        name=info["name"],
+        category=info["category"],
+        size=tuple(info["size"]),
+        mass=info["mass"],
+        tags=info["tags"],
+        bottom_offset=round(max(0.0, -float(mesh.bounds[0][2])), 6),
+        container=container,
+        grasps=grasps,
+        grasp_note=note,
+    )

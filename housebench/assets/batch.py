@@ -69,8 +69,7 @@ def _outcomes(step: Step, jobs: list[tuple[str, Path]], workers: int) -> list[tu
     return [outcomes[k] for k in range(len(jobs))]
 
 
-def run_each(names: list[str], out_root: Path, step: Step, workers: int = 1
-             ) -> tuple[dict[str, Any], dict[str, str]]:
+def run_each(names: list[str], out_root: Path, step: Step, workers: int = 1) -> tuple[dict[str, Any], dict[str, str]]:
     """Call ``step(name, out_root/name)`` for every name on up to ``workers`` processes; returns
     the results of the steps that worked and the failures (name -> reason), both in name order."""
     done: dict[str, Any] = {}

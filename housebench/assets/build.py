@@ -71,8 +71,7 @@ def texture_color(texture: Path, uv: np.ndarray) -> tuple[float, float, float]:
 
 def _round(a: np.ndarray) -> list:
     """Nine significant digits (tiny inertias keep their precision)."""
-    return [float(f"{x:.9g}") for x in np.asarray(a, float).ravel()] if np.ndim(a) == 1 else [
-        _round(row) for row in a]
+    return [float(f"{x:.9g}") for x in np.asarray(a, float).ravel()] if np.ndim(a) == 1 else [_round(row) for row in a]
 
 
 def build_sim(imported: Path, collision: Path, out_dir: Path, params: PhysicsParams) -> AssetAnnotation:
@@ -84,24 +83,46 @@ def build_sim(imported: Path, collision: Path, out_dir: Path, params: PhysicsPar
     hulls = read_hulls(collision)
     props = mass_properties(hulls, info["mass"])
     friction = info["friction"] or params.default_friction
-    geometry = AssetGeometry(name=name, vertices=vertices, faces=faces, uv=uv,
-                             texture=f"{name}.png", hulls=hulls, mass=props.mass, com=props.com,
-                             principal=props.principal, axes_quat=props.axes_quat, friction=friction,
-                             damping=params.damping(props.mass, info["size"]),
-                             color=texture_color(imported / f"{name}.png", uv))
+    geometry = AssetGeometry(
+        name=name,
+        vertices=vertices,
+        faces=faces,
+        uv=uv,
+        texture=f"{name}.png",
+        hulls=hulls,
+        mass=props.mass,
+        com=props.com,
+        principal=props.principal,
+        axes_quat=props.axes_quat,
+        friction=friction,
+        damping=params.damping(props.mass, info["size"]),
+        color=texture_color(imported / f"{name}.png", uv),
+    )
     for file in ("visual.obj", "visual.mtl", f"{name}.png"):
         shutil.copyfile(imported / file, out / file)
     write_asset_usd(out / "asset.usda", geometry)
     write_body_xml(out / "body.xml", geometry)
     annotation = asset_annotation(info, welded(vertices, faces), params.gripper)
     col = json.loads((collision / "collision.json").read_text())
-    write_json(out / "meta.json", {
-        "version": 1, "name": name, "category": info["category"], "size": info["size"],
-        "mass": props.mass, "center_of_mass": _round(props.com), "inertia": _round(props.inertia),
-        "principal_inertia": _round(props.principal), "principal_axes": _round(props.axes_quat),
-        "bottom_offset": annotation.bottom_offset, "friction": friction,
-        "hull_count": len(hulls), "collision_method": col["method"], "damping": geometry.damping,
-        "sources": info["sources"],
-        "warnings": info["warnings"] + col["notes"],
-    })
+    write_json(
+        out / "meta.json",
+        {
+            "version": 1,
+            "name": name,
+            "category": info["category"],
+            "size": info["size"],
+            "mass": props.mass,
+            "center_of_mass": _round(props.com),
+            "inertia": _round(props.inertia),
+            "principal_inertia": _round(props.principal),
+            "principal_axes": _round(props.axes_quat),
+            "bottom_offset": annotation.bottom_offset,
+            "friction": friction,
+            "hull_count": len(hulls),
+            "collision_method": col["method"],
+            "damping": geometry.damping,
+            "sources": info["sources"],
+            "warnings": info["warnings"] + col["notes"],
+        },
+    )
     return annotation

@@ -55,11 +55,17 @@ class CollisionParams(BaseModel):
     workers: int = 2  # assets decomposed at once (each with its own CoACD process)
 
     def coacd_kwargs(self) -> dict:
-        return {"threshold": self.threshold, "resolution": self.resolution,
-                "preprocess_resolution": self.preprocess_resolution, "mcts_nodes": self.mcts_nodes,
-                "mcts_iterations": self.mcts_iterations, "mcts_max_depth": self.mcts_max_depth,
-                "max_convex_hull": self.max_hulls, "max_ch_vertex": self.max_hull_vertices,
-                "seed": self.seed}
+        return {
+            "threshold": self.threshold,
+            "resolution": self.resolution,
+            "preprocess_resolution": self.preprocess_resolution,
+            "mcts_nodes": self.mcts_nodes,
+            "mcts_iterations": self.mcts_iterations,
+            "mcts_max_depth": self.mcts_max_depth,
+            "max_convex_hull": self.max_hulls,
+            "max_ch_vertex": self.max_hull_vertices,
+            "seed": self.seed,
+        }
 
 
 @dataclass(frozen=True)
@@ -148,12 +154,12 @@ def _clean(hulls: list[Mesh], params: CollisionParams) -> tuple[list[Mesh], list
     return kept, notes
 
 
-def _from_mesh(mesh: trimesh.Trimesh, collider: str, params: CollisionParams
-               ) -> tuple[list[Mesh], str, list[str]]:
+def _from_mesh(mesh: trimesh.Trimesh, collider: str, params: CollisionParams) -> tuple[list[Mesh], str, list[str]]:
     """The plain hull (``hull``, or ``auto`` on a nearly convex mesh) or CoACD's hulls, with the
     method and notes."""
-    if collider == "hull" or (collider == "auto" and mesh.is_watertight
-                              and mesh.volume / mesh.convex_hull.volume > params.convex_ratio):
+    if collider == "hull" or (
+        collider == "auto" and mesh.is_watertight and mesh.volume / mesh.convex_hull.volume > params.convex_ratio
+    ):
         return [(mesh.vertices, mesh.faces)], "hull", []
     try:
         return run_coacd(mesh, params), "coacd", []
@@ -162,8 +168,9 @@ def _from_mesh(mesh: trimesh.Trimesh, collider: str, params: CollisionParams
         return [(mesh.vertices, mesh.faces)], "hull-fallback", [reason]
 
 
-def decompose(vertices: np.ndarray, faces: np.ndarray, collider: str, params: CollisionParams,
-              source: list[Mesh] | None = None) -> Collision:
+def decompose(
+    vertices: np.ndarray, faces: np.ndarray, collider: str, params: CollisionParams, source: list[Mesh] | None = None
+) -> Collision:
     """Hulls for a mesh in the asset frame; ``collider`` is ``auto``, ``hull``, ``coacd`` or ``source``
     (EmbodiedGen's pieces as they are: the mesh is not repaired for them)."""
     if collider == "source":
@@ -171,8 +178,9 @@ def decompose(vertices: np.ndarray, faces: np.ndarray, collider: str, params: Co
             raise ValueError("collider 'source' needs EmbodiedGen's collision pieces")
         hulls, method, notes = source, "source", []
     else:
-        hulls, method, notes = _from_mesh(welded(*repair_collision(vertices, faces, params.max_faces)),
-                                          collider, params)
+        hulls, method, notes = _from_mesh(
+            welded(*repair_collision(vertices, faces, params.max_faces)), collider, params
+        )
     kept, dropped = _clean(hulls, params)
     if not kept:
         raise ValueError("no collision hull left: the mesh is flat or degenerate")
@@ -183,9 +191,16 @@ def write_hulls(out_dir: Path, collision: Collision, extra: dict) -> None:
     """``hull_NNN.obj`` per hull and ``collision.json`` (method, count, notes + ``extra``)."""
     for i, (v, f) in enumerate(collision.hulls):
         write_obj(Path(out_dir) / f"hull_{i:03d}.obj", v, f)
-    write_json(Path(out_dir) / "collision.json", {"version": 1, "method": collision.method,
-                                                  "hull_count": len(collision.hulls),
-                                                  "notes": collision.notes, **extra})
+    write_json(
+        Path(out_dir) / "collision.json",
+        {
+            "version": 1,
+            "method": collision.method,
+            "hull_count": len(collision.hulls),
+            "notes": collision.notes,
+            **extra,
+        },
+    )
 
 
 def read_hulls(hull_dir: Path) -> list[Mesh]:

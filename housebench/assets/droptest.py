@@ -38,8 +38,9 @@ def load_asset_spec(body_xml: Path) -> mujoco.MjSpec:
     return spec
 
 
-def drop_world(body_xml: Path, drop: float, balls: list[tuple[float, float, float, float]] = ()
-               ) -> tuple[mujoco.MjModel, str]:
+def drop_world(
+    body_xml: Path, drop: float, balls: list[tuple[float, float, float, float]] = ()
+) -> tuple[mujoco.MjModel, str]:
     """A world with a ground plane, the asset at ``drop`` height and free spheres (x, y, z, radius)."""
     world = mujoco.MjSpec()
     world.option.timestep = 0.002
@@ -55,8 +56,13 @@ def drop_world(body_xml: Path, drop: float, balls: list[tuple[float, float, floa
     return world.compile(), f"drop:{name}"
 
 
-def drop_test(body_xml: Path, drop: float = 0.05, settle_s: float = 1.0, hold_s: float = 3.0,
-              balls: list[tuple[float, float, float, float]] = ()) -> DropResult:
+def drop_test(
+    body_xml: Path,
+    drop: float = 0.05,
+    settle_s: float = 1.0,
+    hold_s: float = 3.0,
+    balls: list[tuple[float, float, float, float]] = (),
+) -> DropResult:
     """Run the drop and return what the assertions need."""
     model, name = drop_world(body_xml, drop, balls)
     data = mujoco.MjData(model)
@@ -66,9 +72,13 @@ def drop_test(body_xml: Path, drop: float = 0.05, settle_s: float = 1.0, hold_s:
     tilt = float(np.degrees(np.arccos(np.clip(body.xmat.reshape(3, 3)[2, 2], -1, 1))))
     mujoco.mj_step(model, data, int(hold_s / model.opt.timestep))
     rot, origin = body.xmat.reshape(3, 3), body.xpos
-    return DropResult(rest_z=rest_z, tilt_deg=tilt, drift=float(np.linalg.norm(body.xpos[:2] - rest_xy)),
-                      final_z=float(body.xpos[2]),
-                      balls=[rot.T @ (data.body(f"ball_{i}").xpos - origin) for i in range(len(balls))])
+    return DropResult(
+        rest_z=rest_z,
+        tilt_deg=tilt,
+        drift=float(np.linalg.norm(body.xpos[:2] - rest_xy)),
+        final_z=float(body.xpos[2]),
+        balls=[rot.T @ (data.body(f"ball_{i}").xpos - origin) for i in range(len(balls))],
+    )
 
 
 class DropParams(BaseModel):
@@ -98,8 +108,12 @@ def check_asset(body_xml: Path, annotation: AssetAnnotation, params: DropParams)
         failures.append(f"drifted {result.drift:.4f} m")
     if result.final_z < annotation.bottom_offset - params.height_tol:
         failures.append("fell through the floor")
-    record = {"rest_z": round(result.rest_z, 5), "tilt_deg": round(result.tilt_deg, 3),
-              "drift": round(result.drift, 5), "final_z": round(result.final_z, 5)}
+    record = {
+        "rest_z": round(result.rest_z, 5),
+        "tilt_deg": round(result.tilt_deg, 3),
+        "drift": round(result.drift, 5),
+        "final_z": round(result.final_z, 5),
+    }
     cavity = annotation.container
     if cavity is not None:
         start = (0.0, 0.0, cavity.rim_z + params.ball_radius + 0.02, params.ball_radius)

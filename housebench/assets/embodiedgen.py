@@ -162,11 +162,16 @@ def read_result(result_dir: Path) -> RawAsset:
     gazebo = link.find("collision/gazebo")
     mu = None
     if gazebo is not None and gazebo.find("mu1") is not None:
-        mu = (_floats(gazebo.findtext("mu1"), 1, urdf, "collision/gazebo/mu1")[0],
-              _floats(gazebo.findtext("mu2", gazebo.findtext("mu1")), 1, urdf, "collision/gazebo/mu2")[0])
+        mu = (
+            _floats(gazebo.findtext("mu1"), 1, urdf, "collision/gazebo/mu1")[0],
+            _floats(gazebo.findtext("mu2", gazebo.findtext("mu1")), 1, urdf, "collision/gazebo/mu2")[0],
+        )
     col_mesh = link.find("collision/geometry/mesh")
-    collision = (_inside(root, col_mesh.get("filename", ""), urdf, "collision/geometry/mesh@filename")
-                 if col_mesh is not None else None)
+    collision = (
+        _inside(root, col_mesh.get("filename", ""), urdf, "collision/geometry/mesh@filename")
+        if col_mesh is not None
+        else None
+    )
     try:
         loaded = trimesh.load(visual, process=False, force="mesh")
     except Exception as err:  # trimesh raises many types for unreadable files
@@ -183,9 +188,19 @@ def read_result(result_dir: Path) -> RawAsset:
         png = texture.read_bytes()
     extra = link.find("extra_info")
     return RawAsset(
-        urdf=urdf, visual=visual, texture=texture, texture_png=png, vertices=vertices, faces=faces,
-        uv=np.asarray(uv, float), rpy=rpy, xyz=xyz, mass=mass, mu=mu,
-        pieces=read_pieces(collision) if collision else [], collision=collision,
+        urdf=urdf,
+        visual=visual,
+        texture=texture,
+        texture_png=png,
+        vertices=vertices,
+        faces=faces,
+        uv=np.asarray(uv, float),
+        rpy=rpy,
+        xyz=xyz,
+        mass=mass,
+        mu=mu,
+        pieces=read_pieces(collision) if collision else [],
+        collision=collision,
         extra_info={c.tag: (c.text or "").strip() for c in extra} if extra is not None else {},
         quality=(robot.findtext("custom_data/quality/overall") or "").strip() or None,
     )

@@ -49,35 +49,57 @@ def _fits(width: float, g: Gripper) -> bool:
     return width + g.clearance <= g.opening
 
 
-def grasp_primitives(vertices: np.ndarray, tags: list[str], container: ContainerProfile | None,
-                     g: Gripper) -> tuple[list[GraspPrimitive], str | None]:
+def grasp_primitives(
+    vertices: np.ndarray, tags: list[str], container: ContainerProfile | None, g: Gripper
+) -> tuple[list[GraspPrimitive], str | None]:
     """The primitives that fit, and the reason when none does."""
     height = float(vertices[:, 2].max())
     width, d, centre = narrowest(vertices[:, :2])
     found: list[GraspPrimitive] = []
     if _fits(width, g) and height >= g.min_height:
         z = max(height - g.finger_depth, height / 2)
-        found.append(GraspPrimitive(kind="top_pinch", point=r6s([*centre, z]), axis=r6s([*d, 0]),
-                                    width=round(width, 6)))
+        found.append(
+            GraspPrimitive(kind="top_pinch", point=r6s([*centre, z]), axis=r6s([*d, 0]), width=round(width, 6))
+        )
     if container is not None:
         wall = -float(vertices[:, 0].min()) - container.inner_half_extents[0]  # -X: away from a handle
         if _fits(wall, g):
             x = -(container.inner_half_extents[0] + wall / 2)
-            found.append(GraspPrimitive(kind="rim_pinch", point=r6s([x, 0, container.rim_z - g.finger_depth / 2]),
-                                        axis=(1.0, 0.0, 0.0), width=round(wall, 6)))
+            found.append(
+                GraspPrimitive(
+                    kind="rim_pinch",
+                    point=r6s([x, 0, container.rim_z - g.finger_depth / 2]),
+                    axis=(1.0, 0.0, 0.0),
+                    width=round(wall, 6),
+                )
+            )
     if "handle" in tags:
         handle = vertices[vertices[:, 0] > np.abs(vertices[:, 1]).max() + 0.002]
         if len(handle) and _fits(float(np.ptp(handle[:, 1])), g):
             mid = (handle.min(0) + handle.max(0)) / 2
-            found.append(GraspPrimitive(kind="handle_pinch", point=r6s(mid), axis=(0.0, 1.0, 0.0),
-                                        width=round(float(np.ptp(handle[:, 1])), 6)))
+            found.append(
+                GraspPrimitive(
+                    kind="handle_pinch",
+                    point=r6s(mid),
+                    axis=(0.0, 1.0, 0.0),
+                    width=round(float(np.ptp(handle[:, 1])), 6),
+                )
+            )
     flat = "flat" in tags or height <= g.flat_height
     if flat and not _fits(width, g) and _fits(height, g):
         edge = centre + d * (width / 2 - g.finger_depth / 2)
-        found.append(GraspPrimitive(kind="edge_pinch_after_push", point=r6s([*edge, height / 2]),
-                                    axis=(0.0, 0.0, 1.0), width=round(height, 6)))
+        found.append(
+            GraspPrimitive(
+                kind="edge_pinch_after_push",
+                point=r6s([*edge, height / 2]),
+                axis=(0.0, 0.0, 1.0),
+                width=round(height, 6),
+            )
+        )
     if found:
         return found, None
-    return [], (f"narrowest width {width:.3f} m + {g.clearance:.3f} m clearance exceeds the "
-                f"{g.opening:.3f} m opening{'' if flat else ', and it is not flat'}"
-                f"{'' if container else ', no rim'}{'' if 'handle' in tags else ', no handle'}")
+    return [], (
+        f"narrowest width {width:.3f} m + {g.clearance:.3f} m clearance exceeds the "
+        f"{g.opening:.3f} m opening{'' if flat else ', and it is not flat'}"
+        f"{'' if container else ', no rim'}{'' if 'handle' in tags else ', no handle'}"
+    )

@@ -64,8 +64,9 @@ def _placement(raw: RawAsset, spec: AssetSpec | None) -> tuple[Placement, list[s
     warnings: list[str] = []
     failed_sizing = abs(extents[2] - 1.0) < 0.01 and abs(raw.mass - 1.0) < 1e-3  # 1 m tall, 1 kg
     if failed_sizing and not (spec and spec.sized):
-        raise AssetError(raw.urdf, "extra_info/real_height",
-                         "failed-sizing signature (1 m, 1 kg); give its size in the spec table")
+        raise AssetError(
+            raw.urdf, "extra_info/real_height", "failed-sizing signature (1 m, 1 kg); give its size in the spec table"
+        )
     if extents.min() <= 0:
         raise AssetError(raw.visual, "vertices", "zero extent: the mesh is flat")
     scale = np.ones(3)
@@ -78,8 +79,9 @@ def _placement(raw: RawAsset, spec: AssetSpec | None) -> tuple[Placement, list[s
     scaled = z_up * scale
     lo, hi = scaled.min(0), scaled.max(0)
     if not (EXTENT_RANGE[0] <= (hi - lo).min() and (hi - lo).max() <= EXTENT_RANGE[1]):
-        raise AssetError(raw.visual, "vertices",
-                         f"absurd size {np.round(hi - lo, 4).tolist()} m (allowed {EXTENT_RANGE})")
+        raise AssetError(
+            raw.visual, "vertices", f"absurd size {np.round(hi - lo, 4).tolist()} m (allowed {EXTENT_RANGE})"
+        )
     if spec and spec.origin == "base":  # centre of the footprint within 2 mm of the bottom
         foot = scaled[scaled[:, 2] < lo[2] + 0.002]
         lo, hi = np.r_[foot.min(0)[:2], lo[2]], np.r_[foot.max(0)[:2], hi[2]]
@@ -87,8 +89,13 @@ def _placement(raw: RawAsset, spec: AssetSpec | None) -> tuple[Placement, list[s
     return Placement(rotation, translation, scale, offset), warnings
 
 
-def import_asset(result_dir: Path, out_dir: Path, spec: AssetSpec | None = None,
-                 name: str | None = None, max_faces: int = VISUAL_MAX_FACES) -> dict:
+def import_asset(
+    result_dir: Path,
+    out_dir: Path,
+    spec: AssetSpec | None = None,
+    name: str | None = None,
+    max_faces: int = VISUAL_MAX_FACES,
+) -> dict:
     """Import ``result_dir`` into the existing folder ``out_dir``; returns the ``import.json`` data.
     The visual mesh is repaired and decimated to ``max_faces`` (:func:`repair_visual`)."""
     raw = read_result(result_dir)
@@ -109,16 +116,16 @@ def import_asset(result_dir: Path, out_dir: Path, spec: AssetSpec | None = None,
     write_mtl(out / "visual.mtl", name, f"{name}.png")
     (out / f"{name}.png").write_bytes(raw.texture_png)
     if raw.pieces:
-        write_obj_pieces(out / "source_collision.obj",
-                         [(placement.apply(v), f) for v, f in raw.pieces], prefix="piece_")
+        write_obj_pieces(
+            out / "source_collision.obj", [(placement.apply(v), f) for v, f in raw.pieces], prefix="piece_"
+        )
     sources = {p.name: file_hash(p) for p in (raw.urdf, raw.visual, raw.texture, raw.collision) if p}
     if len(faces) < len(raw.faces):
         warnings.append(f"visual mesh decimated from {len(raw.faces)} to {len(faces)} faces")
     data = {
         "version": 1,
         "name": name,
-        "category": (spec.category if spec and spec.category else None)
-        or raw.extra_info.get("category") or name,
+        "category": (spec.category if spec and spec.category else None) or raw.extra_info.get("category") or name,
         "size": np.round(np.ptp(vertices, axis=0), 6).tolist(),
         "mass": mass,
         "friction": friction,

@@ -11,8 +11,14 @@ def _rows(tag: str, values: np.ndarray) -> list[str]:
     return [f"{tag} " + " ".join(f"{x:.6f}" for x in row) for row in np.asarray(values, float)]
 
 
-def obj_text(vertices: np.ndarray, faces: np.ndarray, uv: np.ndarray | None = None,
-             mtllib: str | None = None, material: str | None = None, offset: int = 0) -> list[str]:
+def obj_text(
+    vertices: np.ndarray,
+    faces: np.ndarray,
+    uv: np.ndarray | None = None,
+    mtllib: str | None = None,
+    material: str | None = None,
+    offset: int = 0,
+) -> list[str]:
     """OBJ lines for one mesh; with ``uv`` (one per vertex) faces are written ``v/vt``."""
     lines = [f"mtllib {mtllib}"] if mtllib else []
     lines += _rows("v", vertices)
@@ -25,8 +31,14 @@ def obj_text(vertices: np.ndarray, faces: np.ndarray, uv: np.ndarray | None = No
     return lines
 
 
-def write_obj(path: Path, vertices: np.ndarray, faces: np.ndarray, uv: np.ndarray | None = None,
-              mtllib: str | None = None, material: str | None = None) -> None:
+def write_obj(
+    path: Path,
+    vertices: np.ndarray,
+    faces: np.ndarray,
+    uv: np.ndarray | None = None,
+    mtllib: str | None = None,
+    material: str | None = None,
+) -> None:
     """One mesh, optionally textured through ``mtllib``/``material``."""
     Path(path).write_text("\n".join(obj_text(vertices, faces, uv, mtllib, material)) + "\n")
 

@@ -34,25 +34,31 @@ def _split_wedges(ms: pymeshlab.MeshSet) -> tuple[np.ndarray, np.ndarray, np.nda
     return points[unique[:, 0].astype(int)], inverse.reshape(-1, 3), unique[:, 1:]
 
 
-def repair_visual(vertices: np.ndarray, faces: np.ndarray, uv: np.ndarray, max_faces: int
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def repair_visual(
+    vertices: np.ndarray, faces: np.ndarray, uv: np.ndarray, max_faces: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The cleaned visual mesh with per-vertex UVs, decimated when it has more than ``max_faces``."""
     ms = pymeshlab.MeshSet()
-    ms.add_mesh(pymeshlab.Mesh(vertex_matrix=np.asarray(vertices, float), face_matrix=np.asarray(faces),
-                               v_tex_coords_matrix=np.asarray(uv, float)))
+    ms.add_mesh(
+        pymeshlab.Mesh(
+            vertex_matrix=np.asarray(vertices, float),
+            face_matrix=np.asarray(faces),
+            v_tex_coords_matrix=np.asarray(uv, float),
+        )
+    )
     _clean(ms)
     if ms.current_mesh().face_number() <= max_faces:
         m = ms.current_mesh()
         m.compact()
         return m.vertex_matrix(), m.face_matrix(), m.vertex_tex_coord_matrix()
     ms.compute_texcoord_transfer_vertex_to_wedge()
-    ms.meshing_decimation_quadric_edge_collapse_with_texture(targetfacenum=max_faces, preserveboundary=True,
-                                                             optimalplacement=False)
+    ms.meshing_decimation_quadric_edge_collapse_with_texture(
+        targetfacenum=max_faces, preserveboundary=True, optimalplacement=False
+    )
     return _split_wedges(ms)
 
 
-def repair_collision(vertices: np.ndarray, faces: np.ndarray, max_faces: int,
-                     max_hole_edges: int = 30) -> Mesh:
+def repair_collision(vertices: np.ndarray, faces: np.ndarray, max_faces: int, max_hole_edges: int = 30) -> Mesh:
     """The welded, cleaned collision copy with small holes closed, at most ``max_faces`` faces."""
     ms = pymeshlab.MeshSet()
     ms.add_mesh(pymeshlab.Mesh(vertex_matrix=np.asarray(vertices, float), face_matrix=np.asarray(faces)))
@@ -69,8 +75,9 @@ def repair_collision(vertices: np.ndarray, faces: np.ndarray, max_faces: int,
         return points, faces
     fresh = pymeshlab.MeshSet()  # decimation skips a mesh edited in place: start a fresh set
     fresh.add_mesh(pymeshlab.Mesh(vertex_matrix=points, face_matrix=faces))
-    fresh.meshing_decimation_quadric_edge_collapse(targetfacenum=max_faces, preservetopology=True,
-                                                   preservenormal=True, optimalplacement=False)
+    fresh.meshing_decimation_quadric_edge_collapse(
+        targetfacenum=max_faces, preservetopology=True, preservenormal=True, optimalplacement=False
+    )
     m = fresh.current_mesh()
     m.compact()
     return m.vertex_matrix(), m.face_matrix()

@@ -27,8 +27,9 @@ def revolve(profile: list[tuple[float, float]], sections: int = 48) -> Mesh:
     return np.asarray(mesh.vertices), np.asarray(mesh.faces)
 
 
-def vessel(r_bottom: float, r_top: float, height: float, wall: float, floor: float,
-           curved: bool = False, steps: int = 8) -> Mesh:
+def vessel(
+    r_bottom: float, r_top: float, height: float, wall: float, floor: float, curved: bool = False, steps: int = 8
+) -> Mesh:
     """An open-topped vessel of revolution with a real cavity (straight or quarter-sine wall)."""
     t = np.linspace(0.0, 1.0, steps)
     shape = np.sin(t * np.pi / 2) if curved else t
@@ -55,8 +56,10 @@ def open_box_parts(size: tuple[float, float, float], wall: float, floor: float) 
     x, y, z = size
     return [
         box((x, y, floor), (0, 0, floor / 2)),
-        box((wall, y, z), (-(x - wall) / 2, 0, z / 2)), box((wall, y, z), ((x - wall) / 2, 0, z / 2)),
-        box((x, wall, z), (0, -(y - wall) / 2, z / 2)), box((x, wall, z), (0, (y - wall) / 2, z / 2)),
+        box((wall, y, z), (-(x - wall) / 2, 0, z / 2)),
+        box((wall, y, z), ((x - wall) / 2, 0, z / 2)),
+        box((x, wall, z), (0, -(y - wall) / 2, z / 2)),
+        box((x, wall, z), (0, (y - wall) / 2, z / 2)),
     ]
 
 
@@ -65,8 +68,7 @@ def sector_pieces(vertices: np.ndarray, inner: float, floor: float, sectors: int
     angle = np.arctan2(vertices[:, 1], vertices[:, 0])
     sector = np.floor((angle + np.pi) / (2 * np.pi) * sectors).astype(int) % sectors
     wall = np.hypot(vertices[:, 0], vertices[:, 1]) > inner
-    return [hull(vertices[(sector == s) & wall]) for s in range(sectors)] + [
-        hull(vertices[vertices[:, 2] <= floor])]
+    return [hull(vertices[(sector == s) & wall]) for s in range(sectors)] + [hull(vertices[vertices[:, 2] <= floor])]
 
 
 def cylindrical_uv(vertices: np.ndarray) -> np.ndarray:

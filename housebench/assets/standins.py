@@ -29,11 +29,17 @@ __all__ = ["DEFAULT_SET", "FACTORIES", "generate", "write_raw"]
 def _urdf(name: str, prop: Prop, height: float) -> str:
     origin = '<origin xyz="0 0 0" rpy="1.5708 0.0 0.0" />'
     info = {
-        "scale": f"{height:.4f}", "version": "standin-1", "category": prop.category,
-        "description": prop.description, "min_height": f"{0.9 * height:.4f}",
-        "max_height": f"{1.1 * height:.4f}", "real_height": f"{height:.4f}",
-        "min_mass": f"{0.8 * prop.mass:.4f}", "max_mass": f"{1.2 * prop.mass:.4f}",
-        "generate_time": "standin", "gs_model": "",
+        "scale": f"{height:.4f}",
+        "version": "standin-1",
+        "category": prop.category,
+        "description": prop.description,
+        "min_height": f"{0.9 * height:.4f}",
+        "max_height": f"{1.1 * height:.4f}",
+        "real_height": f"{height:.4f}",
+        "min_mass": f"{0.8 * prop.mass:.4f}",
+        "max_mass": f"{1.2 * prop.mass:.4f}",
+        "generate_time": "standin",
+        "gs_model": "",
     }
     extra = "\n".join(f"         <{k}>{v}</{k}>" for k, v in info.items())
     return f"""<?xml version='1.0' encoding='utf-8'?>
@@ -84,14 +90,14 @@ def write_raw(name: str, prop: Prop, asset_dir: Path) -> Path:
         v = v - centre
         return np.column_stack([v[:, 0], v[:, 2], -v[:, 1]])
 
-    write_obj(mesh_dir / f"{name}.obj", y_up(prop.vertices), prop.faces, prop.uv,
-              mtllib="material.mtl", material="material_0")
+    write_obj(
+        mesh_dir / f"{name}.obj", y_up(prop.vertices), prop.faces, prop.uv, mtllib="material.mtl", material="material_0"
+    )
     write_mtl(mesh_dir / "material.mtl", "material_0", "material_0.png")
     png = io.BytesIO()
     Image.fromarray(prop.texture).save(png, format="PNG")
     (mesh_dir / "material_0.png").write_bytes(png.getvalue())
-    write_obj_pieces(mesh_dir / f"{name}_collision.obj",
-                     [(y_up(v), f) for v, f in prop.pieces], prefix="geometry_")
+    write_obj_pieces(mesh_dir / f"{name}_collision.obj", [(y_up(v), f) for v, f in prop.pieces], prefix="geometry_")
     height = float(np.ptp(prop.vertices[:, 2]))
     (result / f"{name}.urdf").write_text(_urdf(name, prop, height))
     return result

@@ -28,15 +28,21 @@ def asset() -> None:
 @click.argument("result_dir", type=click.Path(path_type=Path))
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="Output folder.")
 @click.option("--spec", type=click.Path(path_type=Path), help="Spec table (assets/specs.yaml).")
-@click.option("--params", "params_file", type=click.Path(path_type=Path),
-              help="params.yaml whose import/collision/physics sections to use (default: built-in).")
+@click.option(
+    "--params",
+    "params_file",
+    type=click.Path(path_type=Path),
+    help="params.yaml whose import/collision/physics sections to use (default: built-in).",
+)
 def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | None) -> None:
     """Import RESULT_DIR (an EmbodiedGen ``<name>/result`` folder) as a sim-ready asset in OUT."""
     name = asset_name(result_dir)
     try:
         entry = load_specs(spec).assets.get(name) if spec else None
         given = sections(params_file) if params_file else {}  # a section it lacks keeps the built-in one
-        collision = load_section("collision", CollisionParams, params_file) if "collision" in given else CollisionParams()
+        collision = (
+            load_section("collision", CollisionParams, params_file) if "collision" in given else CollisionParams()
+        )
         physics = load_section("physics", PhysicsParams, params_file) if "physics" in given else PhysicsParams()
         max_faces = given.get("import", {}).get("visual_max_faces", VISUAL_MAX_FACES)
         with tempfile.TemporaryDirectory() as work, atomic_dir(out) as tmp:
@@ -53,10 +59,14 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
 
 
 @asset.command()
-@click.argument("sim_dirs", nargs=-1, required=True,
-                type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--out", default=Path("assets.png"), type=click.Path(dir_okay=False, path_type=Path),
-              show_default=True, help="PNG to write.")
+@click.argument("sim_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    default=Path("assets.png"),
+    type=click.Path(dir_okay=False, path_type=Path),
+    show_default=True,
+    help="PNG to write.",
+)
 @click.option("--size", default=240, show_default=True, help="Pixels per view.")
 @click.option("--columns", default=4, show_default=True)
 def preview(sim_dirs: tuple[Path, ...], out: Path, size: int, columns: int) -> None:
@@ -76,8 +86,13 @@ def preview(sim_dirs: tuple[Path, ...], out: Path, size: int, columns: int) -> N
 @asset.command("generate-raw")
 @click.option("--out", default=Path("assets_raw"), type=click.Path(path_type=Path), show_default=True)
 @click.option("--seed", default=0, show_default=True)
-@click.option("--only", "names", multiple=True, type=click.Choice(sorted(FACTORIES)),
-              help="Props to write (repeatable; default: the default set).")
+@click.option(
+    "--only",
+    "names",
+    multiple=True,
+    type=click.Choice(sorted(FACTORIES)),
+    help="Props to write (repeatable; default: the default set).",
+)
 def generate_raw(out: Path, seed: int, names: tuple[str, ...]) -> None:
     """Write the seeded stand-in props in EmbodiedGen's layout."""
     generate(names or DEFAULT_SET, out, seed)

@@ -9,8 +9,14 @@ import click
 from housebench.paths import REPORT_DIR, RESULTS_DIR
 from housebench.results.schema import SCHEMAS
 
-_RESULTS = click.option("--results", "results_dir", type=click.Path(path_type=Path),
-                        default=RESULTS_DIR, show_default=True, help="results directory")
+_RESULTS = click.option(
+    "--results",
+    "results_dir",
+    type=click.Path(path_type=Path),
+    default=RESULTS_DIR,
+    show_default=True,
+    help="results directory",
+)
 
 
 @click.group()
@@ -20,10 +26,21 @@ def report() -> None:
 
 @report.command("build")
 @_RESULTS
-@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=REPORT_DIR,
-              show_default=True, help="report directory (replaced atomically)")
-@click.option("--scene", "scenes", multiple=True, type=click.Path(path_type=Path, exists=True),
-              help="scene preview PNG for the gallery (repeatable)")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    default=REPORT_DIR,
+    show_default=True,
+    help="report directory (replaced atomically)",
+)
+@click.option(
+    "--scene",
+    "scenes",
+    multiple=True,
+    type=click.Path(path_type=Path, exists=True),
+    help="scene preview PNG for the gallery (repeatable)",
+)
 def build(results_dir: Path, out_dir: Path, scenes: tuple[Path, ...]) -> None:
     """Write index.html, plots and metrics.json for every run under --results."""
     from housebench.io import dumps_json

@@ -17,8 +17,13 @@ def scene() -> None:
 
 @scene.command()
 @click.argument("stage", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default="preview.png",
-              show_default=True, help="PNG to write")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default="preview.png",
+    show_default=True,
+    help="PNG to write",
+)
 @click.option("--camera", default=None, help="named camera, e.g. robot0:head_camera_rgb")
 @click.option("--width", default=960, show_default=True)
 @click.option("--height", default=720, show_default=True)
@@ -44,17 +49,24 @@ def check(stage: Path) -> None:
     from housebench.sim.mujoco import MujocoBackend
 
     registry = UsdValidation.ValidationRegistry()
-    errors = UsdValidation.ValidationContext(registry.GetOrLoadAllValidators()).Validate(
-        Usd.Stage.Open(str(stage)))
+    errors = UsdValidation.ValidationContext(registry.GetOrLoadAllValidators()).Validate(Usd.Stage.Open(str(stage)))
     for error in errors:
         click.echo(f"usd: {error.GetMessage()}", err=True)
     from housebench.robot.fetch import PREFIX
 
     state = MujocoBackend().load(stage).get_state()
     robot = [j for j in state.joints if j.startswith(PREFIX)]
-    click.echo(json.dumps({"usd_errors": len(errors), "props": sorted(state.objects),
-                           "robot_joints": len(robot),
-                           "articulated": sorted(set(state.joints) - set(robot))}, indent=2))
+    click.echo(
+        json.dumps(
+            {
+                "usd_errors": len(errors),
+                "props": sorted(state.objects),
+                "robot_joints": len(robot),
+                "articulated": sorted(set(state.joints) - set(robot)),
+            },
+            indent=2,
+        )
+    )
     if errors:
         raise SystemExit(1)
 

@@ -11,7 +11,8 @@ from housebench.io import dumps_json
 from housebench.jsonfile import SpecError, load_model
 from housebench.paths import ANNOTATIONS_DIR
 from housebench.sim.state import SimState
-from housebench.tasks.evaluator import GoalError, evaluate as judge
+from housebench.tasks.evaluator import GoalError
+from housebench.tasks.evaluator import evaluate as judge
 from housebench.tasks.spec import TaskVariant, load_spec
 
 FILE = click.Path(dir_okay=False, path_type=Path)
@@ -48,8 +49,12 @@ def evaluate(task_path: Path, state: Path, annotations: Path | None, initial: Pa
     try:
         variant = load_model(TaskVariant, task_path)
         annotations = annotations or ANNOTATIONS_DIR / "scenes" / f"{variant.task}__{variant.variant}.json"
-        verdict = judge(variant.goal, load_model(SimState, state), load_model(SceneAnnotations, annotations),
-                        load_model(SimState, initial) if initial else None)
+        verdict = judge(
+            variant.goal,
+            load_model(SimState, state),
+            load_model(SceneAnnotations, annotations),
+            load_model(SimState, initial) if initial else None,
+        )
     except SpecError as err:
         _fail(str(err))
     except GoalError as err:  # the state does not fit the task or its annotations

@@ -10,9 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from housebench.annotations.schema import (ApplianceAnnotation, ArticulatedPart, Handle,
-                                           HouseAnnotations, Obstacle, RobotAnnotation, Room,
-                                           Support)
+from housebench.annotations.schema import (
+    ApplianceAnnotation,
+    ArticulatedPart,
+    Handle,
+    HouseAnnotations,
+    Obstacle,
+    RobotAnnotation,
+    Room,
+    Support,
+)
 from housebench.house.floor import ROBOT_HEIGHT
 from housebench.house.geometry import Box
 from housebench.house.layout import House
@@ -44,20 +51,19 @@ def free_rect(rect: Rect, blockers: Iterable[Rect]) -> Rect:
     return rect
 
 
-def _support(name: str, owner: str, height: float, rect: Rect, above: list[Box],
-             min_size: float, min_clearance: float) -> Support | None:
+def _support(
+    name: str, owner: str, height: float, rect: Rect, above: list[Box], min_size: float, min_clearance: float
+) -> Support | None:
     if min(rect[2] - rect[0], rect[3] - rect[1]) < min_size:
         return None
     gaps = [b.bounds[2] - height for b in above if _overlap(rect, _plan(b))]
     clearance = r6(min(gaps)) if gaps else None
     if clearance is not None and clearance < min_clearance:
         return None
-    return Support(name=name, owner=owner, height=r6(height), box=tuple(r6(v) for v in rect),
-                   clearance=clearance)
+    return Support(name=name, owner=owner, height=r6(height), box=tuple(r6(v) for v in rect), clearance=clearance)
 
 
-def find_supports(boxes: Iterable[Box], min_size: float = 0.16,
-                  min_clearance: float = 0.05) -> list[Support]:
+def find_supports(boxes: Iterable[Box], min_size: float = 0.16, min_clearance: float = 0.05) -> list[Support]:
     """Every furniture top face that can hold something, with its clearance (None: open above)."""
     boxes = [b for b in boxes if b.owner not in STRUCTURE]
     found = []
@@ -74,8 +80,11 @@ def find_supports(boxes: Iterable[Box], min_size: float = 0.16,
 
 def floor_supports(house: House, min_size: float = 0.3) -> list[Support]:
     """The largest free patch of each room's floor (under nothing that the base could hit)."""
-    standing = [_plan(b) for b in [*house.boxes, *(q for p in house.parts for q in p.boxes)]
-                if b.owner not in STRUCTURE and b.bounds[2] < ROBOT_HEIGHT]
+    standing = [
+        _plan(b)
+        for b in [*house.boxes, *(q for p in house.parts for q in p.boxes)]
+        if b.owner not in STRUCTURE and b.bounds[2] < ROBOT_HEIGHT
+    ]
     x, y, r = house.robot_start[0], house.robot_start[1], house.robot_radius
     standing.append((x - r, y - r, x + r, y + r))
     found = []
@@ -92,10 +101,20 @@ def part_annotation(part: Part) -> ArticulatedPart:
     box = (*(min(b[i] for b in bounds) for i in range(3)), *(max(b[i] for b in bounds) for i in range(3, 6)))
     handle = part.handle
     return ArticulatedPart(
-        name=part.name, owner=part.owner, category=part.category, joint=part.kind, axis=r6s(part.axis),
-        pivot=r6s(part.pivot), limits=r6s(part.limits), closed=0.0, open=r6(part.open), box=r6s(box),
-        handle=Handle(center=r6s(handle.center), normal=r6s(part.normal),
-                      grasp=r6s(-c for c in part.normal), box=handle.bounds))
+        name=part.name,
+        owner=part.owner,
+        category=part.category,
+        joint=part.kind,
+        axis=r6s(part.axis),
+        pivot=r6s(part.pivot),
+        limits=r6s(part.limits),
+        closed=0.0,
+        open=r6(part.open),
+        box=r6s(box),
+        handle=Handle(
+            center=r6s(handle.center), normal=r6s(part.normal), grasp=r6s(-c for c in part.normal), box=handle.bounds
+        ),
+    )
 
 
 def house_annotations(house: House) -> HouseAnnotations:
@@ -104,13 +123,25 @@ def house_annotations(house: House) -> HouseAnnotations:
     return HouseAnnotations(
         rooms=[Room(name=r.name, polygon=r.polygon) for r in house.rooms],
         supports=find_supports(house.boxes) + floor_supports(house),
-        obstacles=[Obstacle(name=b.name, box=b.bounds) for b in [*house.boxes, *moving]
-                   if b.owner != "floor"],
-        robot=RobotAnnotation(name="fetch", start=house.robot_start, reach=fetch.REACH,
-                              gripper_opening=fetch.GRIPPER_OPENING, radius=house.robot_radius),
+        obstacles=[Obstacle(name=b.name, box=b.bounds) for b in [*house.boxes, *moving] if b.owner != "floor"],
+        robot=RobotAnnotation(
+            name="fetch",
+            start=house.robot_start,
+            reach=fetch.REACH,
+            gripper_opening=fetch.GRIPPER_OPENING,
+            radius=house.robot_radius,
+        ),
         articulated=[part_annotation(p) for p in house.parts],
-        appliances=[ApplianceAnnotation(name=a.name, kind=a.kind, cavity=a.cavity.bounds if a.cavity else None,
-                                        door=a.door, switch=a.switch, zones=[z.bounds for z in a.zones])
-                    for a in house.appliances],
+        appliances=[
+            ApplianceAnnotation(
+                name=a.name,
+                kind=a.kind,
+                cavity=a.cavity.bounds if a.cavity else None,
+                door=a.door,
+                switch=a.switch,
+                zones=[z.bounds for z in a.zones],
+            )
+            for a in house.appliances
+        ],
         bounds=(0.0, 0.0, house.width, house.depth),
     )

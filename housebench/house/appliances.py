@@ -28,42 +28,44 @@ class Appliance:
 def _shell(name: str, f: Frame, w: float, d: float, z: tuple[float, float], right: float) -> list[Box]:
     """Bottom, top, left side, back and a solid right block ``right`` wide (control panel or side)."""
     z0, z1 = z
-    return [f.box(f"{name}/bottom", (-w / 2, 0, z0), (w / 2, d, z0 + BOARD)),
-            f.box(f"{name}/top", (-w / 2, 0, z1 - BOARD), (w / 2, d, z1)),
-            f.box(f"{name}/side_left", (-w / 2, 0, z0 + BOARD), (-w / 2 + BOARD, d, z1 - BOARD)),
-            f.box(f"{name}/side_right", (w / 2 - right, 0, z0 + BOARD), (w / 2, d, z1 - BOARD)),
-            f.box(f"{name}/back", (-w / 2 + BOARD, d - BOARD, z0 + BOARD),
-                  (w / 2 - right, d, z1 - BOARD))]
+    return [
+        f.box(f"{name}/bottom", (-w / 2, 0, z0), (w / 2, d, z0 + BOARD)),
+        f.box(f"{name}/top", (-w / 2, 0, z1 - BOARD), (w / 2, d, z1)),
+        f.box(f"{name}/side_left", (-w / 2, 0, z0 + BOARD), (-w / 2 + BOARD, d, z1 - BOARD)),
+        f.box(f"{name}/side_right", (w / 2 - right, 0, z0 + BOARD), (w / 2, d, z1 - BOARD)),
+        f.box(f"{name}/back", (-w / 2 + BOARD, d - BOARD, z0 + BOARD), (w / 2 - right, d, z1 - BOARD)),
+    ]
 
 
-def fridge(name: str, f: Frame, w: float, d: float, h: float, levels: list[float],
-           p: dict[str, Any]) -> tuple[list[Box], list[Part], Appliance]:
+def fridge(
+    name: str, f: Frame, w: float, d: float, h: float, levels: list[float], p: dict[str, Any]
+) -> tuple[list[Box], list[Part], Appliance]:
     """A tall refrigerator on a plinth, shelf boards at ``levels``, one door hinged on the left."""
     boxes = [f.box(f"{name}/plinth", (-w / 2, 0.05, 0), (w / 2, d, 0.05))]
     boxes += _shell(name, f, w, d, (0.05, h), BOARD)
     for i, z in enumerate(levels, start=1):
-        boxes.append(f.box(f"{name}/shelf_{i}", (-w / 2 + BOARD, 0.03, z - BOARD),
-                           (w / 2 - BOARD, d - BOARD, z)))
+        boxes.append(f.box(f"{name}/shelf_{i}", (-w / 2 + BOARD, 0.03, z - BOARD), (w / 2 - BOARD, d - BOARD, z)))
     hinge = door(f"{name}/door", f, (-w / 2, w / 2), (0.05, h), "left", p, handle_z=1.1)
     cavity = f.box(f"{name}/cavity", (-w / 2 + BOARD, 0, 0.05 + BOARD), (w / 2 - BOARD, d - BOARD, h - BOARD))
     return boxes, [hinge], Appliance(name, "fridge", cavity, hinge.name, None)
 
 
-def microwave(name: str, f: Frame, w: float, d: float, h: float, base: float,
-              p: dict[str, Any]) -> tuple[list[Box], list[Part], Appliance]:
+def microwave(
+    name: str, f: Frame, w: float, d: float, h: float, base: float, p: dict[str, Any]
+) -> tuple[list[Box], list[Part], Appliance]:
     """A microwave standing at height ``base``: cavity on the left, control panel with the start
     button on the right, the door hinged on the left edge."""
     panel = 0.14
     boxes = _shell(name, f, w, d, (base, base + h), panel)
     hinge = door(f"{name}/door", f, (-w / 2, w / 2 - panel - 0.002), (base, base + h), "left", p)
     start = button(f"{name}/start_button", f, w / 2 - panel / 2, base + 0.4 * h, 0.04, p)
-    cavity = f.box(f"{name}/cavity", (-w / 2 + BOARD, 0, base + BOARD),
-                   (w / 2 - panel, d - BOARD, base + h - BOARD))
+    cavity = f.box(f"{name}/cavity", (-w / 2 + BOARD, 0, base + BOARD), (w / 2 - panel, d - BOARD, base + h - BOARD))
     return boxes, [hinge, start], Appliance(name, "microwave", cavity, hinge.name, start.name)
 
 
-def stove(name: str, f: Frame, w: float, d: float, h: float,
-          p: dict[str, Any]) -> tuple[list[Box], list[Part], Appliance]:
+def stove(
+    name: str, f: Frame, w: float, d: float, h: float, p: dict[str, Any]
+) -> tuple[list[Box], list[Part], Appliance]:
     """A solid stove body with four burners on top and a power key on its front."""
     boxes = [f.box(f"{name}/body", (-w / 2, 0, 0), (w / 2, d, h))]
     burners = []

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from housebench.house.appliances import Appliance, fridge, microwave, stove
-from housebench.house.furniture import Built, block, bed, bookcase, cabinet, seat, table
+from housebench.house.furniture import Built, bed, block, bookcase, cabinet, seat, table
 from housebench.house.geometry import Box
 from housebench.house.parts import Part, drawer
 from housebench.house.plan import Room
@@ -28,77 +28,136 @@ def kitchen(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[App
     fr = fridge("fridge", r.against("W", west_at + 1.35, 0.7), 0.7, 0.7, 1.8, [0.5, 0.9, 1.3], parts)
     mw = microwave("microwave", west.shifted(-0.6, 0.2), 0.5, 0.38, 0.3, COUNTER[1], parts)
     st = stove("stove", r.against("S", 2.7 + jig(), COUNTER[0]), 0.6, COUNTER[0], COUNTER[1], parts)
-    built = [cabinet("counter_south", south, 2.4, COUNTER[0], COUNTER[1],
-                     ["door_left", "door_right", "drawers:2", "drawers:2"], parts),
-             cabinet("counter_west", west, 1.8, COUNTER[0], COUNTER[1],
-                     ["door_left", "door_right", "drawers:3"], parts),
-             cabinet("kitchen_island", r.centred(2.0 + jig(), 2.4, 0.7, "N"), 1.4, 0.7, COUNTER[1],
-                     ["drawers:2", "drawers:2"], parts),
-             *((b, q) for b, q, _ in (fr, mw, st))]
+    built = [
+        cabinet(
+            "counter_south",
+            south,
+            2.4,
+            COUNTER[0],
+            COUNTER[1],
+            ["door_left", "door_right", "drawers:2", "drawers:2"],
+            parts,
+        ),
+        cabinet("counter_west", west, 1.8, COUNTER[0], COUNTER[1], ["door_left", "door_right", "drawers:3"], parts),
+        cabinet(
+            "kitchen_island",
+            r.centred(2.0 + jig(), 2.4, 0.7, "N"),
+            1.4,
+            0.7,
+            COUNTER[1],
+            ["drawers:2", "drawers:2"],
+            parts,
+        ),
+        *((b, q) for b, q, _ in (fr, mw, st)),
+    ]
     return built, [fr[2], mw[2], st[2]]
 
 
 def dining_room(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Appliance]]:
     cx = (r.x1 - r.x0) / 2 + jig()
-    chairs = [seat(f"dining_chair_{i + 1}", r.centred(cx + dx, 1.2, 0.45, "N"), 0.45, 0.45, 0.45, 0.9)
-              for i, dx in enumerate((-0.4, 0.4))]
-    return [table("dining_table", r.centred(cx, 2.0, 0.9, "N"), 1.6, 0.9, 0.75), *chairs,
-            cabinet("sideboard", r.against("S", cx + 1.0, 0.45), 1.2, 0.45, 0.8,
-                    ["door_left", "door_right"], p["parts"])], []
+    chairs = [
+        seat(f"dining_chair_{i + 1}", r.centred(cx + dx, 1.2, 0.45, "N"), 0.45, 0.45, 0.45, 0.9)
+        for i, dx in enumerate((-0.4, 0.4))
+    ]
+    return [
+        table("dining_table", r.centred(cx, 2.0, 0.9, "N"), 1.6, 0.9, 0.75),
+        *chairs,
+        cabinet("sideboard", r.against("S", cx + 1.0, 0.45), 1.2, 0.45, 0.8, ["door_left", "door_right"], p["parts"]),
+    ], []
 
 
 def living_room(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Appliance]]:
     low = p["bookcase_low"]
     stand = r.against("S", 2.3 + jig(), 0.45)
-    return [cabinet("tv_stand", stand, 1.4, 0.45, 0.5, ["drawers:1", "drawers:1"], p["parts"]),
-            block("tv", stand.shifted(0.0, 0.15),
-                  {"foot": ((-0.15, 0.0, 0.5), (0.15, 0.15, 0.55)), "screen": ((-0.55, 0.05, 0.55), (0.55, 0.1, 1.2))}),
-            seat("sofa", r.against("N", 2.6 + jig(), 0.9), 1.8, 0.9, 0.42, 0.85, arms=True),
-            table("coffee_table", r.centred(2.6, r.y1 - r.y0 - 1.6, 0.5, "S"), 1.0, 0.5, 0.42),
-            table("side_table", r.against("N", r.x1 - r.x0 - 0.3, 0.45), 0.45, 0.45, 0.55),
-            bookcase("bookcase_low", r.against("E", 0.9 + jig(), low["depth"]), low["width"], low["depth"],
-                     low["height"], low["levels"]),
-            seat("armchair", r.against("E", 2.6, 0.8), 0.8, 0.8, 0.42, 0.85, arms=True)], []
+    return [
+        cabinet("tv_stand", stand, 1.4, 0.45, 0.5, ["drawers:1", "drawers:1"], p["parts"]),
+        block(
+            "tv",
+            stand.shifted(0.0, 0.15),
+            {"foot": ((-0.15, 0.0, 0.5), (0.15, 0.15, 0.55)), "screen": ((-0.55, 0.05, 0.55), (0.55, 0.1, 1.2))},
+        ),
+        seat("sofa", r.against("N", 2.6 + jig(), 0.9), 1.8, 0.9, 0.42, 0.85, arms=True),
+        table("coffee_table", r.centred(2.6, r.y1 - r.y0 - 1.6, 0.5, "S"), 1.0, 0.5, 0.42),
+        table("side_table", r.against("N", r.x1 - r.x0 - 0.3, 0.45), 0.45, 0.45, 0.55),
+        bookcase(
+            "bookcase_low",
+            r.against("E", 0.9 + jig(), low["depth"]),
+            low["width"],
+            low["depth"],
+            low["height"],
+            low["levels"],
+        ),
+        seat("armchair", r.against("E", 2.6, 0.8), 0.8, 0.8, 0.42, 0.85, arms=True),
+    ], []
 
 
 def bathroom(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Appliance]]:
     rim = 0.08
-    tub = {"bottom": ((-0.85, 0.0, 0.0), (0.85, 0.75, 0.1)),
-           "rim_front": ((-0.85, 0.0, 0.1), (0.85, rim, 0.55)),
-           "rim_back": ((-0.85, 0.75 - rim, 0.1), (0.85, 0.75, 0.55)),
-           "rim_left": ((-0.85, rim, 0.1), (-0.85 + rim, 0.75 - rim, 0.55)),
-           "rim_right": ((0.85 - rim, rim, 0.1), (0.85, 0.75 - rim, 0.55))}
-    return [block("bathtub", r.against("N", 0.9, 0.75), tub),
-            block("toilet", r.against("W", 1.9 + jig(), 0.75),
-                  {"bowl": ((-0.2, 0.0, 0.0), (0.2, 0.55, 0.42)), "tank": ((-0.22, 0.55, 0.0), (0.22, 0.75, 0.8))}),
-            block("sink", r.against("S", 2.2 + jig(), 0.45),
-                  {"pedestal": ((-0.1, 0.2, 0.0), (0.1, 0.4, 0.8)), "basin": ((-0.28, 0.0, 0.8), (0.28, 0.45, 0.9))}),
-            bookcase("towel_shelf", r.against("N", 2.6 + jig(), 0.3), 0.6, 0.3, 1.2, [0.4, 0.8])], []
+    tub = {
+        "bottom": ((-0.85, 0.0, 0.0), (0.85, 0.75, 0.1)),
+        "rim_front": ((-0.85, 0.0, 0.1), (0.85, rim, 0.55)),
+        "rim_back": ((-0.85, 0.75 - rim, 0.1), (0.85, 0.75, 0.55)),
+        "rim_left": ((-0.85, rim, 0.1), (-0.85 + rim, 0.75 - rim, 0.55)),
+        "rim_right": ((0.85 - rim, rim, 0.1), (0.85, 0.75 - rim, 0.55)),
+    }
+    return [
+        block("bathtub", r.against("N", 0.9, 0.75), tub),
+        block(
+            "toilet",
+            r.against("W", 1.9 + jig(), 0.75),
+            {"bowl": ((-0.2, 0.0, 0.0), (0.2, 0.55, 0.42)), "tank": ((-0.22, 0.55, 0.0), (0.22, 0.75, 0.8))},
+        ),
+        block(
+            "sink",
+            r.against("S", 2.2 + jig(), 0.45),
+            {"pedestal": ((-0.1, 0.2, 0.0), (0.1, 0.4, 0.8)), "basin": ((-0.28, 0.0, 0.8), (0.28, 0.45, 0.9))},
+        ),
+        bookcase("towel_shelf", r.against("N", 2.6 + jig(), 0.3), 0.6, 0.3, 1.2, [0.4, 0.8]),
+    ], []
 
 
 def bedroom(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Appliance]]:
     parts, mid = p["parts"], (r.x1 - r.x0) / 2
-    stands = [cabinet(f"nightstand_{side}", r.against("N", mid + dx, 0.4), 0.45, 0.4, 0.55, ["drawers:1"], parts)
-              for side, dx in (("left", -1.1), ("right", 1.1))]
-    return [bed("bed", r.against("N", mid, 2.0), 1.6, 2.0), *stands,
-            cabinet("wardrobe", r.against("E", 1.6 + jig(), 0.6), 1.2, 0.6, 2.0, ["door_left", "door_right"], parts),
-            table("bedroom_desk", r.against("W", r.y1 - r.y0 - 1.15, 0.6), 1.1, 0.6, 0.75),
-            cabinet("dresser", r.against("S", r.x1 - r.x0 - 0.65, 0.5), 1.0, 0.5, 0.9, ["drawers:3"], parts)], []
+    stands = [
+        cabinet(f"nightstand_{side}", r.against("N", mid + dx, 0.4), 0.45, 0.4, 0.55, ["drawers:1"], parts)
+        for side, dx in (("left", -1.1), ("right", 1.1))
+    ]
+    return [
+        bed("bed", r.against("N", mid, 2.0), 1.6, 2.0),
+        *stands,
+        cabinet("wardrobe", r.against("E", 1.6 + jig(), 0.6), 1.2, 0.6, 2.0, ["door_left", "door_right"], parts),
+        table("bedroom_desk", r.against("W", r.y1 - r.y0 - 1.15, 0.6), 1.1, 0.6, 0.75),
+        cabinet("dresser", r.against("S", r.x1 - r.x0 - 0.65, 0.5), 1.0, 0.5, 0.9, ["drawers:3"], parts),
+    ], []
 
 
 def study(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Appliance]]:
     parts, tall = p["parts"], p["bookcase_tall"]
     desk = r.against("N", 2.2 + jig(), 0.7)
     pull = drawer("study_desk/drawer_1", desk, (-0.3, 0.3), (0.58, 0.7), 0.55, parts)  # under the top
-    return [(table("study_desk", desk, 1.4, 0.7, 0.75)[0], [pull]),
-            seat("study_chair", r.centred(2.2, r.y1 - r.y0 - 1.2, 0.45, "N"), 0.45, 0.45, 0.45, 0.9),
-            bookcase("bookcase_tall", r.against("W", 1.9 + jig(), tall["depth"]), tall["width"], tall["depth"],
-                     tall["height"], tall["levels"]),
-            cabinet("filing_cabinet", r.against("E", 1.0, 0.55), 0.45, 0.55, 0.75, ["drawers:2"], parts)], []
+    return [
+        (table("study_desk", desk, 1.4, 0.7, 0.75)[0], [pull]),
+        seat("study_chair", r.centred(2.2, r.y1 - r.y0 - 1.2, 0.45, "N"), 0.45, 0.45, 0.45, 0.9),
+        bookcase(
+            "bookcase_tall",
+            r.against("W", 1.9 + jig(), tall["depth"]),
+            tall["width"],
+            tall["depth"],
+            tall["height"],
+            tall["levels"],
+        ),
+        cabinet("filing_cabinet", r.against("E", 1.0, 0.55), 0.45, 0.55, 0.75, ["drawers:2"], parts),
+    ], []
 
 
-ROOMS = {"kitchen": kitchen, "dining_room": dining_room, "living_room": living_room,
-         "bathroom": bathroom, "bedroom": bedroom, "study": study}
+ROOMS = {
+    "kitchen": kitchen,
+    "dining_room": dining_room,
+    "living_room": living_room,
+    "bathroom": bathroom,
+    "bedroom": bedroom,
+    "study": study,
+}
 
 
 def furnish(rooms: list[Room], p: dict[str, Any], jig: Jig) -> tuple[list[Box], list[Part], list[Appliance]]:

@@ -28,26 +28,29 @@ def table(name: str, f: Frame, w: float, d: float, h: float, leg: float = 0.05) 
 def bookcase(name: str, f: Frame, w: float, d: float, h: float, levels: list[float]) -> Built:
     """Sides, a back panel, shelf boards whose tops are at ``levels`` and a top board at ``h``."""
     inner = (-w / 2 + BOARD, w / 2 - BOARD)
-    boxes = [f.box(f"{name}/side_left", (-w / 2, 0, 0), (inner[0], d, h - BOARD)),
-             f.box(f"{name}/side_right", (inner[1], 0, 0), (w / 2, d, h - BOARD)),
-             f.box(f"{name}/back", (inner[0], d - 0.01, 0), (inner[1], d, h - BOARD)),
-             f.box(f"{name}/top", (-w / 2, 0, h - BOARD), (w / 2, d, h))]
+    boxes = [
+        f.box(f"{name}/side_left", (-w / 2, 0, 0), (inner[0], d, h - BOARD)),
+        f.box(f"{name}/side_right", (inner[1], 0, 0), (w / 2, d, h - BOARD)),
+        f.box(f"{name}/back", (inner[0], d - 0.01, 0), (inner[1], d, h - BOARD)),
+        f.box(f"{name}/top", (-w / 2, 0, h - BOARD), (w / 2, d, h)),
+    ]
     for i, z in enumerate(levels, start=1):
         boxes.append(f.box(f"{name}/level_{i}", (inner[0], 0, z - BOARD), (inner[1], d - 0.01, z)))
     return boxes, []
 
 
-def cabinet(name: str, f: Frame, w: float, d: float, h: float, fronts: list[str],
-            p: dict[str, Any]) -> Built:
+def cabinet(name: str, f: Frame, w: float, d: float, h: float, fronts: list[str], p: dict[str, Any]) -> Built:
     """A hollow carcass (plinth, bottom, sides, back, top at ``h``) closed by fronts, one column
     each: ``door_left`` / ``door_right`` (hinge side) or ``drawers:N`` (N stacked drawers)."""
     inner = (-w / 2 + BOARD, w / 2 - BOARD)
-    boxes = [f.box(f"{name}/plinth", (-w / 2 + 0.02, 0.05, 0), (w / 2 - 0.02, d, PLINTH - BOARD)),
-             f.box(f"{name}/bottom", (inner[0], 0, PLINTH - BOARD), (inner[1], d - BOARD, PLINTH)),
-             f.box(f"{name}/side_left", (-w / 2, 0, PLINTH - BOARD), (inner[0], d, h - 0.03)),
-             f.box(f"{name}/side_right", (inner[1], 0, PLINTH - BOARD), (w / 2, d, h - 0.03)),
-             f.box(f"{name}/back", (inner[0], d - BOARD, PLINTH), (inner[1], d, h - 0.03)),
-             f.box(f"{name}/top", (-w / 2 - 0.01, -0.02, h - 0.03), (w / 2 + 0.01, d, h))]
+    boxes = [
+        f.box(f"{name}/plinth", (-w / 2 + 0.02, 0.05, 0), (w / 2 - 0.02, d, PLINTH - BOARD)),
+        f.box(f"{name}/bottom", (inner[0], 0, PLINTH - BOARD), (inner[1], d - BOARD, PLINTH)),
+        f.box(f"{name}/side_left", (-w / 2, 0, PLINTH - BOARD), (inner[0], d, h - 0.03)),
+        f.box(f"{name}/side_right", (inner[1], 0, PLINTH - BOARD), (w / 2, d, h - 0.03)),
+        f.box(f"{name}/back", (inner[0], d - BOARD, PLINTH), (inner[1], d, h - 0.03)),
+        f.box(f"{name}/top", (-w / 2 - 0.01, -0.02, h - 0.03), (w / 2 + 0.01, d, h)),
+    ]
     if all(not c.startswith("drawers") for c in fronts):
         mid = PLINTH + (h - 0.03 - PLINTH) / 2
         boxes.append(f.box(f"{name}/shelf", (inner[0], 0.03, mid - BOARD), (inner[1], d - BOARD, mid)))
@@ -64,31 +67,39 @@ def cabinet(name: str, f: Frame, w: float, d: float, h: float, fronts: list[str]
                 parts.append(drawer(f"{name}/drawer_{counts['drawer']}", f, u, z, d - 0.06, p))
         else:
             counts["door"] += 1
-            parts.append(door(f"{name}/door_{counts['door']}", f, u, (PLINTH + gap, h - 0.03 - gap),
-                              front.split("_")[1], p))
+            parts.append(
+                door(f"{name}/door_{counts['door']}", f, u, (PLINTH + gap, h - 0.03 - gap), front.split("_")[1], p)
+            )
     return boxes, parts
 
 
-def seat(name: str, f: Frame, w: float, d: float, seat_h: float, back_h: float,
-         arms: bool = False) -> Built:
+def seat(name: str, f: Frame, w: float, d: float, seat_h: float, back_h: float, arms: bool = False) -> Built:
     """A sofa, armchair or chair: a solid seat block, a back rest, optional arm rests."""
     arm = 0.15 if arms else 0.0
     back = min(0.2, d / 4)
-    boxes = [f.box(f"{name}/seat", (-w / 2 + arm, 0, 0), (w / 2 - arm, d - back, seat_h)),
-             f.box(f"{name}/back", (-w / 2, d - back, 0), (w / 2, d, back_h))]
+    boxes = [
+        f.box(f"{name}/seat", (-w / 2 + arm, 0, 0), (w / 2 - arm, d - back, seat_h)),
+        f.box(f"{name}/back", (-w / 2, d - back, 0), (w / 2, d, back_h)),
+    ]
     if arms:
-        boxes += [f.box(f"{name}/arm_left", (-w / 2, 0, 0), (-w / 2 + arm, d - back, seat_h + 0.2)),
-                  f.box(f"{name}/arm_right", (w / 2 - arm, 0, 0), (w / 2, d - back, seat_h + 0.2))]
+        boxes += [
+            f.box(f"{name}/arm_left", (-w / 2, 0, 0), (-w / 2 + arm, d - back, seat_h + 0.2)),
+            f.box(f"{name}/arm_right", (w / 2 - arm, 0, 0), (w / 2, d - back, seat_h + 0.2)),
+        ]
     return boxes, []
 
 
 def bed(name: str, f: Frame, w: float, length: float) -> Built:
     """A bed whose foot is the front edge and whose headboard is at the back."""
-    return [f.box(f"{name}/frame", (-w / 2, 0, 0), (w / 2, length - 0.06, 0.3)),
-            f.box(f"{name}/mattress", (-w / 2 + 0.03, 0.03, 0.3), (w / 2 - 0.03, length - 0.09, 0.5)),
-            f.box(f"{name}/headboard", (-w / 2, length - 0.06, 0), (w / 2, length, 1.0))], []
+    return [
+        f.box(f"{name}/frame", (-w / 2, 0, 0), (w / 2, length - 0.06, 0.3)),
+        f.box(f"{name}/mattress", (-w / 2 + 0.03, 0.03, 0.3), (w / 2 - 0.03, length - 0.09, 0.5)),
+        f.box(f"{name}/headboard", (-w / 2, length - 0.06, 0), (w / 2, length, 1.0)),
+    ], []
 
 
-def block(name: str, f: Frame, pieces: dict[str, tuple[tuple[float, float, float], tuple[float, float, float]]]) -> Built:
+def block(
+    name: str, f: Frame, pieces: dict[str, tuple[tuple[float, float, float], tuple[float, float, float]]]
+) -> Built:
     """A fixture made of named solid boxes given by local corners (toilet, bathtub, sink, TV)."""
     return [f.box(f"{name}/{part}", lo, hi) for part, (lo, hi) in pieces.items()], []

@@ -16,7 +16,6 @@ Vec3 = tuple[float, float, float]
 FACING = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 
 
-
 @dataclass(frozen=True)
 class Box:
     name: str  # "<owner>/<part>" (moving parts: "<owner>/<part>/<piece>")
@@ -38,8 +37,11 @@ class Box:
 def box(name: str, lo: Vec3, hi: Vec3) -> Box:
     """The box spanning corners ``lo`` and ``hi`` (any order per axis)."""
     lo, hi = tuple(map(min, lo, hi)), tuple(map(max, lo, hi))
-    return Box(name, tuple(r6((a + b) / 2) for a, b in zip(lo, hi)),  # type: ignore[arg-type]
-               tuple(r6(b - a) for a, b in zip(lo, hi)))
+    return Box(
+        name,
+        tuple(r6((a + b) / 2) for a, b in zip(lo, hi)),  # type: ignore[arg-type]
+        tuple(r6(b - a) for a, b in zip(lo, hi)),
+    )
 
 
 @dataclass(frozen=True)

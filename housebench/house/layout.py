@@ -42,6 +42,14 @@ def generate_house(params: dict[str, Any]) -> House:
     j = params["furniture_jitter"]
     boxes, parts, appliances = furnish(rooms, params, lambda: float(rng.uniform(-j, j)))
     x, y, yaw = (float(v) for v in params["robot_start"])
-    return House(float(params["size"][0]), float(params["size"][1]), float(params["door_height"]),
-                 tuple(rooms), tuple(structure + boxes), tuple(parts), tuple(appliances), (x, y, yaw),
-                 float(params["robot_radius"]))
+    return House(
+        float(params["size"][0]),
+        float(params["size"][1]),
+        float(params["door_height"]),
+        tuple(rooms),
+        tuple(structure + boxes),
+        tuple(parts),
+        tuple(appliances),
+        (x, y, yaw),
+        float(params["robot_radius"]),
+    )

@@ -46,42 +46,75 @@ def _dynamics(category: str, p: dict[str, Any]) -> dict[str, float]:
     return {"stiffness": float(d.get("stiffness", 0.0)), "damping": float(d["damping"])}
 
 
-def door(name: str, f: Frame, u: tuple[float, float], z: tuple[float, float], hinge: str,
-         p: dict[str, Any], handle_z: float | None = None) -> Part:
+def door(
+    name: str,
+    f: Frame,
+    u: tuple[float, float],
+    z: tuple[float, float],
+    hinge: str,
+    p: dict[str, Any],
+    handle_z: float | None = None,
+) -> Part:
     """A panel over ``u x z`` of the face, hinged on its left or right edge; opens outwards. The
     handle bar is near the free edge, at ``handle_z`` (default: near the top of tall panels)."""
     t = p["panel"]
     panel = f.box(f"{name}/panel", (u[0], -t, z[0]), (u[1], 0.0, z[1]))
     free = u[1] - 0.06 if hinge == "left" else u[0] + 0.06
-    zc = handle_z if handle_z is not None else (
-        z[1] - 0.15 if z[1] - z[0] > 0.6 else (z[0] + z[1]) / 2)
+    zc = handle_z if handle_z is not None else (z[1] - 0.15 if z[1] - z[0] > 0.6 else (z[0] + z[1]) / 2)
     half = min(0.08, (z[1] - z[0]) / 4)
     bar = (-t - HANDLE_GAP - BAR, -t - HANDLE_GAP)
-    handle = f.box(f"{name}/handle", (free - BAR / 2, bar[0], zc - half),
-                   (free + BAR / 2, bar[1], zc + half))
+    handle = f.box(f"{name}/handle", (free - BAR / 2, bar[0], zc - half), (free + BAR / 2, bar[1], zc + half))
     pivot_u = u[0] if hinge == "left" else u[1]
     axis = (0.0, 0.0, 1.0 if hinge == "left" else -1.0)
-    return Part(name, "door", "revolute", (panel, handle), f.point(pivot_u, -t, z[0]), axis,
-                (0.0, r6(p["door_range"])), r6(p["door_open"]), f.front, **_dynamics("door", p))
+    return Part(
+        name,
+        "door",
+        "revolute",
+        (panel, handle),
+        f.point(pivot_u, -t, z[0]),
+        axis,
+        (0.0, r6(p["door_range"])),
+        r6(p["door_open"]),
+        f.front,
+        **_dynamics("door", p),
+    )
 
 
-def drawer(name: str, f: Frame, u: tuple[float, float], z: tuple[float, float], depth: float,
-           p: dict[str, Any]) -> Part:
+def drawer(
+    name: str, f: Frame, u: tuple[float, float], z: tuple[float, float], depth: float, p: dict[str, Any]
+) -> Part:
     """A drawer: front panel over ``u x z`` plus an open tray ``depth`` deep; pulls straight out."""
     t, w = p["panel"], 0.012
     inner = (u[0] + 0.02, u[1] - 0.02)
     top = z[1] - 0.03
-    boxes = [f.box(f"{name}/front", (u[0], -t, z[0]), (u[1], 0.0, z[1])),
-             f.box(f"{name}/bottom", (inner[0], 0.0, z[0] + 0.01), (inner[1], depth, z[0] + 0.01 + w)),
-             f.box(f"{name}/back", (inner[0], depth - w, z[0] + 0.01), (inner[1], depth, top)),
-             f.box(f"{name}/side_left", (inner[0], 0.0, z[0] + 0.01), (inner[0] + w, depth, top)),
-             f.box(f"{name}/side_right", (inner[1] - w, 0.0, z[0] + 0.01), (inner[1], depth, top))]
+    boxes = [
+        f.box(f"{name}/front", (u[0], -t, z[0]), (u[1], 0.0, z[1])),
+        f.box(f"{name}/bottom", (inner[0], 0.0, z[0] + 0.01), (inner[1], depth, z[0] + 0.01 + w)),
+        f.box(f"{name}/back", (inner[0], depth - w, z[0] + 0.01), (inner[1], depth, top)),
+        f.box(f"{name}/side_left", (inner[0], 0.0, z[0] + 0.01), (inner[0] + w, depth, top)),
+        f.box(f"{name}/side_right", (inner[1] - w, 0.0, z[0] + 0.01), (inner[1], depth, top)),
+    ]
     uc, zc, half = (u[0] + u[1]) / 2, (z[0] + z[1]) / 2, min(0.08, (u[1] - u[0]) / 4)
-    boxes.append(f.box(f"{name}/handle", (uc - half, -t - HANDLE_GAP - BAR, zc - BAR / 2),
-                       (uc + half, -t - HANDLE_GAP, zc + BAR / 2)))
+    boxes.append(
+        f.box(
+            f"{name}/handle",
+            (uc - half, -t - HANDLE_GAP - BAR, zc - BAR / 2),
+            (uc + half, -t - HANDLE_GAP, zc + BAR / 2),
+        )
+    )
     travel = r6(p["drawer_travel"] * depth)
-    return Part(name, "drawer", "prismatic", tuple(boxes), f.point(uc, -t, zc), f.front,
-                (0.0, travel), travel, f.front, **_dynamics("drawer", p))
+    return Part(
+        name,
+        "drawer",
+        "prismatic",
+        tuple(boxes),
+        f.point(uc, -t, zc),
+        f.front,
+        (0.0, travel),
+        travel,
+        f.front,
+        **_dynamics("drawer", p),
+    )
 
 
 def button(name: str, f: Frame, u: float, z: float, size: float, p: dict[str, Any]) -> Part:
@@ -89,12 +122,32 @@ def button(name: str, f: Frame, u: float, z: float, size: float, p: dict[str, An
     face = f.box(f"{name}/handle", (u - size / 2, -0.012, z - size / 2), (u + size / 2, 0.0, z + size / 2))
     travel = r6(p["button_travel"])
     inward = tuple(-c + 0.0 for c in f.front)
-    return Part(name, "button", "prismatic", (face,), f.point(u, -0.012, z), inward,  # type: ignore[arg-type]
-                (0.0, travel), travel, f.front, **_dynamics("button", p))
+    return Part(
+        name,
+        "button",
+        "prismatic",
+        (face,),
+        f.point(u, -0.012, z),
+        inward,  # type: ignore[arg-type]
+        (0.0, travel),
+        travel,
+        f.front,
+        **_dynamics("button", p),
+    )
 
 
 def knob(name: str, f: Frame, u: float, z: float, p: dict[str, Any]) -> Part:
     """A rotary power key on the face, turned a quarter turn about the face normal to switch on."""
     key = f.box(f"{name}/handle", (u - 0.02, -0.03, z - 0.02), (u + 0.02, 0.0, z + 0.02))
-    return Part(name, "knob", "revolute", (key,), f.point(u, -0.03, z), f.front,
-                (0.0, r6(math.pi / 2)), r6(math.pi / 2), f.front, **_dynamics("knob", p))
+    return Part(
+        name,
+        "knob",
+        "revolute",
+        (key,),
+        f.point(u, -0.03, z),
+        f.front,
+        (0.0, r6(math.pi / 2)),
+        r6(math.pi / 2),
+        f.front,
+        **_dynamics("knob", p),
+    )

@@ -43,9 +43,23 @@ def label_rooms(image: np.ndarray, house: HouseAnnotations) -> Image.Image:
     font = ImageFont.load_default(size=max(12, h // 40))
     for room in house.rooms:
         px, py = pixel(*np.mean(room.polygon, axis=0))
-        draw.text((px, py), room.name.replace("_", " "), fill=(20, 20, 20), font=font, anchor="mm",
-                  stroke_width=2, stroke_fill=(255, 255, 255))
+        draw.text(
+            (px, py),
+            room.name.replace("_", " "),
+            fill=(20, 20, 20),
+            font=font,
+            anchor="mm",
+            stroke_width=2,
+            stroke_fill=(255, 255, 255),
+        )
     rx, ry = pixel(*house.robot.start[:2])
-    draw.text((rx, ry - h // 30), "robot start", fill=(160, 20, 20), font=font, anchor="mm",
-              stroke_width=2, stroke_fill=(255, 255, 255))
+    draw.text(
+        (rx, ry - h // 30),
+        "robot start",
+        fill=(160, 20, 20),
+        font=font,
+        anchor="mm",
+        stroke_width=2,
+        stroke_fill=(255, 255, 255),
+    )
     return picture

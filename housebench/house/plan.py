@@ -35,20 +35,22 @@ class Room:
     def against(self, side: str, at: float, depth: float) -> Frame:
         """The frame of a piece ``depth`` deep with its back on wall ``side`` (N/E/S/W), its centre
         ``at`` metres along the wall from the room's lower-left corner, facing into the room."""
-        return {"S": Frame(r6(self.x0 + at), r6(self.y0 + depth), "N"),
-                "N": Frame(r6(self.x0 + at), r6(self.y1 - depth), "S"),
-                "W": Frame(r6(self.x0 + depth), r6(self.y0 + at), "E"),
-                "E": Frame(r6(self.x1 - depth), r6(self.y0 + at), "W")}[side]
+        return {
+            "S": Frame(r6(self.x0 + at), r6(self.y0 + depth), "N"),
+            "N": Frame(r6(self.x0 + at), r6(self.y1 - depth), "S"),
+            "W": Frame(r6(self.x0 + depth), r6(self.y0 + at), "E"),
+            "E": Frame(r6(self.x1 - depth), r6(self.y0 + at), "W"),
+        }[side]
 
     def centred(self, dx: float, dy: float, depth: float, facing: str) -> Frame:
         """The frame of a free-standing piece centred ``(dx, dy)`` from the room's lower-left."""
         f = Frame(0.0, 0.0, facing)
-        return Frame(r6(self.x0 + dx + f.front[0] * depth / 2), r6(self.y0 + dy + f.front[1] * depth / 2),
-                     facing)
+        return Frame(r6(self.x0 + dx + f.front[0] * depth / 2), r6(self.y0 + dy + f.front[1] * depth / 2), facing)
 
 
-def _wall(name: str, axis: str, at: float, span: tuple[float, float], doors: list[float],
-          p: dict[str, Any]) -> list[Box]:
+def _wall(
+    name: str, axis: str, at: float, span: tuple[float, float], doors: list[float], p: dict[str, Any]
+) -> list[Box]:
     """A straight wall centred on ``at`` (x = at for axis "x", y = at for "y"), cut by doorways."""
     t, h, dw, dh = p["wall_thickness"], p["wall_height"], p["door_width"], p["door_height"]
 
@@ -69,18 +71,28 @@ def floor_plan(p: dict[str, Any], rng: np.random.Generator) -> tuple[list[Room],
     (w, d), t, j = p["size"], p["wall_thickness"], p["jitter"]
     xs = [0.0, *(r6(x + rng.uniform(-j, j)) for x in p["splits_x"]), w]
     ys = [0.0, r6(p["split_y"] + rng.uniform(-j, j)), d]
-    rooms = [Room(name, r6(xs[c] + (t / 2 if c else 0)), r6(ys[r] + (t / 2 if r else 0)),
-                  r6(xs[c + 1] - (t / 2 if c < 2 else 0)), r6(ys[r + 1] - (t / 2 if r < 1 else 0)))
-             for r, row in enumerate(GRID) for c, name in enumerate(row)]
+    rooms = [
+        Room(
+            name,
+            r6(xs[c] + (t / 2 if c else 0)),
+            r6(ys[r] + (t / 2 if r else 0)),
+            r6(xs[c + 1] - (t / 2 if c < 2 else 0)),
+            r6(ys[r + 1] - (t / 2 if r < 1 else 0)),
+        )
+        for r, row in enumerate(GRID)
+        for c, name in enumerate(row)
+    ]
     cuts: dict[tuple[str, int], list[float]] = {}
     for wall, seg, frac in DOORS:
-        lo, hi = ((ys[seg], ys[seg + 1]) if wall.startswith("x") else (xs[seg], xs[seg + 1]))
+        lo, hi = (ys[seg], ys[seg + 1]) if wall.startswith("x") else (xs[seg], xs[seg + 1])
         cuts.setdefault((wall, seg), []).append(r6(lo + frac * (hi - lo) + rng.uniform(-j, j)))
-    boxes = [box("floor/slab", (-t, -t, -t), (w + t, d + t, 0.0)),
-             box("walls/south", (-t, -t, 0), (w + t, 0, p["wall_height"])),
-             box("walls/north", (-t, d, 0), (w + t, d + t, p["wall_height"])),
-             box("walls/west", (-t, 0, 0), (0, d, p["wall_height"])),
-             box("walls/east", (w, 0, 0), (w + t, d, p["wall_height"]))]
+    boxes = [
+        box("floor/slab", (-t, -t, -t), (w + t, d + t, 0.0)),
+        box("walls/south", (-t, -t, 0), (w + t, 0, p["wall_height"])),
+        box("walls/north", (-t, d, 0), (w + t, d + t, p["wall_height"])),
+        box("walls/west", (-t, 0, 0), (0, d, p["wall_height"])),
+        box("walls/east", (w, 0, 0), (w + t, d, p["wall_height"])),
+    ]
     for k in (1, 2):
         for seg in (0, 1):
             lo, hi = ys[seg] + (t / 2 if seg else 0), ys[seg + 1] - (0 if seg else t / 2)

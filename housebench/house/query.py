@@ -44,21 +44,24 @@ class HouseQuery:
     def grid(self) -> FloorGrid:
         """Free floor for the robot's base (closed doors, every obstacle box)."""
         h = self.house
-        bounds = h.bounds or tuple(f(c[i] for r in h.rooms for c in r.polygon)
-                                   for f, i in ((min, 0), (min, 1), (max, 0), (max, 1)))
+        bounds = h.bounds or tuple(
+            f(c[i] for r in h.rooms for c in r.polygon) for f, i in ((min, 0), (min, 1), (max, 0), (max, 1))
+        )
         radius = h.robot.radius if h.robot.radius is not None else ROBOT_RADIUS
         return free_grid((o.box for o in h.obstacles), bounds, radius, self.resolution)
 
     def reachable_rooms(self) -> set[str]:
         """Rooms with a free floor cell the base can drive to from the robot's start."""
         x, y = self.house.robot.start[:2]
-        return {name for px, py in self.grid.points(self.grid.reachable(x, y))
-                if (name := self.room_at(px, py))}
+        return {name for px, py in self.grid.points(self.grid.reachable(x, y)) if (name := self.room_at(px, py))}
 
     def support_under(self, x: float, y: float, z: float = np.inf) -> Support | None:
         """The highest support whose box holds ``(x, y)`` and whose surface is at or below ``z``."""
-        found = [s for s in self.house.supports if s.height <= z + 1e-9
-                 and s.box[0] <= x <= s.box[2] and s.box[1] <= y <= s.box[3]]
+        found = [
+            s
+            for s in self.house.supports
+            if s.height <= z + 1e-9 and s.box[0] <= x <= s.box[2] and s.box[1] <= y <= s.box[3]
+        ]
         return max(found, key=lambda s: (s.height, s.name), default=None)
 
     def handle_pose(self, joint: str, q: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -14,8 +14,13 @@ from housebench.results.writer import connect
 DEFAULT_TITLE = "housebench benchmark report"
 
 
-def build_report(results_dir: Path, out_dir: Path, scene_images: Sequence[Path] = (),
-                 title: str = DEFAULT_TITLE, runs: Sequence[str] | None = None) -> dict[str, Any]:
+def build_report(
+    results_dir: Path,
+    out_dir: Path,
+    scene_images: Sequence[Path] = (),
+    title: str = DEFAULT_TITLE,
+    runs: Sequence[str] | None = None,
+) -> dict[str, Any]:
     """Write the report for every run under ``results_dir`` (or only ``runs``) into ``out_dir``
     (replaced atomically).
 
@@ -32,10 +37,14 @@ def build_report(results_dir: Path, out_dir: Path, scene_images: Sequence[Path] 
     summary = metrics(sections)
     with atomic_dir(Path(out_dir)) as tmp:
         figures = [
-            (plots.success_by_task(sections["tasks"], tmp / "success_by_task.png"),
-             "Success rate by task and policy (95% Wilson interval)"),
-            (plots.progress_distribution(sections["progress"], tmp / "progress.png"),
-             "Distribution of episode progress"),
+            (
+                plots.success_by_task(sections["tasks"], tmp / "success_by_task.png"),
+                "Success rate by task and policy (95% Wilson interval)",
+            ),
+            (
+                plots.progress_distribution(sections["progress"], tmp / "progress.png"),
+                "Distribution of episode progress",
+            ),
         ]
         html = page.render(title, sections, summary, figures, [Path(p) for p in scene_images])
         (tmp / "index.html").write_text(html, encoding="utf-8")

@@ -40,15 +40,23 @@ def success_by_task(rows: list[dict[str, Any]], path: Path) -> Path:
             offset = (k - (len(policies) - 1) / 2) * height
             ys = [i + offset for i, task in enumerate(tasks) if task in mine]
             picked = [mine[task] for task in tasks if task in mine]
-            errors = [[r["success_rate"] - r["ci_low"] for r in picked],
-                      [r["ci_high"] - r["success_rate"] for r in picked]]
-            bars = ax.barh(ys, [r["success_rate"] for r in picked], height, xerr=errors, capsize=3,
-                           label=f"{policy}: success")
-            ax.plot([r["mean_progress"] for r in picked], ys, "D", color=bars.patches[0].get_facecolor()
-                    if bars.patches else None, markeredgecolor="black", label=f"{policy}: mean progress")
+            errors = [
+                [r["success_rate"] - r["ci_low"] for r in picked],
+                [r["ci_high"] - r["success_rate"] for r in picked],
+            ]
+            bars = ax.barh(
+                ys, [r["success_rate"] for r in picked], height, xerr=errors, capsize=3, label=f"{policy}: success"
+            )
+            ax.plot(
+                [r["mean_progress"] for r in picked],
+                ys,
+                "D",
+                color=bars.patches[0].get_facecolor() if bars.patches else None,
+                markeredgecolor="black",
+                label=f"{policy}: mean progress",
+            )
         ax.set_yticks(range(len(tasks)), tasks)
-        ax.set(xlim=(0, 1.05), xlabel="success rate (95% Wilson CI) and mean progress",
-               title="Success by task")
+        ax.set(xlim=(0, 1.05), xlabel="success rate (95% Wilson CI) and mean progress", title="Success by task")
         if policies:
             ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=7, frameon=False)
     return path
@@ -57,12 +65,12 @@ def success_by_task(rows: list[dict[str, Any]], path: Path) -> Path:
 def progress_distribution(rows: list[dict[str, Any]], path: Path) -> Path:
     """Box plot of episode progress in [0, 1], one box per task and policy (rows sorted)."""
     groups = groupby(rows, key=lambda r: (r["task"], r["policy"]))
-    series = [(f"{task} / {policy}", [r["progress"] for r in group])
-              for (task, policy), group in groups][::-1]  # alphabetical from the top
+    series = [(f"{task} / {policy}", [r["progress"] for r in group]) for (task, policy), group in groups][
+        ::-1
+    ]  # alphabetical from the top
     with _axes(path, len(series)) as ax:
         if series:
             labels, values = zip(*series)
             ax.boxplot(values, orientation="horizontal", tick_labels=labels, widths=0.6)
-        ax.set(xlim=(-0.02, 1.02), xlabel="progress (satisfied goal items / all items)",
-               title="Progress per episode")
+        ax.set(xlim=(-0.02, 1.02), xlabel="progress (satisfied goal items / all items)", title="Progress per episode")
     return path

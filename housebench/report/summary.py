@@ -77,7 +77,8 @@ def metrics(sections: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     per_task: dict[str, dict[str, Any]] = {}
     for r in rows:
         per_task.setdefault(r["task"], {})[r["policy"]] = {
-            "episodes": r["episodes"], "success_rate": rate(r["success_rate"]),
+            "episodes": r["episodes"],
+            "success_rate": rate(r["success_rate"]),
             "mean_progress": rate(r["mean_progress"]),
             "crash_rate": rate(r["crashes"] / r["episodes"]),
         }
@@ -87,8 +88,7 @@ def metrics(sections: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
         "success_rate": rate(successes / n) if n else 0.0,
         "success_ci_low": rate(low),
         "success_ci_high": rate(high),
-        "mean_progress": rate(sum(r["mean_progress"] * r["episodes"] for r in rows) / n)
-        if n else 0.0,
+        "mean_progress": rate(sum(r["mean_progress"] * r["episodes"] for r in rows) / n) if n else 0.0,
         "crash_rate": rate(sum(r["crashes"] for r in rows) / n) if n else 0.0,
         "per_task": per_task,
     }

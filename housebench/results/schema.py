@@ -23,71 +23,91 @@ PARTITION = "run"
 STATUSES = ("success", "fail", "crash")
 
 
-def _field(name: str, type_: pa.DataType, doc: str, *, nullable: bool = False,
-           values: tuple[str, ...] = ()) -> pa.Field:
+def _field(
+    name: str, type_: pa.DataType, doc: str, *, nullable: bool = False, values: tuple[str, ...] = ()
+) -> pa.Field:
     meta = {"doc": doc} | ({"values": ",".join(values)} if values else {})
     return pa.field(name, type_, nullable=nullable, metadata=meta)
 
 
 def _schema(table: str, fields: list[pa.Field]) -> pa.Schema:
-    return pa.schema(fields, metadata={"housebench.table": table,
-                                       "housebench.schema_version": str(SCHEMA_VERSION)})
+    return pa.schema(fields, metadata={"housebench.table": table, "housebench.schema_version": str(SCHEMA_VERSION)})
 
 
-_EPISODE_ID = _field("episode_id", pa.string(),
-                     "'<task>/<variant>/<seed>/<policy>'; unique within a run")
+_EPISODE_ID = _field("episode_id", pa.string(), "'<task>/<variant>/<seed>/<policy>'; unique within a run")
 _RUN = _field(PARTITION, pa.string(), "run name, e.g. 'repro' or 'nightly-2026-11-30' (partition)")
 _TASK = _field("task", pa.string(), "task spec name")
 _VARIANT = _field("variant", pa.string(), "sampled task variant")
 _SEED = _field("seed", pa.int64(), "episode seed")
 
-EPISODES = _schema("episodes", [
-    _EPISODE_ID, _RUN, _TASK, _VARIANT, _SEED,
-    _field("policy", pa.string(), "policy name, e.g. 'noop' or 'scripted'"),
-    _field("backend", pa.string(), "simulator backend, e.g. 'mujoco'"),
-    _field("backend_version", pa.string(), "simulator version string"),
-    _field("code_commit", pa.string(), "git commit of the housebench code that ran the episode"),
-    _field("scene_hash", pa.string(), "content hash of the settled scene files"),
-    _field("assets_hash", pa.string(), "content hash of the sim-ready assets"),
-    _field("host", pa.string(), "host name that ran the episode"),
-    _field("started_at", pa.timestamp("us", tz="UTC"), "episode start time (UTC)"),
-    _field("wall_s", pa.float64(), "wall-clock seconds of the episode"),
-    _field("sim_s", pa.float64(), "simulated seconds of the episode"),
-    _field("steps", pa.int64(), "physics steps taken"),
-    _field("status", pa.string(), "episode outcome", values=STATUSES),
-    _field("failure_reason", pa.string(), "why it failed or crashed; null on success",
-           nullable=True),
-    _field("success", pa.bool_(), "every goal condition held at the end"),
-    _field("progress", pa.float64(), "satisfied goal items / all goal items, in [0, 1]"),
-    _field("n_conditions", pa.int32(), "goal conditions evaluated"),
-    _field("n_conditions_ok", pa.int32(), "goal conditions that held"),
-])
+EPISODES = _schema(
+    "episodes",
+    [
+        _EPISODE_ID,
+        _RUN,
+        _TASK,
+        _VARIANT,
+        _SEED,
+        _field("policy", pa.string(), "policy name, e.g. 'noop' or 'scripted'"),
+        _field("backend", pa.string(), "simulator backend, e.g. 'mujoco'"),
+        _field("backend_version", pa.string(), "simulator version string"),
+        _field("code_commit", pa.string(), "git commit of the housebench code that ran the episode"),
+        _field("scene_hash", pa.string(), "content hash of the settled scene files"),
+        _field("assets_hash", pa.string(), "content hash of the sim-ready assets"),
+        _field("host", pa.string(), "host name that ran the episode"),
+        _field("started_at", pa.timestamp("us", tz="UTC"), "episode start time (UTC)"),
+        _field("wall_s", pa.float64(), "wall-clock seconds of the episode"),
+        _field("sim_s", pa.float64(), "simulated seconds of the episode"),
+        _field("steps", pa.int64(), "physics steps taken"),
+        _field("status", pa.string(), "episode outcome", values=STATUSES),
+        _field("failure_reason", pa.string(), "why it failed or crashed; null on success", nullable=True),
+        _field("success", pa.bool_(), "every goal condition held at the end"),
+        _field("progress", pa.float64(), "satisfied goal items / all goal items, in [0, 1]"),
+        _field("n_conditions", pa.int32(), "goal conditions evaluated"),
+        _field("n_conditions_ok", pa.int32(), "goal conditions that held"),
+    ],
+)
 
-CONDITIONS = _schema("conditions", [
-    _EPISODE_ID, _RUN, _TASK, _VARIANT, _SEED,
-    _field("condition_index", pa.int32(), "position in the goal's flattened condition list"),
-    _field("predicate", pa.string(), "predicate name, e.g. 'inside', 'on', 'upright'"),
-    _field("item", pa.string(), "the object the item tests, e.g. 'apple'"),
-    _field("ok", pa.bool_(), "the item satisfied the predicate"),
-    _field("reason", pa.string(), "what the evaluator measured"),
-])
+CONDITIONS = _schema(
+    "conditions",
+    [
+        _EPISODE_ID,
+        _RUN,
+        _TASK,
+        _VARIANT,
+        _SEED,
+        _field("condition_index", pa.int32(), "position in the goal's flattened condition list"),
+        _field("predicate", pa.string(), "predicate name, e.g. 'inside', 'on', 'upright'"),
+        _field("item", pa.string(), "the object the item tests, e.g. 'apple'"),
+        _field("ok", pa.bool_(), "the item satisfied the predicate"),
+        _field("reason", pa.string(), "what the evaluator measured"),
+    ],
+)
 
-EVENTS = _schema("events", [
-    _EPISODE_ID, _RUN,
-    _field("seq", pa.int32(), "order of the event within its episode, from 0"),
-    _field("t_sim", pa.float64(), "simulated time of the event, seconds"),
-    _field("kind", pa.string(), "e.g. episode_start, skill_start, skill_end, crash, episode_end"),
-    _field("detail", pa.string(), "event payload as canonical JSON (sorted keys)"),
-])
+EVENTS = _schema(
+    "events",
+    [
+        _EPISODE_ID,
+        _RUN,
+        _field("seq", pa.int32(), "order of the event within its episode, from 0"),
+        _field("t_sim", pa.float64(), "simulated time of the event, seconds"),
+        _field("kind", pa.string(), "e.g. episode_start, skill_start, skill_end, crash, episode_end"),
+        _field("detail", pa.string(), "event payload as canonical JSON (sorted keys)"),
+    ],
+)
 
-CHOICES = _schema("choices", [
-    _RUN, _TASK, _VARIANT,
-    _field("choice", pa.string(), "what the sampler decided, '<object>.<asset|present|support>'"),
-    _field("value", pa.string(), "what it drew, e.g. 'bowl', 'yes', 'dining_table/top'"),
-])
+CHOICES = _schema(
+    "choices",
+    [
+        _RUN,
+        _TASK,
+        _VARIANT,
+        _field("choice", pa.string(), "what the sampler decided, '<object>.<asset|present|support>'"),
+        _field("value", pa.string(), "what it drew, e.g. 'bowl', 'yes', 'dining_table/top'"),
+    ],
+)
 
-SCHEMAS: dict[str, pa.Schema] = {"episodes": EPISODES, "conditions": CONDITIONS, "events": EVENTS,
-                                 "choices": CHOICES}
+SCHEMAS: dict[str, pa.Schema] = {"episodes": EPISODES, "conditions": CONDITIONS, "events": EVENTS, "choices": CHOICES}
 SORT_KEYS: dict[str, tuple[str, ...]] = {
     "episodes": ("run", "episode_id"),
     "conditions": ("run", "episode_id", "condition_index", "item"),

@@ -114,8 +114,9 @@ def episode_id(task: str, variant: str, seed: int, policy: str) -> str:
     return f"{task}/{variant}/{seed}/{policy}"
 
 
-def verdict_rows(meta: dict[str, Any], verdict: Verdict | None,
-                 crash_reason: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def verdict_rows(
+    meta: dict[str, Any], verdict: Verdict | None, crash_reason: str | None = None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The episode row and its condition rows from the evaluator's ``verdict``.
 
     ``meta`` holds the episode's provenance columns (run, task, variant, seed, policy, backend,
@@ -126,8 +127,14 @@ def verdict_rows(meta: dict[str, Any], verdict: Verdict | None,
         raise ValueError("verdict_rows: pass exactly one of verdict or crash_reason")
     key = {"episode_id": episode_id(meta["task"], meta["variant"], meta["seed"], meta["policy"])}
     if verdict is None:
-        outcome = {"status": "crash", "failure_reason": crash_reason, "success": False,
-                   "progress": 0.0, "n_conditions": 0, "n_conditions_ok": 0}
+        outcome = {
+            "status": "crash",
+            "failure_reason": crash_reason,
+            "success": False,
+            "progress": 0.0,
+            "n_conditions": 0,
+            "n_conditions_ok": 0,
+        }
         return key | meta | outcome, []
     outcome = {
         "status": "success" if verdict.success else "fail",
@@ -138,9 +145,11 @@ def verdict_rows(meta: dict[str, Any], verdict: Verdict | None,
         "n_conditions_ok": sum(c.ok for c in verdict.conditions),
     }
     base = key | {name: meta[name] for name in ("run", "task", "variant", "seed")}
-    conditions = [base | {"condition_index": c.index, "predicate": c.predicate, "item": i.item,
-                          "ok": i.ok, "reason": i.reason}
-                  for c in verdict.conditions for i in c.items]
+    conditions = [
+        base | {"condition_index": c.index, "predicate": c.predicate, "item": i.item, "ok": i.ok, "reason": i.reason}
+        for c in verdict.conditions
+        for i in c.items
+    ]
     return key | meta | outcome, conditions
 
 
@@ -153,10 +162,16 @@ def _reason(verdict: Verdict) -> str:
     return "goal not met"
 
 
-def event_rows(episode: dict[str, Any],
-               events: Iterable[tuple[float, str, dict[str, Any]]]) -> list[dict[str, Any]]:
+def event_rows(episode: dict[str, Any], events: Iterable[tuple[float, str, dict[str, Any]]]) -> list[dict[str, Any]]:
     """Event rows of ``episode`` (its row) from ``(t_sim, kind, detail)`` in order of occurrence."""
-    return [{"episode_id": episode["episode_id"], "run": episode["run"], "seq": seq,
-             "t_sim": float(t_sim), "kind": kind,
-             "detail": json.dumps(detail, sort_keys=True, separators=(",", ":"))}
-            for seq, (t_sim, kind, detail) in enumerate(events)]
+    return [
+        {
+            "episode_id": episode["episode_id"],
+            "run": episode["run"],
+            "seq": seq,
+            "t_sim": float(t_sim),
+            "kind": kind,
+            "detail": json.dumps(detail, sort_keys=True, separators=(",", ":")),
+        }
+        for seq, (t_sim, kind, detail) in enumerate(events)
+    ]

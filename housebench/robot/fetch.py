@@ -14,8 +14,15 @@ PREFIX = "robot0:"
 BASE_JOINTS = (f"{PREFIX}base_x_joint", f"{PREFIX}base_y_joint", f"{PREFIX}base_yaw_joint")
 ARM_JOINTS = tuple(
     f"{PREFIX}{j}_joint"
-    for j in ("shoulder_pan", "shoulder_lift", "upperarm_roll", "elbow_flex", "forearm_roll",
-              "wrist_flex", "wrist_roll")
+    for j in (
+        "shoulder_pan",
+        "shoulder_lift",
+        "upperarm_roll",
+        "elbow_flex",
+        "forearm_roll",
+        "wrist_flex",
+        "wrist_roll",
+    )
 )
 FINGER_JOINTS = (f"{PREFIX}l_gripper_finger_joint", f"{PREFIX}r_gripper_finger_joint")
 TORSO_JOINT = f"{PREFIX}torso_lift_joint"

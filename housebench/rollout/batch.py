@@ -13,8 +13,9 @@ from housebench.rollout.episode import EpisodeJob, EpisodeOutcome, run_episode
 EXECUTORS = ("local", "ray")
 
 
-def run_batch(jobs: Sequence[EpisodeJob], executor: str = "local", workers: int | None = None,
-              progress: bool = True) -> list[EpisodeOutcome]:
+def run_batch(
+    jobs: Sequence[EpisodeJob], executor: str = "local", workers: int | None = None, progress: bool = True
+) -> list[EpisodeOutcome]:
     """Every job's outcome, in job order. ``workers`` defaults to the number of cores."""
     workers = workers or os.cpu_count() or 1
     results = _imap(jobs, executor, min(workers, max(1, len(jobs))))

@@ -11,7 +11,7 @@ import time
 import traceback
 import zlib
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -47,7 +47,6 @@ class EpisodeJob:
     choices: dict = field(default_factory=dict)  # the variant's sampled choices, for the report
 
 
-
 @dataclass
 class EpisodeOutcome:
     """What the rollout writes: the verdict (None on a crash) and the episode's events."""
@@ -78,7 +77,7 @@ def perturb(state: SimState, seed: int, scene: str, noise_m: float) -> SimState:
 
 def run_episode(job: EpisodeJob) -> EpisodeOutcome:
     """Run one episode; any exception becomes a ``crash`` outcome instead of taking the batch down."""
-    started_at = datetime.now(timezone.utc)
+    started_at = datetime.now(UTC)
     clock = time.perf_counter()
     events = [_event(0.0, "episode_start", seed=job.seed, policy=job.policy)]
     sim, verdict, crash, steps, version = None, None, None, 0, ""
@@ -89,8 +88,9 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
         scene = load_model(SceneAnnotations, Path(job.annotations))
         sim = backend.load(Path(job.scene))
         sim.set_state(perturb(sim.get_state(), job.seed, f"{job.task}/{job.variant}", job.pose_noise_m))
-        thermal = ThermalModel(task.thermal or ThermalSetup(), scene.house,
-                               {name: obj.asset for name, obj in scene.objects.items()})
+        thermal = ThermalModel(
+            task.thermal or ThermalSetup(), scene.house, {name: obj.asset for name, obj in scene.objects.items()}
+        )
         initial = sim.get_state().model_copy(update={"temperatures_c": dict(thermal.temperatures_c)})
         policy = make_policy(job.policy)
         policy.reset(sim, task)

@@ -48,12 +48,22 @@ def plan_jobs(run: str, params: RolloutParams, layout: Layout) -> list[EpisodeJo
         }
         for policy in params.policies:
             for episode in range(params.episodes_per_variant):
-                jobs.append(EpisodeJob(
-                    run=run, task=task, variant=variant, seed=params.seed + episode, policy=policy,
-                    backend=params.backend, scene=scene, task_file=task_file,
-                    annotations=layout.scene_annotations(task, variant),
-                    horizon_s=params.horizon_s, control_dt=params.control_dt,
-                    pose_noise_m=params.pose_noise_m, provenance=provenance,
-                    choices=variant_file.choices,
-                ))
+                jobs.append(
+                    EpisodeJob(
+                        run=run,
+                        task=task,
+                        variant=variant,
+                        seed=params.seed + episode,
+                        policy=policy,
+                        backend=params.backend,
+                        scene=scene,
+                        task_file=task_file,
+                        annotations=layout.scene_annotations(task, variant),
+                        horizon_s=params.horizon_s,
+                        control_dt=params.control_dt,
+                        pose_noise_m=params.pose_noise_m,
+                        provenance=provenance,
+                        choices=variant_file.choices,
+                    )
+                )
     return jobs

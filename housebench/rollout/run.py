@@ -11,8 +11,9 @@ from housebench.rollout.episode import EpisodeOutcome
 from housebench.rollout.plan import RolloutParams, plan_jobs
 
 
-def run_rollouts(run: str, params: RolloutParams, layout: Layout, results_dir: Path,
-                 progress: bool = True) -> list[EpisodeOutcome]:
+def run_rollouts(
+    run: str, params: RolloutParams, layout: Layout, results_dir: Path, progress: bool = True
+) -> list[EpisodeOutcome]:
     """Run every planned episode of ``layout`` and write ``results/<table>/run=<run>/``."""
     jobs = plan_jobs(run, params, layout)
     if not jobs:
@@ -29,9 +30,18 @@ def records(outcomes: list[EpisodeOutcome]) -> dict[str, list[dict]]:
     for out in outcomes:
         job = out.job
         meta = {
-            "run": job.run, "task": job.task, "variant": job.variant, "seed": job.seed, "policy": job.policy,
-            "backend": job.backend, "backend_version": out.backend_version, "host": out.host,
-            "started_at": out.started_at, "wall_s": out.wall_s, "sim_s": out.sim_s, "steps": out.steps,
+            "run": job.run,
+            "task": job.task,
+            "variant": job.variant,
+            "seed": job.seed,
+            "policy": job.policy,
+            "backend": job.backend,
+            "backend_version": out.backend_version,
+            "host": out.host,
+            "started_at": out.started_at,
+            "wall_s": out.wall_s,
+            "sim_s": out.sim_s,
+            "steps": out.steps,
             **job.provenance,
         }
         episode, conditions = verdict_rows(meta, out.verdict, out.crash)
@@ -39,7 +49,9 @@ def records(outcomes: list[EpisodeOutcome]) -> dict[str, list[dict]]:
         tables["conditions"].extend(conditions)
         tables["events"].extend(event_rows(episode, out.events))
         variants[(job.task, job.variant)] = (job.run, job.choices)
-    tables["choices"] = [{"run": run, "task": task, "variant": variant, "choice": key, "value": value}
-                         for (task, variant), (run, choices) in sorted(variants.items())
-                         for key, value in sorted(choices.items())]
+    tables["choices"] = [
+        {"run": run, "task": task, "variant": variant, "choice": key, "value": value}
+        for (task, variant), (run, choices) in sorted(variants.items())
+        for key, value in sorted(choices.items())
+    ]
     return tables

@@ -6,7 +6,8 @@
 than ``fall_drop`` below its start), moved more than ``max_move`` or never came to rest is skipped:
 deactivated in the settled layer and reported. Then the settled scene is loaded afresh and run for
 ``check_time``: every free body must drift less than ``max_drift``, every robot joint stay within
-``robot_tol`` and every articulated part (closed at 0) within ``part_tol`` of closed. The report (``check.json``) and the layer are rounded to 1e-6: same inputs, same bytes.
+``robot_tol`` and every articulated part (closed at 0) within ``part_tol`` of closed. The report
+(``check.json``) and the layer are rounded to 1e-6: same inputs, same bytes.
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ SCENE_FILE, CHECK_FILE = "scene.usda", "check.json"
 
 
 def _speeds(state: SimState) -> dict[str, tuple[float, float]]:
-    return {n: (float(np.linalg.norm(o.linvel or (0, 0, 0))),
-                float(np.linalg.norm(o.angvel or (0, 0, 0)))) for n, o in state.objects.items()}
+    return {
+        n: (float(np.linalg.norm(o.linvel or (0, 0, 0))), float(np.linalg.norm(o.angvel or (0, 0, 0))))
+        for n, o in state.objects.items()
+    }
 
 
 def run_to_rest(sim: Simulation, p: dict[str, Any]) -> tuple[SimState, set[str]]:
@@ -38,8 +41,7 @@ def run_to_rest(sim: Simulation, p: dict[str, Any]) -> tuple[SimState, set[str]]
     while sim.time - start < p["max_time"] - 1e-9:
         sim.step(chunk)
         state = sim.get_state()
-        resting = {n for n, (v, w) in _speeds(state).items()
-                   if v < p["rest_linvel"] and w < p["rest_angvel"]}
+        resting = {n for n, (v, w) in _speeds(state).items() if v < p["rest_linvel"] and w < p["rest_angvel"]}
         if resting == set(state.objects):
             break
     return sim.get_state(), resting
@@ -51,9 +53,15 @@ def judge(before: SimState, after: SimState, resting: set[str], p: dict[str, Any
     for name, obj in after.objects.items():
         start = np.array(before.objects[name].pos)
         moved = float(np.linalg.norm(np.array(obj.pos) - start))
-        status = ("fell" if start[2] - obj.pos[2] > p["fall_drop"] else
-                  "moved" if moved > p["max_move"] else
-                  "ok" if name in resting else "unsettled")
+        status = (
+            "fell"
+            if start[2] - obj.pos[2] > p["fall_drop"]
+            else "moved"
+            if moved > p["max_move"]
+            else "ok"
+            if name in resting
+            else "unsettled"
+        )
         report[name] = {"status": status, "moved": r6(moved), "pos": [r6(v) for v in obj.pos]}
     return report
 
@@ -64,8 +72,7 @@ def _rigid_prims(stage: Usd.Stage) -> dict[str, Usd.Prim]:
 
 def _set_pose(prim: Usd.Prim, pos: tuple, quat: tuple) -> None:
     parent = UsdGeom.Xformable(prim.GetParent()).ComputeLocalToWorldTransform(Usd.TimeCode.Default())
-    world = Gf.Matrix4d().SetRotate(Gf.Quatd(quat[0], Gf.Vec3d(*quat[1:]))).SetTranslateOnly(
-        Gf.Vec3d(*pos))
+    world = Gf.Matrix4d().SetRotate(Gf.Quatd(quat[0], Gf.Vec3d(*quat[1:]))).SetTranslateOnly(Gf.Vec3d(*pos))
     local = Gf.Transform(world * parent.GetInverse())
     q = local.GetRotation().GetQuat().GetNormalized()
     orient = prim.GetAttribute("xformOp:orient")
@@ -109,19 +116,24 @@ def stability(sim: Simulation, p: dict[str, Any]) -> dict:
         after = sim.get_state()
         robot_dev = max([robot_dev, *(abs(after.joints[n] - before.joints[n]) for n in robot)])
         part_open = max([part_open, *(abs(after.joints[n]) for n in parts)])
-    drift = {n: r6(np.linalg.norm(np.subtract(o.pos, before.objects[n].pos)))
-             for n, o in after.objects.items()}
-    passed = (all(d < p["max_drift"] for d in drift.values()) and robot_dev < p["robot_tol"]
-              and part_open < p["part_tol"])
-    return {"passed": passed, "duration": r6(sim.time - before.time), "drift": drift,
-            "robot_max_dev": r6(robot_dev), "parts": len(parts), "part_max_open": r6(part_open)}
+    drift = {n: r6(np.linalg.norm(np.subtract(o.pos, before.objects[n].pos))) for n, o in after.objects.items()}
+    passed = (
+        all(d < p["max_drift"] for d in drift.values()) and robot_dev < p["robot_tol"] and part_open < p["part_tol"]
+    )
+    return {
+        "passed": passed,
+        "duration": r6(sim.time - before.time),
+        "drift": drift,
+        "robot_max_dev": r6(robot_dev),
+        "parts": len(parts),
+        "part_max_open": r6(part_open),
+    }
 
 
 def check_house(backend: Backend, house_usda: Path, p: dict[str, Any]) -> dict:
     """The stability check of the house alone (robot and articulated parts, no props)."""
     check = stability(backend.load(house_usda), p)
-    return {"version": 1, "backend": f"{backend.name} {backend.version}", "stability": check,
-            "passed": check["passed"]}
+    return {"version": 1, "backend": f"{backend.name} {backend.version}", "stability": check, "passed": check["passed"]}
 
 
 def settle_scene(backend: Backend, task_usda: Path, out_dir: Path, p: dict[str, Any]) -> dict:
@@ -133,7 +145,12 @@ def settle_scene(backend: Backend, task_usda: Path, out_dir: Path, p: dict[str, 
     skipped = {n for n, r in props.items() if r["status"] != "ok"}
     write_settled_layer(task_usda, out_dir / SCENE_FILE, after, skipped)
     check = stability(backend.load(out_dir / SCENE_FILE), p)
-    return {"version": 1, "backend": f"{backend.name} {backend.version}",
-            "settle_time": r6(after.time - before.time), "props": props,
-            "skipped": sorted(skipped), "stability": check,
-            "passed": check["passed"] and not skipped}
+    return {
+        "version": 1,
+        "backend": f"{backend.name} {backend.version}",
+        "settle_time": r6(after.time - before.time),
+        "props": props,
+        "skipped": sorted(skipped),
+        "stability": check,
+        "passed": check["passed"] and not skipped,
+    }

@@ -28,8 +28,9 @@ def _area(item: AssetAnnotation, profile: ContainerProfile, above: float) -> flo
     areas = []
     for up in range(3):
         a, b = sorted(item.size[i] for i in range(3) if i != up)
-        across = (math.hypot(a, b) <= 2 * hx if profile.shape == "round"
-                  else a <= 2 * min(hx, hy) and b <= 2 * max(hx, hy))
+        across = (
+            math.hypot(a, b) <= 2 * hx if profile.shape == "round" else a <= 2 * min(hx, hy) and b <= 2 * max(hx, hy)
+        )
         if across and profile.floor_z + item.size[up] / 2 <= profile.rim_z + above:
             areas.append(a * b)
     return min(areas, default=None)
@@ -55,12 +56,19 @@ def _check_capacity(task: str, cond: Inside, spec: TaskSpec, assets: AssetsFile)
             floor = math.pi * hx * hx if profile.shape == "round" else 4 * hx * hy
             need = 0.0
             for names in items:
-                worst = [max((_area(assets.assets[a], profile, cond.above) or math.inf)
-                             for a in spec.objects[n].asset.split("|")) for n in names]
+                worst = [
+                    max(
+                        (_area(assets.assets[a], profile, cond.above) or math.inf)
+                        for a in spec.objects[n].asset.split("|")
+                    )
+                    for n in names
+                ]
                 need += min(worst)
             if need > floor:
-                raise SamplingError(f"{task}: '{option}' cannot hold {[n for g in items for n in g]} "
-                                    f"(footprints {need:.4f} m^2, cavity floor {floor:.4f} m^2)")
+                raise SamplingError(
+                    f"{task}: '{option}' cannot hold {[n for g in items for n in g]} "
+                    f"(footprints {need:.4f} m^2, cavity floor {floor:.4f} m^2)"
+                )
 
 
 def check_spec(task: str, spec: TaskSpec, house: HouseAnnotations, assets: AssetsFile) -> None:
@@ -73,8 +81,9 @@ def check_spec(task: str, spec: TaskSpec, house: HouseAnnotations, assets: Asset
             if not refs.supports(ref, spec.places, house):
                 raise SamplingError(f"{task}: object '{name}': no support, owner or place '{ref}' in the house")
         if obj.inside and obj.inside not in spec.objects and not refs.inside_supports(obj.inside, house):
-            raise SamplingError(f"{task}: object '{name}': no container object or appliance with a "
-                                f"cavity named '{obj.inside}'")
+            raise SamplingError(
+                f"{task}: object '{name}': no container object or appliance with a cavity named '{obj.inside}'"
+            )
         if obj.inside in spec.objects:
             _check_capacity(task, Inside(predicate="inside", items=[name], container=obj.inside), spec, assets)
     for where, cond in leaves(spec.goal):

@@ -20,13 +20,11 @@ def _walk(node: Node, ctx: Context, out: list[ConditionResult]) -> bool:
     if isinstance(node, AnyOf):
         return any([_walk(child, ctx, out) for child in node.any_of])
     items = PREDICATES[node.predicate](node, ctx)
-    out.append(ConditionResult(index=len(out), predicate=node.predicate,
-                               ok=all(i.ok for i in items), items=items))
+    out.append(ConditionResult(index=len(out), predicate=node.predicate, ok=all(i.ok for i in items), items=items))
     return out[-1].ok
 
 
-def evaluate(goal: Goal, state: SimState, scene: SceneAnnotations,
-             initial: SimState | None = None) -> Verdict:
+def evaluate(goal: Goal, state: SimState, scene: SceneAnnotations, initial: SimState | None = None) -> Verdict:
     """Judge ``goal`` on ``state``. ``initial`` (for ``not_dropped`` / ``lifted``) defaults to the
     scene's annotated poses, i.e. the start of the episode. Bad input raises :class:`GoalError`."""
     ctx = Context(goal, state, scene, initial)

@@ -30,11 +30,13 @@ def rotation(quat: tuple[float, float, float, float]) -> np.ndarray:
     if norm == 0.0:
         raise GoalError(f"quaternion {tuple(quat)} has zero length")
     w, x, y, z = q if norm == 1.0 else q / norm
-    return np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-    ])
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+        ]
+    )
 
 
 def world_box(pose: ObjectState, asset: AssetAnnotation) -> tuple[float, ...]:
@@ -55,8 +57,9 @@ def centre(pose: ObjectState, asset: AssetAnnotation) -> np.ndarray:
     return np.asarray(pose.pos) + rotation(pose.quat) @ [0.0, 0.0, asset.size[2] / 2 - asset.bottom_offset]
 
 
-def in_cavity(point: np.ndarray, container: ObjectState, profile: ContainerProfile, below: float,
-              above: float) -> tuple[bool, str]:
+def in_cavity(
+    point: np.ndarray, container: ObjectState, profile: ContainerProfile, below: float, above: float
+) -> tuple[bool, str]:
     """Whether ``point`` lies in the container's cavity (:meth:`ContainerProfile.holds`), and what was
     measured, in the container's frame."""
     return profile.holds((np.asarray(point) - np.asarray(container.pos)) @ rotation(container.quat), below, above)

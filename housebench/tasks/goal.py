@@ -156,8 +156,13 @@ def _tag(value: Any) -> str | None:
 
 
 Node = Annotated[
-    Union[(Annotated[AllOf, Tag(union_tag("all_of"))], Annotated[AnyOf, Tag(union_tag("any_of"))],  # noqa: UP007
-           *(Annotated[cls, Tag(union_tag(name))] for name, cls in LEAVES.items()))],
+    Union[
+        (
+            Annotated[AllOf, Tag(union_tag("all_of"))],
+            Annotated[AnyOf, Tag(union_tag("any_of"))],  # noqa: UP007
+            *(Annotated[cls, Tag(union_tag(name))] for name, cls in LEAVES.items()),
+        )
+    ],
     Discriminator(
         _tag,
         custom_error_type="goal_node",

@@ -37,8 +37,14 @@ class Spot:
 
 def overlap(a: tuple, b: tuple, gap: float) -> bool:
     """Whether 3-D boxes ``a`` and ``b`` come closer than ``gap`` in x and y while overlapping in z."""
-    return (a[0] < b[3] + gap and b[0] < a[3] + gap and a[1] < b[4] + gap and b[1] < a[4] + gap
-            and a[2] < b[5] and b[2] < a[5])
+    return (
+        a[0] < b[3] + gap
+        and b[0] < a[3] + gap
+        and a[1] < b[4] + gap
+        and b[1] < a[4] + gap
+        and a[2] < b[5]
+        and b[2] < a[5]
+    )
 
 
 def _yaw(options: list[float] | None, rng: np.random.Generator) -> float:
@@ -47,9 +53,16 @@ def _yaw(options: list[float] | None, rng: np.random.Generator) -> float:
     return math.radians(options[int(rng.integers(len(options)))])
 
 
-def on_support(support: Support, asset: AssetAnnotation, yaws: list[float] | None, overhang: float,
-               margin: float, clearance: float, rng: np.random.Generator,
-               near: tuple[float, float, float] | None = None) -> Spot | None:
+def on_support(
+    support: Support,
+    asset: AssetAnnotation,
+    yaws: list[float] | None,
+    overhang: float,
+    margin: float,
+    clearance: float,
+    rng: np.random.Generator,
+    near: tuple[float, float, float] | None = None,
+) -> Spot | None:
     """A uniform pose on ``support`` (within ``near = (x, y, distance)`` if given); None if it misses."""
     yaw = _yaw(yaws, rng)
     hx, hy = footprint(asset.size, yaw)
@@ -67,8 +80,14 @@ def on_support(support: Support, asset: AssetAnnotation, yaws: list[float] | Non
     return Spot(asset, support, x, y, support.height + clearance, yaw)
 
 
-def in_container(container: Spot, name: str, asset: AssetAnnotation, yaws: list[float] | None,
-                 clearance: float, rng: np.random.Generator) -> Spot | None:
+def in_container(
+    container: Spot,
+    name: str,
+    asset: AssetAnnotation,
+    yaws: list[float] | None,
+    clearance: float,
+    rng: np.random.Generator,
+) -> Spot | None:
     """A uniform pose on the floor of container prop ``name`` (placed at ``container``), its footprint
     ``clearance`` inside the walls; None if it misses."""
     profile = container.asset.container
@@ -84,14 +103,23 @@ def in_container(container: Spot, name: str, asset: AssetAnnotation, yaws: list[
         fx, fy = footprint(asset.size, rel)
         if fx + clearance > hx or fy + clearance > hy:
             return None
-        lx, ly = rng.uniform(fx + clearance - hx, hx - fx - clearance), rng.uniform(fy + clearance - hy, hy - fy - clearance)
+        lx, ly = (
+            rng.uniform(fx + clearance - hx, hx - fx - clearance),
+            rng.uniform(fy + clearance - hy, hy - fy - clearance),
+        )
     c, s = math.cos(container.yaw), math.sin(container.yaw)
-    return Spot(asset, container.support, container.x + c * lx - s * ly, container.y + s * lx + c * ly,
-                container.z + profile.floor_z + clearance, container.yaw + rel, name)
+    return Spot(
+        asset,
+        container.support,
+        container.x + c * lx - s * ly,
+        container.y + s * lx + c * ly,
+        container.z + profile.floor_z + clearance,
+        container.yaw + rel,
+        name,
+    )
 
 
-def is_free(spot: Spot, placed: dict[str, Spot], house: HouseAnnotations, margin: float,
-            clearance: float) -> bool:
+def is_free(spot: Spot, placed: dict[str, Spot], house: HouseAnnotations, margin: float, clearance: float) -> bool:
     """No other prop within ``margin`` (its own container aside), no obstacle within ``clearance``."""
     if any(overlap(spot.box, other.box, margin) for name, other in placed.items() if name != spot.inside):
         return False

@@ -32,11 +32,15 @@ def _on_check(ctx: Context, cond: g.OnSupport, max_tilt_deg: float | None = None
         for s in supports:
             xmin, ymin, xmax, ymax = s.box
             level = s.height - cond.below <= bottom <= s.height + cond.above
-            inbox = (xmin - cond.margin <= x <= xmax + cond.margin
-                     and ymin - cond.margin <= y <= ymax + cond.margin)
-            ok, why = level and inbox, (f"on {s.name}: bottom {bottom:.6f} vs height {s.height:.6f} "
-                                       f"(-{cond.below}/+{cond.above}) {'ok' if level else 'FAIL'}, "
-                                       f"centre ({x:.6f}, {y:.6f}) {'in' if inbox else 'OUTSIDE'} box")
+            inbox = xmin - cond.margin <= x <= xmax + cond.margin and ymin - cond.margin <= y <= ymax + cond.margin
+            ok, why = (
+                level and inbox,
+                (
+                    f"on {s.name}: bottom {bottom:.6f} vs height {s.height:.6f} "
+                    f"(-{cond.below}/+{cond.above}) {'ok' if level else 'FAIL'}, "
+                    f"centre ({x:.6f}, {y:.6f}) {'in' if inbox else 'OUTSIDE'} box"
+                ),
+            )
             if max_tilt_deg is not None:
                 up, tilt = _tilt_ok(ctx, name, max_tilt_deg)
                 ok, why = ok and up, f"{why}, {tilt}{'' if up else ' FAIL'}"
@@ -63,15 +67,30 @@ def near(cond: g.Near, ctx: Context) -> list[ItemResult]:
         results = []
         for i, name in enumerate(combo):
             if name is None:
-                results.append(ItemResult(item="|".join(groups[i]), ok=False,
-                                          reason=f"not on {cond.support}: {on_support(groups[i][0])[1]}"))
+                results.append(
+                    ItemResult(
+                        item="|".join(groups[i]),
+                        ok=False,
+                        reason=f"not on {cond.support}: {on_support(groups[i][0])[1]}",
+                    )
+                )
                 continue
-            far = {o: float(np.hypot(*(ctx.centre(name) - ctx.centre(o))[:2]))
-                   for o in combo if o is not None and o != name}
+            far = {
+                o: float(np.hypot(*(ctx.centre(name) - ctx.centre(o))[:2]))
+                for o in combo
+                if o is not None and o != name
+            }
             too_far = {o: d for o, d in far.items() if not d <= cond.distance}
-            results.append(ItemResult(item=name, ok=not too_far, reason=(
-                f"on {cond.support}; xy distances {', '.join(f'{o} {d:.6f}' for o, d in far.items())} "
-                f"(max {cond.distance})")))
+            results.append(
+                ItemResult(
+                    item=name,
+                    ok=not too_far,
+                    reason=(
+                        f"on {cond.support}; xy distances {', '.join(f'{o} {d:.6f}' for o, d in far.items())} "
+                        f"(max {cond.distance})"
+                    ),
+                )
+            )
         if not best or sum(r.ok for r in results) > sum(r.ok for r in best):
             best = results
     return best
@@ -181,6 +200,14 @@ def closed(cond: g.Closed, ctx: Context) -> list[ItemResult]:
 
 
 PREDICATES: dict[str, Callable[..., list[ItemResult]]] = {
-    "on": on, "near": near, "inside": inside, "upright": upright, "not_dropped": not_dropped, "heated": heated,
-    "chilled": chilled, "lifted": lifted, "placed_in_zone": placed_in_zone, "closed": closed,
+    "on": on,
+    "near": near,
+    "inside": inside,
+    "upright": upright,
+    "not_dropped": not_dropped,
+    "heated": heated,
+    "chilled": chilled,
+    "lifted": lifted,
+    "placed_in_zone": placed_in_zone,
+    "closed": closed,
 }

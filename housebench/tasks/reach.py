@@ -19,8 +19,7 @@ def _blocks(ob: Obstacle, x: float, y: float, radius: float) -> bool:
     return math.hypot(dx, dy) < radius
 
 
-def base_pose(target: tuple[float, float], house: HouseAnnotations,
-              radius: float) -> tuple[float, float, float] | None:
+def base_pose(target: tuple[float, float], house: HouseAnnotations, radius: float) -> tuple[float, float, float] | None:
     """The first free base pose (x, y, yaw facing ``target``) in a room, within the robot's reach."""
     reach = house.robot.reach
     for ring in range(RINGS):

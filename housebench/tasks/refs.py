@@ -31,8 +31,14 @@ def inside_supports(name: str, house: HouseAnnotations) -> list[Support]:
     if found is None or found.cavity is None:
         return []
     x0, y0, z0, x1, y1, z1 = found.cavity
-    return [s for s in house.supports if s.owner == name and z0 <= s.height < z1
-            and x0 <= (s.box[0] + s.box[2]) / 2 <= x1 and y0 <= (s.box[1] + s.box[3]) / 2 <= y1]
+    return [
+        s
+        for s in house.supports
+        if s.owner == name
+        and z0 <= s.height < z1
+        and x0 <= (s.box[0] + s.box[2]) / 2 <= x1
+        and y0 <= (s.box[1] + s.box[3]) / 2 <= y1
+    ]
 
 
 def parts(ref: str, house: HouseAnnotations) -> list[ArticulatedPart]:

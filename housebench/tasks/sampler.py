@@ -46,9 +46,18 @@ def _candidates(spec: TaskSpec, obj: ObjectSpec, height: float, house: HouseAnno
     return [s for s in unique.values() if s.clearance is None or s.clearance >= height]
 
 
-def _place(task: str, name: str, obj: ObjectSpec, asset_name: str, spec: TaskSpec, placed: dict[str, Spot],
-           assets: AssetsFile, house: HouseAnnotations, p: SamplerParams,
-           rng: np.random.Generator) -> tuple[Spot, tuple[float, float, float]]:
+def _place(
+    task: str,
+    name: str,
+    obj: ObjectSpec,
+    asset_name: str,
+    spec: TaskSpec,
+    placed: dict[str, Spot],
+    assets: AssetsFile,
+    house: HouseAnnotations,
+    p: SamplerParams,
+    rng: np.random.Generator,
+) -> tuple[Spot, tuple[float, float, float]]:
     """A free, reachable spot and its robot base pose; raises after ``max_tries``."""
     asset = assets.assets[asset_name]
     supports = [] if obj.inside in spec.objects else _candidates(spec, obj, asset.size[2], house)
@@ -64,15 +73,25 @@ def _place(task: str, name: str, obj: ObjectSpec, asset_name: str, spec: TaskSpe
             spot = on_support(support, asset, obj.yaw_deg, obj.overhang, p.margin, p.clearance, rng, near)
         if spot is None or not is_free(spot, placed, house, p.margin, p.clearance):
             continue
-        base = base_pose((spot.x, spot.y), house, house.robot.radius if house.robot.radius is not None else ROBOT_RADIUS)
+        base = base_pose(
+            (spot.x, spot.y), house, house.robot.radius if house.robot.radius is not None else ROBOT_RADIUS
+        )
         if base is not None:
             return spot, base
     where = obj.inside or [s.name for s in supports]
     raise SamplingError(f"{task}: no free, reachable spot for '{name}' in {where} after {p.max_tries} tries")
 
 
-def sample_variant(task: str, spec: TaskSpec, spec_hash: str, variant: str, seed: int,
-                   house: HouseAnnotations, assets: AssetsFile, params: SamplerParams) -> TaskVariant:
+def sample_variant(
+    task: str,
+    spec: TaskSpec,
+    spec_hash: str,
+    variant: str,
+    seed: int,
+    house: HouseAnnotations,
+    assets: AssetsFile,
+    params: SamplerParams,
+) -> TaskVariant:
     """Sample one variant of ``spec`` (objects in spec order); the same inputs give the same variant."""
     check_spec(task, spec, house, assets)
     rng = np.random.default_rng(seed)
@@ -92,13 +111,25 @@ def sample_variant(task: str, spec: TaskSpec, spec_hash: str, variant: str, seed
         placed[name] = spot
         choices[f"{name}.asset"], choices[f"{name}.support"] = asset_name, spot.support.name
         objects[name] = PlacedTaskObject(
-            asset=asset_name, role=obj.role, support=spot.support.name, inside=obj.inside,
+            asset=asset_name,
+            role=obj.role,
+            support=spot.support.name,
+            inside=obj.inside,
             pos=(round(spot.x, 6), round(spot.y, 6), round(spot.z + spot.asset.bottom_offset, 6)),
             quat=(round(math.cos(spot.yaw / 2), 9), 0.0, 0.0, round(math.sin(spot.yaw / 2), 9)),
             base=tuple(round(v, 6) for v in base),
         )
-    goal = Goal(roles={n: o.role for n, o in objects.items()}, absent=dropped, places=spec.places,
-                condition=spec.goal)
-    return TaskVariant(task=task, variant=variant, seed=seed, instruction=spec.instruction,
-                       spec_hash=spec_hash, robot_start=house.robot.start, objects=objects,
-                       dropped=sorted(dropped), choices=choices, thermal=spec.thermal, goal=goal)
+    goal = Goal(roles={n: o.role for n, o in objects.items()}, absent=dropped, places=spec.places, condition=spec.goal)
+    return TaskVariant(
+        task=task,
+        variant=variant,
+        seed=seed,
+        instruction=spec.instruction,
+        spec_hash=spec_hash,
+        robot_start=house.robot.start,
+        objects=objects,
+        dropped=sorted(dropped),
+        choices=choices,
+        thermal=spec.thermal,
+        goal=goal,
+    )

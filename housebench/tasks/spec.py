@@ -81,8 +81,7 @@ class TaskSpec(Strict):
     instruction: Annotated[str, Field(min_length=1)]
     doc: TaskDoc | None = None
     places: Places = Field(default_factory=dict)
-    objects: Annotated[dict[Annotated[str, StringConstraints(pattern=NAME)], ObjectSpec],
-                       Field(min_length=1)]
+    objects: Annotated[dict[Annotated[str, StringConstraints(pattern=NAME)], ObjectSpec], Field(min_length=1)]
     thermal: ThermalSetup | None = None
     goal: Node
 
@@ -93,10 +92,10 @@ class TaskSpec(Strict):
         for name, obj in self.objects.items():
             if obj.near and obj.near.object not in before:
                 raise ValueError(f"objects.{name}.near: '{obj.near.object}' is not an object declared before it")
-            if obj.inside in self.objects and (obj.inside not in before
-                                               or self.objects[obj.inside].absent_probability > 0):
-                raise ValueError(f"objects.{name}.inside: '{obj.inside}' must be a required object "
-                                 f"declared before it")
+            if obj.inside in self.objects and (
+                obj.inside not in before or self.objects[obj.inside].absent_probability > 0
+            ):
+                raise ValueError(f"objects.{name}.inside: '{obj.inside}' must be a required object declared before it")
             before.add(name)
         unknown = sorted(set(self.thermal.initial_c) - set(self.objects)) if self.thermal else []
         if unknown:

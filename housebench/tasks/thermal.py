@@ -65,8 +65,9 @@ class ThermalModel:
         self.run_left_s = {a.name: 0.0 for a in self.appliances if a.kind == "microwave"}
 
     def _closed(self, joint: str | None, state: SimState) -> bool:
-        return joint is None or geometry.part_closed(self.parts[joint], geometry.joint_value(state, joint),
-                                                     *CLOSED_TOL)[0]
+        return (
+            joint is None or geometry.part_closed(self.parts[joint], geometry.joint_value(state, joint), *CLOSED_TOL)[0]
+        )
 
     def _on(self, joint: str | None, state: SimState) -> bool:
         return joint is not None and geometry.switched_on(self.parts[joint], geometry.joint_value(state, joint))
@@ -90,11 +91,26 @@ class ThermalModel:
 
     def _on_burners(self, zones: list[tuple], state: SimState) -> list[str]:
         """Vessels standing on one of ``zones`` and the objects inside them."""
-        vessels = [n for n, a in self.assets.items() if a.container is not None and n in state.objects
-                   and any(self._stands_on(n, z, state) for z in zones)]
-        held = [n for n in self.assets if n in state.objects and n not in vessels and any(
-            geometry.in_cavity(geometry.centre(state.objects[n], self.assets[n]), state.objects[v],
-                               self.assets[v].container, *CAVITY_TOL)[0] for v in vessels)]
+        vessels = [
+            n
+            for n, a in self.assets.items()
+            if a.container is not None and n in state.objects and any(self._stands_on(n, z, state) for z in zones)
+        ]
+        held = [
+            n
+            for n in self.assets
+            if n in state.objects
+            and n not in vessels
+            and any(
+                geometry.in_cavity(
+                    geometry.centre(state.objects[n], self.assets[n]),
+                    state.objects[v],
+                    self.assets[v].container,
+                    *CAVITY_TOL,
+                )[0]
+                for v in vessels
+            )
+        ]
         return vessels + held
 
     def _stands_on(self, name: str, zone: tuple, state: SimState) -> bool:
@@ -115,8 +131,7 @@ class ThermalModel:
         rates = {"ambient": s.ambient_rate, "fridge": s.fridge_rate}
         for name, (kind, value) in self._regimes(state, dt).items():
             t = self.temperatures_c[name]
-            self.temperatures_c[name] = (min(s.max_c, t + value) if kind == "heat"
-                                         else _relax(t, value, rates[kind], dt))
+            self.temperatures_c[name] = min(s.max_c, t + value) if kind == "heat" else _relax(t, value, rates[kind], dt)
         for name in self.run_left_s:
             self.run_left_s[name] = max(0.0, self.run_left_s[name] - dt)
         return dict(self.temperatures_c)

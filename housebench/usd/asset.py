@@ -63,11 +63,9 @@ def _visual_material(stage: Usd.Stage, texture: str) -> UsdShade.Material:
     image.CreateIdAttr("UsdUVTexture")
     image.CreateInput("file", Sdf.ValueTypeNames.Asset).Set(Sdf.AssetPath(f"./{texture}"))
     image.CreateInput("sourceColorSpace", Sdf.ValueTypeNames.Token).Set("sRGB")
-    image.CreateInput("st", Sdf.ValueTypeNames.Float2).ConnectToSource(
-        reader.ConnectableAPI(), "result")
+    image.CreateInput("st", Sdf.ValueTypeNames.Float2).ConnectToSource(reader.ConnectableAPI(), "result")
     image.CreateOutput("rgb", Sdf.ValueTypeNames.Float3)
-    surface.CreateInput("diffuseColor", Sdf.ValueTypeNames.Color3f).ConnectToSource(
-        image.ConnectableAPI(), "rgb")
+    surface.CreateInput("diffuseColor", Sdf.ValueTypeNames.Color3f).ConnectToSource(image.ConnectableAPI(), "rgb")
     material.CreateSurfaceOutput().ConnectToSource(surface.ConnectableAPI(), "surface")
     return material
 
@@ -86,8 +84,7 @@ def _small_body(prim: Usd.Prim, damping: float) -> None:
     prim.AddAppliedSchema("PhysxRigidBodyAPI")
     prim.CreateAttribute("physxRigidBody:enableCCD", Sdf.ValueTypeNames.Bool, False).Set(True)
     for kind in ("linear", "angular"):
-        prim.CreateAttribute(f"physxRigidBody:{kind}Damping", Sdf.ValueTypeNames.Float, False).Set(
-            float(damping))
+        prim.CreateAttribute(f"physxRigidBody:{kind}Damping", Sdf.ValueTypeNames.Float, False).Set(float(damping))
 
 
 def physics_errors(stage: Usd.Stage) -> list[str]:
@@ -101,8 +98,9 @@ def physics_errors(stage: Usd.Stage) -> list[str]:
             errors.append(f"{path}: nested rigid body")
         if prim.HasAPI(UsdPhysics.MassAPI) and prim != root:
             errors.append(f"{path}: mass API off the rigid body")
-        if prim.HasAPI(UsdPhysics.CollisionAPI) and (path.GetParentPath() != "/Asset/Collision"
-                                                     or not prim.IsA(UsdGeom.Mesh)):
+        if prim.HasAPI(UsdPhysics.CollisionAPI) and (
+            path.GetParentPath() != "/Asset/Collision" or not prim.IsA(UsdGeom.Mesh)
+        ):
             errors.append(f"{path}: collision API off a collision mesh")
     if not root or not root.HasAPI(UsdPhysics.RigidBodyAPI):
         errors.append("/Asset: not a rigid body")
@@ -131,8 +129,7 @@ def write_asset_usd(path: Path, asset: AssetGeometry) -> None:
 
     visual = _mesh(stage, "/Asset/Visual", asset.vertices, asset.faces)
     visual.CreateDisplayColorAttr(Vt.Vec3fArray([Gf.Vec3f(*map(float, asset.color))]))
-    st = UsdGeom.PrimvarsAPI(visual).CreatePrimvar(
-        "st", Sdf.ValueTypeNames.TexCoord2fArray, UsdGeom.Tokens.vertex)
+    st = UsdGeom.PrimvarsAPI(visual).CreatePrimvar("st", Sdf.ValueTypeNames.TexCoord2fArray, UsdGeom.Tokens.vertex)
     st.Set(Vt.Vec2fArray.FromNumpy(np.asarray(asset.uv, np.float32)))
     UsdShade.MaterialBindingAPI.Apply(visual.GetPrim()).Bind(_visual_material(stage, asset.texture))
 
@@ -142,10 +139,10 @@ def write_asset_usd(path: Path, asset: AssetGeometry) -> None:
         hull = _mesh(stage, f"/Asset/Collision/hull_{i:03d}", v, f)
         hull.CreatePurposeAttr(UsdGeom.Tokens.guide)
         UsdPhysics.CollisionAPI.Apply(hull.GetPrim())
-        UsdPhysics.MeshCollisionAPI.Apply(hull.GetPrim()).CreateApproximationAttr(
-            UsdPhysics.Tokens.convexHull)
+        UsdPhysics.MeshCollisionAPI.Apply(hull.GetPrim()).CreateApproximationAttr(UsdPhysics.Tokens.convexHull)
         UsdShade.MaterialBindingAPI.Apply(hull.GetPrim()).Bind(
-            physics_material, UsdShade.Tokens.weakerThanDescendants, "physics")
+            physics_material, UsdShade.Tokens.weakerThanDescendants, "physics"
+        )
     errors = physics_errors(stage)
     if errors:
         raise ValueError(f"asset.usda physics layout: {'; '.join(errors)}")

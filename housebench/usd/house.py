@@ -29,11 +29,21 @@ from housebench.io import r6
 from housebench.usd.paths import HOUSE_ROOT, ROBOT_PATH, TOPDOWN_CAMERA
 
 PART_DENSITY = 400.0  # kg/m^3 of doors, drawers, buttons and keys
-_PALETTE = {"floor": (0.62, 0.58, 0.52), "walls": (0.92, 0.92, 0.9), "fridge": (0.93, 0.93, 0.95),
-            "microwave": (0.3, 0.3, 0.32), "stove": (0.2, 0.2, 0.22), "counter": (0.72, 0.68, 0.6),
-            "sofa": (0.35, 0.45, 0.6), "armchair": (0.35, 0.45, 0.6),
-            "bed": (0.55, 0.6, 0.75), "bathtub": (0.97, 0.97, 0.97), "toilet": (0.97, 0.97, 0.97),
-            "sink": (0.97, 0.97, 0.97), "tv": (0.1, 0.1, 0.1)}
+_PALETTE = {
+    "floor": (0.62, 0.58, 0.52),
+    "walls": (0.92, 0.92, 0.9),
+    "fridge": (0.93, 0.93, 0.95),
+    "microwave": (0.3, 0.3, 0.32),
+    "stove": (0.2, 0.2, 0.22),
+    "counter": (0.72, 0.68, 0.6),
+    "sofa": (0.35, 0.45, 0.6),
+    "armchair": (0.35, 0.45, 0.6),
+    "bed": (0.55, 0.6, 0.75),
+    "bathtub": (0.97, 0.97, 0.97),
+    "toilet": (0.97, 0.97, 0.97),
+    "sink": (0.97, 0.97, 0.97),
+    "tv": (0.1, 0.1, 0.1),
+}
 WOOD, HANDLE = (0.6, 0.42, 0.26), (0.25, 0.25, 0.27)
 
 
@@ -134,11 +144,16 @@ def read_boxes(stage: Usd.Stage) -> list[Box]:
     for prim in stage.Traverse():
         if not (prim.IsA(UsdGeom.Cube) and prim.GetPath().HasPrefix(root)):
             continue
-        bound = Gf.BBox3d(Gf.Range3d(Gf.Vec3d(-0.5), Gf.Vec3d(0.5)),
-                          Gf.Matrix4d().SetScale(UsdGeom.Cube(prim).GetSizeAttr().Get())
-                          * cache.GetLocalToWorldTransform(prim)).ComputeAlignedRange()
+        bound = Gf.BBox3d(
+            Gf.Range3d(Gf.Vec3d(-0.5), Gf.Vec3d(0.5)),
+            Gf.Matrix4d().SetScale(UsdGeom.Cube(prim).GetSizeAttr().Get()) * cache.GetLocalToWorldTransform(prim),
+        ).ComputeAlignedRange()
         lo, hi = bound.GetMin(), bound.GetMax()
-        boxes.append(Box(str(prim.GetPath().MakeRelativePath(root)),
-                         tuple(r6((lo[i] + hi[i]) / 2) for i in range(3)),
-                         tuple(r6(hi[i] - lo[i]) for i in range(3))))
+        boxes.append(
+            Box(
+                str(prim.GetPath().MakeRelativePath(root)),
+                tuple(r6((lo[i] + hi[i]) / 2) for i in range(3)),
+                tuple(r6(hi[i] - lo[i]) for i in range(3)),
+            )
+        )
     return boxes

@@ -19,8 +19,7 @@ def _relative(target: Path, anchor: Path) -> str:
     return Path(os.path.relpath(Path(target).resolve(), Path(anchor).resolve())).as_posix()
 
 
-def write_task_layer(path: Path, variant: TaskVariant, house: Path, assets: Path,
-                     anchor: Path | None = None) -> None:
+def write_task_layer(path: Path, variant: TaskVariant, house: Path, assets: Path, anchor: Path | None = None) -> None:
     """Write ``path``. ``house`` is the house layer, ``assets`` the folder of ``<asset>/asset.usda``;
     relative paths are taken from ``anchor`` (the folder the layer will finally live in; default:
     ``path``'s folder), so a layer written in a temp dir stays valid once moved."""
@@ -40,12 +39,16 @@ def write_task_layer(path: Path, variant: TaskVariant, house: Path, assets: Path
         _attr(prim, "housebench:asset", Sdf.ValueTypeNames.String, obj.asset, custom=True)
         _attr(prim, "xformOp:translate", Sdf.ValueTypeNames.Double3, Gf.Vec3d(*obj.pos))
         _attr(prim, "xformOp:orient", Sdf.ValueTypeNames.Quatd, Gf.Quatd(obj.quat[0], *obj.quat[1:]))
-        _attr(prim, "xformOpOrder", Sdf.ValueTypeNames.TokenArray, ["xformOp:translate", "xformOp:orient"],
-              variability=Sdf.VariabilityUniform)
+        _attr(
+            prim,
+            "xformOpOrder",
+            Sdf.ValueTypeNames.TokenArray,
+            ["xformOp:translate", "xformOp:orient"],
+            variability=Sdf.VariabilityUniform,
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     layer.Export(str(path))
 
 
-def _attr(prim: Sdf.PrimSpec, name: str, kind, value, custom: bool = False,
-          variability=Sdf.VariabilityVarying) -> None:
+def _attr(prim: Sdf.PrimSpec, name: str, kind, value, custom: bool = False, variability=Sdf.VariabilityVarying) -> None:
     Sdf.AttributeSpec(prim, name, kind, variability, declaresCustom=custom).default = value

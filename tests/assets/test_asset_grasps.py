@@ -9,9 +9,14 @@ import trimesh
 from housebench.assets.grasps import Gripper, grasp_primitives, narrowest
 
 EXPECTED = {
-    "apple": {"top_pinch"}, "pen": {"top_pinch"}, "bowl": {"rim_pinch"},
-    "mug": {"top_pinch", "rim_pinch", "handle_pinch"}, "book": {"edge_pinch_after_push"},
-    "notebook": {"edge_pinch_after_push"}, "toy_box": {"rim_pinch"}, "cereal_box": set(),
+    "apple": {"top_pinch"},
+    "pen": {"top_pinch"},
+    "bowl": {"rim_pinch"},
+    "mug": {"top_pinch", "rim_pinch", "handle_pinch"},
+    "book": {"edge_pinch_after_push"},
+    "notebook": {"edge_pinch_after_push"},
+    "toy_box": {"rim_pinch"},
+    "cereal_box": set(),
 }
 
 

@@ -58,25 +58,37 @@ def _scale_to_metre(r: Path) -> None:
     lines = obj.read_text().splitlines()
     ys = [float(ln.split()[2]) for ln in lines if ln.startswith("v ")]
     k = 1.0 / (max(ys) - min(ys))
-    obj.write_text("\n".join(
-        "v " + " ".join(f"{float(x) * k:.6f}" for x in ln.split()[1:]) if ln.startswith("v ") else ln
-        for ln in lines) + "\n")
+    obj.write_text(
+        "\n".join(
+            "v " + " ".join(f"{float(x) * k:.6f}" for x in ln.split()[1:]) if ln.startswith("v ") else ln
+            for ln in lines
+        )
+        + "\n"
+    )
     _replace(r / "apple.urdf", '<mass value="0.1800" />', '<mass value="1.0" />')
 
 
 def _absurd(r: Path) -> None:
     obj = r / "mesh" / "apple.obj"
-    obj.write_text("\n".join(
-        "v " + " ".join(f"{float(x) * 100:.6f}" for x in ln.split()[1:]) if ln.startswith("v ") else ln
-        for ln in obj.read_text().splitlines()) + "\n")
+    obj.write_text(
+        "\n".join(
+            "v " + " ".join(f"{float(x) * 100:.6f}" for x in ln.split()[1:]) if ln.startswith("v ") else ln
+            for ln in obj.read_text().splitlines()
+        )
+        + "\n"
+    )
 
 
 def _flat(r: Path) -> None:
     """Every vertex at the same height (Y up): a zero-volume sheet."""
     obj = r / "mesh" / "apple.obj"
-    obj.write_text("\n".join(
-        " ".join([*ln.split()[:2], "0.0", ln.split()[3]]) if ln.startswith("v ") else ln
-        for ln in obj.read_text().splitlines()) + "\n")
+    obj.write_text(
+        "\n".join(
+            " ".join([*ln.split()[:2], "0.0", ln.split()[3]]) if ln.startswith("v ") else ln
+            for ln in obj.read_text().splitlines()
+        )
+        + "\n"
+    )
 
 
 def _empty(r: Path) -> None:
@@ -121,11 +133,9 @@ def test_bad_input_is_one_line_and_leaves_nothing(case, raw, tmp_path):
 def test_failed_sizing_is_accepted_when_the_spec_sizes_it(raw, tmp_path):
     _scale_to_metre(raw)
     spec = tmp_path / "specs.yaml"
-    spec.write_text("version: 1\nassets:\n  apple: {size: [0.08, 0.08, 0.07], mass: 0.18, "
-                    "collider: hull}\n")
+    spec.write_text("version: 1\nassets:\n  apple: {size: [0.08, 0.08, 0.07], mass: 0.18, collider: hull}\n")
     out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["asset", "import", str(raw), "--out", str(out),
-                                       "--spec", str(spec)])
+    result = CliRunner().invoke(main, ["asset", "import", str(raw), "--out", str(out), "--spec", str(spec)])
     assert result.exit_code == 0, result.output
     assert (out / "asset.usda").is_file() and (out / "body.xml").is_file()
 
@@ -133,8 +143,7 @@ def test_failed_sizing_is_accepted_when_the_spec_sizes_it(raw, tmp_path):
 def test_bad_spec_table_names_the_field(raw, tmp_path):
     spec = tmp_path / "specs.yaml"
     spec.write_text("version: 1\nassets:\n  apple: {size: [0.08, 0.08, 0.07], colour: red}\n")
-    result = CliRunner().invoke(main, ["asset", "import", str(raw), "--out", str(tmp_path / "o"),
-                                       "--spec", str(spec)])
+    result = CliRunner().invoke(main, ["asset", "import", str(raw), "--out", str(tmp_path / "o"), "--spec", str(spec)])
     assert result.exit_code != 0
     assert "specs.yaml: assets.apple.colour: " in result.output
     assert not (tmp_path / "o").exists()

@@ -18,8 +18,12 @@ def _colours(image: np.ndarray) -> set[tuple[int, int, int]]:
 
 def _hues_seen(colours: list[np.ndarray], image: np.ndarray) -> set[int]:
     """Which of ``colours`` appear in ``image``, shading aside (pixels compared by hue and saturation)."""
-    return {i for i, rgb in enumerate(colours) for px in _colours(image)
-            if np.allclose(np.array(px) / max(max(px), 1), rgb / rgb.max(), atol=0.08)}
+    return {
+        i
+        for i, rgb in enumerate(colours)
+        for px in _colours(image)
+        if np.allclose(np.array(px) / max(max(px), 1), rgb / rgb.max(), atol=0.08)
+    }
 
 
 def test_the_hull_view_shows_each_hull_in_its_own_colour(built):
@@ -39,14 +43,27 @@ def test_contact_sheet_lays_pictures_out_in_a_labelled_grid():
     pictures = {name: np.full((10, 20, 3), k * 40, np.uint8) for k, name in enumerate("abcde")}
     sheet = contact_sheet(pictures, columns=2)
     assert sheet.size == (40, 3 * (10 + LABEL_HEIGHT))
-    label = np.asarray(sheet)[10:10 + LABEL_HEIGHT, :20]
+    label = np.asarray(sheet)[10 : 10 + LABEL_HEIGHT, :20]
     assert (label < 128).any() and (label == 255).any()  # a name drawn on the white strip
 
 
 def test_preview_cli_writes_a_png_and_refuses_a_folder_without_body_xml(built, tmp_path):
     out = tmp_path / "sheet.png"
-    done = CliRunner().invoke(main, ["asset", "preview", str(built["mug"]), str(built["apple"]),
-                                     "--out", str(out), "--size", "64", "--columns", "2"])
+    done = CliRunner().invoke(
+        main,
+        [
+            "asset",
+            "preview",
+            str(built["mug"]),
+            str(built["apple"]),
+            "--out",
+            str(out),
+            "--size",
+            "64",
+            "--columns",
+            "2",
+        ],
+    )
     assert done.exit_code == 0, done.output
     assert Image.open(out).size == (2 * 128, 64 + LABEL_HEIGHT)
     bad = CliRunner().invoke(main, ["asset", "preview", str(tmp_path)])

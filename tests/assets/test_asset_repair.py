@@ -85,8 +85,12 @@ def test_lay_flat_turns_a_standing_notebook_down(notebook, tmp_path):
     for lay_flat, out in ((True, tmp_path / "flat"), (False, tmp_path / "standing")):
         out.mkdir()
         size = spec.size if lay_flat else None
-        info = import_asset(notebook / "notebook" / "result", out,
-                            spec.model_copy(update={"lay_flat": lay_flat, "size": size}), name="notebook")
+        info = import_asset(
+            notebook / "notebook" / "result",
+            out,
+            spec.model_copy(update={"lay_flat": lay_flat, "size": size}),
+            name="notebook",
+        )
         assert (info["size"][2] < 0.02) == lay_flat
 
 
@@ -112,15 +116,21 @@ def test_decimated_collision_copy_passes_coacds_manifold_check(tmp_path):
     the decimated mug must reach CoACD as it is (its own check, read from its log)."""
     generate(("mug",), tmp_path / "raw", seed=0)
     (tmp_path / "mug").mkdir()
-    import_asset(tmp_path / "raw" / "mug" / "result", tmp_path / "mug", load_specs(SPECS).assets["mug"],
-                 name="mug")
+    import_asset(tmp_path / "raw" / "mug" / "result", tmp_path / "mug", load_specs(SPECS).assets["mug"], name="mug")
     visual, visual_faces, _ = read_textured_obj(tmp_path / "mug" / "visual.obj")
     vertices, faces = repair_collision(visual, visual_faces, max_faces=1000)
     assert len(faces) <= 1000
     np.savez(tmp_path / "mug.npz", vertices=vertices, faces=faces)
-    probe = ("import sys, numpy as np, coacd; d = np.load(sys.argv[1]); coacd.set_log_level('info'); "
-             "coacd.run_coacd(coacd.Mesh(d['vertices'], d['faces']), threshold=1.0, resolution=50, "
-             "mcts_nodes=1, mcts_iterations=1, mcts_max_depth=1)")
-    log = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "mug.npz")], capture_output=True,
-                         text=True, timeout=120, check=True)
+    probe = (
+        "import sys, numpy as np, coacd; d = np.load(sys.argv[1]); coacd.set_log_level('info'); "
+        "coacd.run_coacd(coacd.Mesh(d['vertices'], d['faces']), threshold=1.0, resolution=50, "
+        "mcts_nodes=1, mcts_iterations=1, mcts_max_depth=1)"
+    )
+    log = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "mug.npz")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     assert "Mesh Manifoldness: true" in log.stdout + log.stderr

@@ -8,8 +8,8 @@ import mujoco
 import numpy as np
 import pytest
 import yaml
-from click.testing import CliRunner
 from asset_constants import SAMPLES, SMALL_COACD
+from click.testing import CliRunner
 from pxr import Usd, UsdGeom
 
 from housebench.cli import main
@@ -22,8 +22,7 @@ def test_sample_imports(tmp_path, coacd_cache):
     params = tmp_path / "params.yaml"
     params.write_text(yaml.safe_dump({"collision": {**SMALL_COACD, "cache_dir": str(coacd_cache)}}))
     out = tmp_path / "ear_hear"
-    result = CliRunner().invoke(main, ["asset", "import", str(SAMPLE), "--out", str(out),
-                                       "--params", str(params)])
+    result = CliRunner().invoke(main, ["asset", "import", str(SAMPLE), "--out", str(out), "--params", str(params)])
     assert result.exit_code == 0, result.output
     meta = json.loads((out / "meta.json").read_text())
     assert meta["name"] == "ear_hear" and meta["category"] == "headphones"

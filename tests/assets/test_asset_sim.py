@@ -37,8 +37,7 @@ def test_bowl_keeps_a_small_sphere_inside(x, built_set):
     cavity = annotation.container
     assert cavity.shape == "round" and 0.05 < cavity.inner_half_extents[0] < 0.08
     assert cavity.floor_z == pytest.approx(0.008, abs=1e-3) and cavity.rim_z == pytest.approx(0.06)
-    result = drop_test(sim / "body.xml", drop=0.0, settle_s=1.0, hold_s=1.0,
-                       balls=[(x, 0.0, 0.1, 0.01)])
+    result = drop_test(sim / "body.xml", drop=0.0, settle_s=1.0, hold_s=1.0, balls=[(x, 0.0, 0.1, 0.01)])
     ball = result.balls[0]
     assert np.hypot(ball[0], ball[1]) < cavity.inner_half_extents[0]
     assert cavity.floor_z < ball[2] < cavity.rim_z
@@ -81,7 +80,7 @@ def _roll(body_xml, damping: bool) -> float:
 def test_small_light_bodies_are_damped(built):
     body = built["pen"] / "body.xml"
     assert 'damping="0.0005"' in body.read_text()
-    assert 'damping' not in (built["apple"] / "body.xml").read_text()
+    assert "damping" not in (built["apple"] / "body.xml").read_text()
     assert _roll(body, damping=True) < 0.01 < _roll(body, damping=False)
 
 

@@ -25,18 +25,23 @@ STAGES = ("import_assets", "collision", "physics", "droptest")
 
 def _run(cwd, stage):
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", f"stages.{stage}"], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", f"stages.{stage}"], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 def _params(tmp_path, coacd_cache, strict=False, workers=2):
     shipped = yaml.safe_load((REPO / "params.yaml").read_text())
-    (tmp_path / "params.yaml").write_text(yaml.safe_dump({
-        "import": {**shipped["import"], "strict": strict, "workers": workers},
-        "collision": {**SMALL_COACD, "cache_dir": str(coacd_cache), "workers": workers},
-        "physics": {**shipped["physics"], "workers": workers},
-        "droptest": shipped["droptest"],
-    }))
+    (tmp_path / "params.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "import": {**shipped["import"], "strict": strict, "workers": workers},
+                "collision": {**SMALL_COACD, "cache_dir": str(coacd_cache), "workers": workers},
+                "physics": {**shipped["physics"], "workers": workers},
+                "droptest": shipped["droptest"],
+            }
+        )
+    )
 
 
 def _workspace(tmp_path, coacd_cache, strict=False):

@@ -58,10 +58,15 @@ def _collide_scope(stage):
     UsdPhysics.CollisionAPI.Apply(stage.GetPrimAtPath("/Asset/Collision"))
 
 
-@pytest.mark.parametrize("damage, message", [
-    (_nest_body, "hull_000: nested rigid body"), (_mass_on_hull, "hull_000: mass API off the rigid body"),
-    (_collide_visual, "Visual: collision API off a collision mesh"),
-    (_collide_scope, "Collision: collision API off a collision mesh")])
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (_nest_body, "hull_000: nested rigid body"),
+        (_mass_on_hull, "hull_000: mass API off the rigid body"),
+        (_collide_visual, "Visual: collision API off a collision mesh"),
+        (_collide_scope, "Collision: collision API off a collision mesh"),
+    ],
+)
 def test_physics_layout_errors_are_caught(damage, message, built):
     stage = Usd.Stage.Open(str(built["bowl"] / "asset.usda"))
     damage(stage)
@@ -80,5 +85,5 @@ def test_small_light_bodies_get_ccd_and_damping(built):
 def test_visual_carries_the_textures_colour(built):
     """Viewers that skip textures (and MuJoCo's previews) show the texture's mean colour."""
     stage = Usd.Stage.Open(str(built["apple"] / "asset.usda"))
-    (r, g, b), = UsdGeom.Gprim(stage.GetPrimAtPath("/Asset/Visual")).GetDisplayColorAttr().Get()
+    ((r, g, b),) = UsdGeom.Gprim(stage.GetPrimAtPath("/Asset/Visual")).GetDisplayColorAttr().Get()
     assert r > 0.4 and r > 2 * g and r > 2 * b  # the stand-in apple is red

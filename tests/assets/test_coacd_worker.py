@@ -12,8 +12,15 @@ import trimesh
 from housebench.assets.coacd_worker import CoacdWorker
 
 RING = trimesh.creation.annulus(r_min=0.03, r_max=0.05, height=0.02, sections=24)
-QUICK = {"threshold": 0.1, "resolution": 100, "mcts_nodes": 3, "mcts_iterations": 10, "mcts_max_depth": 1,
-         "max_convex_hull": 8, "seed": 0}
+QUICK = {
+    "threshold": 0.1,
+    "resolution": 100,
+    "mcts_nodes": 3,
+    "mcts_iterations": 10,
+    "mcts_max_depth": 1,
+    "max_convex_hull": 8,
+    "seed": 0,
+}
 
 
 @pytest.fixture

@@ -17,7 +17,8 @@ pytestmark = pytest.mark.server
 
 def _dvc_project(root: Path) -> None:
     """A tiny DVC project: ``b`` depends on ``a``'s output; ``c`` is independent."""
-    (root / "dvc.yaml").write_text(textwrap.dedent("""\
+    (root / "dvc.yaml").write_text(
+        textwrap.dedent("""\
         stages:
           b:
             cmd: python -c "open('b.txt','w').write(open('a.txt').read() + 'b')"
@@ -29,7 +30,8 @@ def _dvc_project(root: Path) -> None:
           c:
             cmd: python -c "open('c.txt','w').write('c')"
             outs: [c.txt]
-        """))
+        """)
+    )
     for cmd in (["git", "init", "-q"], [sys.executable, "-m", "dvc", "init", "-q"]):
         subprocess.run(cmd, cwd=root, check=True)
 
@@ -43,8 +45,9 @@ def test_rebuild_flow_reproduces_every_stage_in_order(tmp_path, prefect_server):
         state = rebuild(root={str(tmp_path)!r}, return_state=True)
         print(json.dumps({{"state": state.type.value, "order": state.result()}}))
         """)
-    proc = subprocess.run([sys.executable, "-c", script], env=prefect_server, capture_output=True,
-                          text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], env=prefect_server, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["state"] == "COMPLETED"
@@ -65,8 +68,9 @@ def test_rebuild_flow_reproduces_every_stage_in_order(tmp_path, prefect_server):
                                   "tasks": sorted(t.name for t in tasks)}))
         asyncio.run(main())
         """)
-    proc = subprocess.run([sys.executable, "-c", query], env=prefect_server, capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", query], env=prefect_server, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     seen = json.loads(proc.stdout.strip().splitlines()[-1])
     assert "COMPLETED" in seen["flows"]
@@ -75,9 +79,12 @@ def test_rebuild_flow_reproduces_every_stage_in_order(tmp_path, prefect_server):
 
 def test_rebuild_flow_rejects_unknown_stage(tmp_path, prefect_server):
     _dvc_project(tmp_path)
-    script = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from flows.rebuild import rebuild; " \
-             f"rebuild(root={str(tmp_path)!r}, stages=['nope'])"
-    proc = subprocess.run([sys.executable, "-c", script], env=prefect_server, capture_output=True, text=True,
-                          timeout=300)
+    script = (
+        f"import sys; sys.path.insert(0, {str(ROOT)!r}); from flows.rebuild import rebuild; "
+        f"rebuild(root={str(tmp_path)!r}, stages=['nope'])"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], env=prefect_server, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode != 0
     assert "unknown stage(s) nope" in proc.stderr

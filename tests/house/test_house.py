@@ -99,9 +99,19 @@ def test_rooms_furniture_parts_and_appliances(house, ann):
 def test_supports_found_from_geometry(ann, params):
     q = HouseQuery(ann)
     s = {s.name: s for s in ann.supports}
-    for name in ("dining_table/top", "side_table/top", "study_desk/top", "bedroom_desk/top",
-                 "tv_stand/top", "kitchen_island/top", "counter_south/top", "bookcase_low/top",
-                 "bookcase_low/level_1", "bookcase_tall/level_3", "living_room/floor"):
+    for name in (
+        "dining_table/top",
+        "side_table/top",
+        "study_desk/top",
+        "bedroom_desk/top",
+        "tv_stand/top",
+        "kitchen_island/top",
+        "counter_south/top",
+        "bookcase_low/top",
+        "bookcase_low/level_1",
+        "bookcase_tall/level_3",
+        "living_room/floor",
+    ):
         assert name in s, name
     assert s["dining_table/top"].owner == "dining_table" and s["dining_table/top"].height == 0.75
     low = params["bookcase_low"]

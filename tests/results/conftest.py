@@ -15,14 +15,16 @@ POLICIES = ("noop", "scripted")
 
 
 def _verdict(predicate: str, items: list[str], n_ok: int) -> Verdict:
-    results = [ItemResult(item=item, ok=k < n_ok, reason="inside" if k < n_ok else "0.2 m away")
-               for k, item in enumerate(items)]
+    results = [
+        ItemResult(item=item, ok=k < n_ok, reason="inside" if k < n_ok else "0.2 m away")
+        for k, item in enumerate(items)
+    ]
     condition = ConditionResult(index=0, predicate=predicate, ok=n_ok == len(items), items=results)
-    upright = ConditionResult(index=1, predicate="upright", ok=True,
-                              items=[ItemResult(item=items[0], ok=True, reason="tilt 2 deg")])
+    upright = ConditionResult(
+        index=1, predicate="upright", ok=True, items=[ItemResult(item=items[0], ok=True, reason="tilt 2 deg")]
+    )
     n_all = len(items) + 1
-    return Verdict(success=condition.ok, progress=(n_ok + 1) / n_all,
-                   conditions=[condition, upright])
+    return Verdict(success=condition.ok, progress=(n_ok + 1) / n_all, conditions=[condition, upright])
 
 
 def run_records(run: str, day: int) -> dict[str, list[dict]]:
@@ -31,25 +33,41 @@ def run_records(run: str, day: int) -> dict[str, list[dict]]:
     for task, (predicate, items) in TASKS.items():
         for policy in POLICIES:
             for seed in range(3):
-                meta = {"run": run, "task": task, "variant": f"v{seed % 2:03d}", "seed": seed,
-                        "policy": policy, "backend": "mujoco", "backend_version": "3.3.7",
-                        "code_commit": f"c0ffee{day}", "scene_hash": "ab" * 32,
-                        "assets_hash": "cd" * 32, "host": "ci-1",
-                        "started_at": datetime(2026, 11, day, tzinfo=UTC) + timedelta(seconds=seed),
-                        "wall_s": 1.5 + seed, "sim_s": 10.0, "steps": 5000}
+                meta = {
+                    "run": run,
+                    "task": task,
+                    "variant": f"v{seed % 2:03d}",
+                    "seed": seed,
+                    "policy": policy,
+                    "backend": "mujoco",
+                    "backend_version": "3.3.7",
+                    "code_commit": f"c0ffee{day}",
+                    "scene_hash": "ab" * 32,
+                    "assets_hash": "cd" * 32,
+                    "host": "ci-1",
+                    "started_at": datetime(2026, 11, day, tzinfo=UTC) + timedelta(seconds=seed),
+                    "wall_s": 1.5 + seed,
+                    "sim_s": 10.0,
+                    "steps": 5000,
+                }
                 if policy == "scripted" and task == "book_on_shelf" and seed == 2:
                     episode, conditions = verdict_rows(meta, None, crash_reason="MuJoCo: unstable")
                 else:
                     n_ok = len(items) if (policy == "scripted" and seed % 2) else 0
                     episode, conditions = verdict_rows(meta, _verdict(predicate, items, n_ok))
-                events = [(0.0, "episode_start", {}), (0.0, "skill_start", {"skill": "pick"}),
-                          (4.0, "skill_end", {"skill": "pick", "ok": True}),
-                          (10.0, "episode_end", {})]
+                events = [
+                    (0.0, "episode_start", {}),
+                    (0.0, "skill_start", {"skill": "pick"}),
+                    (4.0, "skill_end", {"skill": "pick", "ok": True}),
+                    (10.0, "episode_end", {}),
+                ]
                 records["episodes"].append(episode)
                 records["conditions"] += conditions
                 records["events"] += event_rows(episode, events)
-        records["choices"] += [{"run": run, "task": task, "variant": f"v{v:03d}", "choice": "dish.asset",
-                                "value": ("plate", "bowl")[v]} for v in (0, 1)]
+        records["choices"] += [
+            {"run": run, "task": task, "variant": f"v{v:03d}", "choice": "dish.asset", "value": ("plate", "bowl")[v]}
+            for v in (0, 1)
+        ]
     return records
 
 

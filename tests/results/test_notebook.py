@@ -12,8 +12,9 @@ def test_notebook_runs_on_results(results_dir, monkeypatch):
     notebook = nbformat.read(NOTEBOOK, as_version=4)
     assert not any(cell.get("outputs") for cell in notebook.cells), "commit it without outputs"
     monkeypatch.setenv("HOUSEBENCH_RESULTS", str(results_dir))
-    NotebookClient(notebook, kernel_name="python3", timeout=120,
-                   resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
+    NotebookClient(
+        notebook, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(NOTEBOOK.parent)}}
+    ).execute()
     outputs = [out for cell in notebook.cells for out in cell.get("outputs", [])]
     assert not [out for out in outputs if out.output_type == "error"]
     text = "".join(str(out.get("data", {}).get("text/plain", "")) for out in outputs)

@@ -15,8 +15,10 @@ def test_duckdb_reads_the_hive_layout(results_dir):
 
 
 def test_cli_query_joins_the_tables(results_dir):
-    sql = ("select e.policy, count(*) as items from conditions c join episodes e "
-           "using (run, episode_id) group by e.policy order by e.policy")
+    sql = (
+        "select e.policy, count(*) as items from conditions c join episodes e "
+        "using (run, episode_id) group by e.policy order by e.policy"
+    )
     args = ["results", "query", "--results", str(results_dir), "--csv", sql]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
@@ -24,7 +26,6 @@ def test_cli_query_joins_the_tables(results_dir):
 
 
 def test_cli_query_error_is_one_line(results_dir):
-    result = CliRunner().invoke(main, ["results", "query", "--results", str(results_dir),
-                                       "select nope from episodes"])
+    result = CliRunner().invoke(main, ["results", "query", "--results", str(results_dir), "select nope from episodes"])
     assert result.exit_code == 1
     assert result.output.count("\n") == 1 and "nope" in result.output

@@ -26,7 +26,11 @@ def test_report_pages_plots_and_metrics(results_dir, tmp_path):
     metrics = build_report(results_dir, out, [scene])
 
     assert sorted(p.name for p in out.iterdir()) == [
-        "index.html", "metrics.json", "progress.png", "success_by_task.png"]
+        "index.html",
+        "metrics.json",
+        "progress.png",
+        "success_by_task.png",
+    ]
     assert json.loads((out / "metrics.json").read_text()) == metrics
     assert (metrics["episodes"], metrics["runs"]) == (24, 2)
     assert metrics["success_rate"] == round(4 / 24, 6)
@@ -58,7 +62,8 @@ def test_stage_and_cli(results_dir, monkeypatch):
 
     root = results_dir.parent
     (root / "params.yaml").write_text(
-        "report:\n  title: nightly check\n  scene_images: ['previews/*.png']\n  runs: [repro]\n")
+        "report:\n  title: nightly check\n  scene_images: ['previews/*.png']\n  runs: [repro]\n"
+    )
     monkeypatch.chdir(root)
     stage()
     metrics = json.loads((root / "results/metrics.json").read_text())

@@ -5,6 +5,7 @@ import pyarrow as pa
 from housebench.results.schema import PARTITION, SCHEMA_VERSION, SCHEMAS, describe, file_schema
 from housebench.results.writer import read_table
 
+
 def test_every_column_is_documented_and_versioned():
     assert SCHEMA_VERSION >= 1
     for name, schema in SCHEMAS.items():
@@ -20,8 +21,10 @@ def test_round_trip_keeps_rows_and_types(results_dir, make_records):
         assert data.schema.equals(schema)
         expected = make_records("repro", 29)[name]
         got = [row for row in data.to_pylist() if row["run"] == "repro"]
-        key = lambda row: tuple(str(row[k]) for k in schema.names)  # noqa: E731
-        assert sorted(got, key=key) == sorted(expected, key=key)
+        names = schema.names
+        assert sorted(got, key=lambda row: tuple(str(row[k]) for k in names)) == sorted(
+            expected, key=lambda row: tuple(str(row[k]) for k in names)
+        )
     episodes = read_table(results_dir, "episodes")
     assert episodes.schema.field("started_at").type == pa.timestamp("us", tz="UTC")
     assert set(episodes.column("status").to_pylist()) == {"success", "fail", "crash"}

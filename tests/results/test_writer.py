@@ -5,17 +5,21 @@ import pytest
 from housebench.results.writer import build_table, read_table, verdict_rows, write_run
 from housebench.tasks.verdict import ConditionResult, ItemResult, Verdict
 
+
 @pytest.fixture
 def episode(make_records) -> dict:
     return make_records("repro", 29)["episodes"][0]
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda r: r.update(colour="red"), "episodes: unknown column 'colour' (row 0)"),
-    (lambda r: r.pop("host"), "episodes: missing column 'host' (row 0)"),
-    (lambda r: r.update(status="timeout"), "episodes: column 'status' has value 'timeout'"),
-    (lambda r: r.update(seed=None), "episodes: column 'seed' has a null (row 0)"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda r: r.update(colour="red"), "episodes: unknown column 'colour' (row 0)"),
+        (lambda r: r.pop("host"), "episodes: missing column 'host' (row 0)"),
+        (lambda r: r.update(status="timeout"), "episodes: column 'status' has value 'timeout'"),
+        (lambda r: r.update(seed=None), "episodes: column 'seed' has a null (row 0)"),
+    ],
+)
 def test_bad_records_are_one_line_errors(episode, change, message):
     change(episode)
     with pytest.raises(ValueError) as err:
@@ -58,13 +62,26 @@ def test_run_column_must_match_the_partition(tmp_path, make_records):
 
 
 def test_verdict_rows(episode):
-    meta = {k: v for k, v in episode.items()
-            if k not in {"episode_id", "status", "failure_reason", "success", "progress",
-                         "n_conditions", "n_conditions_ok"}}
-    verdict = Verdict(success=False, progress=0.5, conditions=[
-        ConditionResult(index=0, predicate="inside", ok=False, items=[
-            ItemResult(item="apple", ok=True, reason="inside bowl"),
-            ItemResult(item="pear", ok=False, reason="on table")])])
+    meta = {
+        k: v
+        for k, v in episode.items()
+        if k not in {"episode_id", "status", "failure_reason", "success", "progress", "n_conditions", "n_conditions_ok"}
+    }
+    verdict = Verdict(
+        success=False,
+        progress=0.5,
+        conditions=[
+            ConditionResult(
+                index=0,
+                predicate="inside",
+                ok=False,
+                items=[
+                    ItemResult(item="apple", ok=True, reason="inside bowl"),
+                    ItemResult(item="pear", ok=False, reason="on table"),
+                ],
+            )
+        ],
+    )
     episode, conditions = verdict_rows(meta, verdict)
     assert episode["episode_id"] == "{task}/{variant}/{seed}/{policy}".format(**meta)
     assert (episode["status"], episode["failure_reason"]) == ("fail", "inside(pear): on table")

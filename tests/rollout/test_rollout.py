@@ -15,10 +15,21 @@ from housebench.sim.state import ObjectState, SimState
 
 
 def job(tmp_path: Path, seed: int, **changes) -> EpisodeJob:
-    base = dict(run="test", task="t", variant="v000", seed=seed, policy="noop", backend="mujoco",
-                scene=tmp_path / "missing.usda", task_file=tmp_path / "missing.json",
-                annotations=tmp_path / "missing-annotations.json", horizon_s=0.5, control_dt=0.1,
-                pose_noise_m=0.0, provenance={"code_commit": "c", "scene_hash": "s", "assets_hash": "a"})
+    base = dict(
+        run="test",
+        task="t",
+        variant="v000",
+        seed=seed,
+        policy="noop",
+        backend="mujoco",
+        scene=tmp_path / "missing.usda",
+        task_file=tmp_path / "missing.json",
+        annotations=tmp_path / "missing-annotations.json",
+        horizon_s=0.5,
+        control_dt=0.1,
+        pose_noise_m=0.0,
+        provenance={"code_commit": "c", "scene_hash": "s", "assets_hash": "a"},
+    )
     return EpisodeJob(**{**base, **changes})
 
 
@@ -27,7 +38,7 @@ def test_perturb_is_seeded_and_bounded():
     one, again = perturb(state, 7, "t/v000", 0.01), perturb(state, 7, "t/v000", 0.01)
     other_seed, other_scene = perturb(state, 8, "t/v000", 0.01), perturb(state, 7, "t/v001", 0.01)
     assert one == again and one != other_seed and one != other_scene
-    for name, obj in one.objects.items():
+    for obj in one.objects.values():
         assert abs(obj.pos[0] - 1.0) <= 0.01 and abs(obj.pos[1] - 2.0) <= 0.01 and obj.pos[2] == 0.5
 
 
@@ -46,8 +57,11 @@ def test_records_one_choice_row_per_variant_choice(tmp_path):
     picked = {"container.asset": "bowl", "fruit.support": "table"}
     outcomes = [run_episode(job(tmp_path, s, variant=v, choices=picked)) for v in ("v000", "v001") for s in (0, 1)]
     rows = records(outcomes)["choices"]
-    assert rows == [{"run": "test", "task": "t", "variant": v, "choice": k, "value": picked[k]}
-                    for v in ("v000", "v001") for k in sorted(picked)]
+    assert rows == [
+        {"run": "test", "task": "t", "variant": v, "choice": k, "value": picked[k]}
+        for v in ("v000", "v001")
+        for k in sorted(picked)
+    ]
     write_run(tmp_path / "results", "test", records(outcomes))
     assert read_table(tmp_path / "results", "choices").num_rows == 4
 

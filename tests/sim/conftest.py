@@ -27,8 +27,10 @@ def scenes(tmp_path_factory, house) -> Path:
     asset = write_box_asset(root / "assets/box/asset.usda")
     top = next(b for b in house.boxes if b.name == "dining_table/top")
     above_table = (top.center[0], top.center[1], top.bounds[5] + 0.05)
-    write_task_layer(root / "scenes/tasks/drop/table/task.usda", house_usda,
-                     {"box": (asset, above_table)})
-    write_task_layer(root / "scenes/tasks/drop/floor/task.usda", house_usda,
-                     {"box": (asset, above_table), "stray": (asset, (1.0, 4.0, 0.5))})
+    write_task_layer(root / "scenes/tasks/drop/table/task.usda", house_usda, {"box": (asset, above_table)})
+    write_task_layer(
+        root / "scenes/tasks/drop/floor/task.usda",
+        house_usda,
+        {"box": (asset, above_table), "stray": (asset, (1.0, 4.0, 0.5))},
+    )
     return root

@@ -79,10 +79,25 @@ def test_scene_cli_renders_overview_and_head_camera(scenes, tmp_path):
     images = []
     for name, extra in (("overview", []), ("head", ["--camera", fetch.HEAD_CAMERA])):
         out = tmp_path / f"{name}.png"
-        subprocess.run([sys.executable, "-c", "from housebench.cli import main; main()",
-                        "scene", "render", str(task),
-                        "--out", str(out), "--width", "160", "--height", "120", *extra],
-                       env=env, check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from housebench.cli import main; main()",
+                "scene",
+                "render",
+                str(task),
+                "--out",
+                str(out),
+                "--width",
+                "160",
+                "--height",
+                "120",
+                *extra,
+            ],
+            env=env,
+            check=True,
+        )
         images.append(np.asarray(Image.open(out)))
     assert images[0].shape == images[1].shape == (120, 160, 3)
     assert images[0].std() > 5 and images[1].std() > 5
@@ -100,7 +115,10 @@ def test_prop_mass_and_size_come_from_usd(sim):
 def test_a_broken_reference_fails_loudly(scenes, tmp_path):
     from usd_fixtures import write_task_layer
 
-    task = write_task_layer(tmp_path / "task.usda", scenes / "scenes/house/house.usda",
-                            {"ghost": (tmp_path / "missing/asset.usda", (1.0, 1.0, 0.5))})
+    task = write_task_layer(
+        tmp_path / "task.usda",
+        scenes / "scenes/house/house.usda",
+        {"ghost": (tmp_path / "missing/asset.usda", (1.0, 1.0, 0.5))},
+    )
     with pytest.raises(ValueError, match="task.usda: composition errors"):
         MujocoBackend(cache_dir=tmp_path / "cache").load(task)

@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 import pytest
-from usd_fixtures import REPO, settle_params
 from pxr import Sdf, Usd, UsdGeom
+from usd_fixtures import REPO, settle_params
 
 from housebench.sim.mujoco import MujocoBackend
 from housebench.sim.settle import settle_scene
@@ -30,8 +30,11 @@ def test_settle_writes_a_layer_over_the_task_with_the_rest_pose(scenes, tmp_path
     assert list(layer.subLayerPaths) == ["../../../tasks/drop/table/task.usda"]
     stage = Usd.Stage.Open(str(out / "scene.usda"))
     top = next(b for b in house.boxes if b.name == "dining_table/top").bounds[5]
-    z = UsdGeom.Xformable(stage.GetPrimAtPath("/World/Props/box")).ComputeLocalToWorldTransform(
-        0).ExtractTranslation()[2]
+    z = (
+        UsdGeom.Xformable(stage.GetPrimAtPath("/World/Props/box"))
+        .ComputeLocalToWorldTransform(0)
+        .ExtractTranslation()[2]
+    )
     assert z == pytest.approx(top, abs=1e-3)
     assert stage.GetPrimAtPath("/World/House/dining_table/top")  # the house still composes through
 

@@ -15,22 +15,51 @@ SIDE = 0.02
 def small_cube(path, damping: float):
     path.parent.mkdir(parents=True)
     corners = np.array([[x, y, z] for x in (-SIDE / 2, SIDE / 2) for y in (-SIDE / 2, SIDE / 2) for z in (0, SIDE)])
-    faces = np.array([[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
-                      [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]])
+    faces = np.array(
+        [
+            [0, 1, 3],
+            [0, 3, 2],
+            [4, 6, 7],
+            [4, 7, 5],
+            [0, 4, 5],
+            [0, 5, 1],
+            [2, 3, 7],
+            [2, 7, 6],
+            [0, 2, 6],
+            [0, 6, 4],
+            [1, 5, 7],
+            [1, 7, 3],
+        ]
+    )
     inertia = 0.02 * SIDE**2 / 6
-    write_asset_usd(path, AssetGeometry(
-        name="cube", vertices=corners, faces=faces, uv=np.zeros((8, 2)), texture="cube.png",
-        hulls=[(corners, faces)], mass=0.02, com=np.array([0, 0, SIDE / 2]),
-        principal=np.array([inertia] * 3), axes_quat=np.array([1.0, 0, 0, 0]), friction=0.5,
-        damping=damping))
+    write_asset_usd(
+        path,
+        AssetGeometry(
+            name="cube",
+            vertices=corners,
+            faces=faces,
+            uv=np.zeros((8, 2)),
+            texture="cube.png",
+            hulls=[(corners, faces)],
+            mass=0.02,
+            com=np.array([0, 0, SIDE / 2]),
+            principal=np.array([inertia] * 3),
+            axes_quat=np.array([1.0, 0, 0, 0]),
+            friction=0.5,
+            damping=damping,
+        ),
+    )
     return path
 
 
 def test_damped_prop_spins_down_faster(scenes, tmp_path):
     damped = small_cube(tmp_path / "damped/asset.usda", damping=0.0005)
     free = small_cube(tmp_path / "free/asset.usda", damping=0.0)
-    task = write_task_layer(tmp_path / "task.usda", scenes / "scenes/house/house.usda",
-                            {"damped": (damped, (1.0, 4.0, 1.5)), "free": (free, (1.5, 4.0, 1.5))})
+    task = write_task_layer(
+        tmp_path / "task.usda",
+        scenes / "scenes/house/house.usda",
+        {"damped": (damped, (1.0, 4.0, 1.5)), "free": (free, (1.5, 4.0, 1.5))},
+    )
     sim = MujocoBackend(cache_dir=tmp_path / "cache").load(task)
     damping = {name: sim.model.dof_damping[sim.model.joint(name).dofadr[0]] for name in ("damped", "free")}
     assert damping == {"damped": pytest.approx(0.0005), "free": 0.0}  # USD stores a float32

@@ -8,12 +8,22 @@ from pathlib import Path
 
 import pytest
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
-
 from task_world import TABLE_TOP
 
 from housebench.annotations.schema import (
-    ApplianceAnnotation, ArticulatedPart, AssetAnnotation, AssetsFile, ContainerProfile, Handle,
-    HouseAnnotations, Obstacle, PlacedObject, RobotAnnotation, Room, SceneAnnotations, Support,
+    ApplianceAnnotation,
+    ArticulatedPart,
+    AssetAnnotation,
+    AssetsFile,
+    ContainerProfile,
+    Handle,
+    HouseAnnotations,
+    Obstacle,
+    PlacedObject,
+    RobotAnnotation,
+    Room,
+    SceneAnnotations,
+    Support,
 )
 
 
@@ -21,63 +31,94 @@ def _part(name: str, category: str, joint: str, limits: tuple[float, float], ope
     """A part at the room's west wall; only its name, kind and limits matter to the tests."""
     handle = Handle(center=(0.6, 3.3, 1.0), normal=(1, 0, 0), grasp=(-1, 0, 0), box=(0.6, 3.2, 0.9, 0.62, 3.4, 1.1))
     axis = (0.0, 0.0, 1.0) if joint == "revolute" else (1.0, 0.0, 0.0)
-    return ArticulatedPart(name=name, owner=name.split("/")[0], category=category, joint=joint, axis=axis,
-                           pivot=(0.6, 3.0, 0.0), limits=limits, closed=0.0, open=open_,
-                           box=(0.58, 3.0, 0.0, 0.6, 3.6, 1.8), handle=handle)
+    return ArticulatedPart(
+        name=name,
+        owner=name.split("/")[0],
+        category=category,
+        joint=joint,
+        axis=axis,
+        pivot=(0.6, 3.0, 0.0),
+        limits=limits,
+        closed=0.0,
+        open=open_,
+        box=(0.58, 3.0, 0.0, 0.6, 3.6, 1.8),
+        handle=handle,
+    )
 
 
 @pytest.fixture
 def house() -> HouseAnnotations:
-    walls = [Obstacle(name=f"wall_{i}", box=b) for i, b in enumerate(
-        [(-0.1, -0.1, 0, 4.1, 0, 2.5), (-0.1, 4, 0, 4.1, 4.1, 2.5),
-         (-0.1, 0, 0, 0, 4, 2.5), (4, 0, 0, 4.1, 4, 2.5)])]
+    walls = [
+        Obstacle(name=f"wall_{i}", box=b)
+        for i, b in enumerate(
+            [(-0.1, -0.1, 0, 4.1, 0, 2.5), (-0.1, 4, 0, 4.1, 4.1, 2.5), (-0.1, 0, 0, 0, 4, 2.5), (4, 0, 0, 4.1, 4, 2.5)]
+        )
+    ]
     return HouseAnnotations(
         rooms=[Room(name="room", polygon=[(0, 0), (4, 0), (4, 4), (0, 4)])],
-        supports=[TABLE_TOP,
-                  Support(name="shelf/level_1", owner="shelf", height=0.4, box=(3.6, 0.5, 3.95, 1.5),
-                          clearance=0.3),
-                  Support(name="fridge/shelf_1", owner="fridge", height=0.5, box=(0.02, 3.02, 0.56, 3.58),
-                          clearance=0.35),
-                  Support(name="fridge/top", owner="fridge", height=1.8, box=(0.0, 3.0, 0.6, 3.6))],
-        obstacles=[*walls, Obstacle(name="floor", box=(0, 0, -0.05, 4, 4, 0)),
-                   Obstacle(name="table", box=(1.5, 1.5, 0, 2.5, 2.3, 0.75)),
-                   Obstacle(name="shelf/base", box=(3.6, 0.5, 0, 4.0, 1.5, 0.4)),
-                   Obstacle(name="shelf/top", box=(3.6, 0.5, 0.7, 4.0, 1.5, 0.72)),
-                   Obstacle(name="fridge/shelf_1", box=(0.02, 3.02, 0.48, 0.56, 3.58, 0.5)),
-                   Obstacle(name="fridge/door", box=(0.58, 3.0, 0.0, 0.6, 3.6, 1.8))],
+        supports=[
+            TABLE_TOP,
+            Support(name="shelf/level_1", owner="shelf", height=0.4, box=(3.6, 0.5, 3.95, 1.5), clearance=0.3),
+            Support(name="fridge/shelf_1", owner="fridge", height=0.5, box=(0.02, 3.02, 0.56, 3.58), clearance=0.35),
+            Support(name="fridge/top", owner="fridge", height=1.8, box=(0.0, 3.0, 0.6, 3.6)),
+        ],
+        obstacles=[
+            *walls,
+            Obstacle(name="floor", box=(0, 0, -0.05, 4, 4, 0)),
+            Obstacle(name="table", box=(1.5, 1.5, 0, 2.5, 2.3, 0.75)),
+            Obstacle(name="shelf/base", box=(3.6, 0.5, 0, 4.0, 1.5, 0.4)),
+            Obstacle(name="shelf/top", box=(3.6, 0.5, 0.7, 4.0, 1.5, 0.72)),
+            Obstacle(name="fridge/shelf_1", box=(0.02, 3.02, 0.48, 0.56, 3.58, 0.5)),
+            Obstacle(name="fridge/door", box=(0.58, 3.0, 0.0, 0.6, 3.6, 1.8)),
+        ],
         robot=RobotAnnotation(start=(0.8, 0.8, 0.0), reach=0.9, gripper_opening=0.1),
-        articulated=[_part("fridge/door", "door", "revolute", (0.0, 1.9), 1.4),
-                     _part("cabinet/door", "door", "revolute", (-1.9, 1.9), 1.4),
-                     _part("cabinet/drawer", "drawer", "prismatic", (0.0, 0.4), 0.4),
-                     _part("cabinet/start_button", "button", "prismatic", (0.0, 0.008), 0.008)],
-        appliances=[ApplianceAnnotation(name="fridge", kind="fridge", cavity=(0.02, 3.02, 0.05, 0.58, 3.58, 1.78),
-                                        door="fridge/door")],
+        articulated=[
+            _part("fridge/door", "door", "revolute", (0.0, 1.9), 1.4),
+            _part("cabinet/door", "door", "revolute", (-1.9, 1.9), 1.4),
+            _part("cabinet/drawer", "drawer", "prismatic", (0.0, 0.4), 0.4),
+            _part("cabinet/start_button", "button", "prismatic", (0.0, 0.008), 0.008),
+        ],
+        appliances=[
+            ApplianceAnnotation(
+                name="fridge", kind="fridge", cavity=(0.02, 3.02, 0.05, 0.58, 3.58, 1.78), door="fridge/door"
+            )
+        ],
     )
 
 
 @pytest.fixture
 def assets() -> AssetsFile:
     bowl = ContainerProfile(shape="round", inner_half_extents=(0.08, 0.08), floor_z=0.01, rim_z=0.07)
-    return AssetsFile(assets={
-        "apple": AssetAnnotation(name="apple", category="fruit", size=(0.08, 0.08, 0.08), mass=0.2),
-        "orange": AssetAnnotation(name="orange", category="fruit", size=(0.08, 0.08, 0.08), mass=0.2),
-        "bowl": AssetAnnotation(name="bowl", category="container", size=(0.18, 0.18, 0.07), mass=0.3,
-                                container=bowl),
-        "book": AssetAnnotation(name="book", category="flat", size=(0.15, 0.22, 0.03), mass=0.4),
-    })
+    return AssetsFile(
+        assets={
+            "apple": AssetAnnotation(name="apple", category="fruit", size=(0.08, 0.08, 0.08), mass=0.2),
+            "orange": AssetAnnotation(name="orange", category="fruit", size=(0.08, 0.08, 0.08), mass=0.2),
+            "bowl": AssetAnnotation(
+                name="bowl", category="container", size=(0.18, 0.18, 0.07), mass=0.3, container=bowl
+            ),
+            "book": AssetAnnotation(name="book", category="flat", size=(0.15, 0.22, 0.03), mass=0.4),
+        }
+    )
 
 
 @pytest.fixture
 def scene(house, assets) -> SceneAnnotations:
     """The table scene: apple, orange and bowl resting on the table top, side by side."""
-    return SceneAnnotations(scene="put_fruit_in_container/v000", house=house, objects={
-        "apple": PlacedObject(asset=assets.assets["apple"], pos=(1.8, 1.9, 0.75), quat=(1, 0, 0, 0),
-                              support="table/top"),
-        "orange": PlacedObject(asset=assets.assets["orange"], pos=(1.7, 2.1, 0.75), quat=(1, 0, 0, 0),
-                               support="table/top"),
-        "bowl": PlacedObject(asset=assets.assets["bowl"], pos=(2.0, 1.9, 0.75), quat=(1, 0, 0, 0),
-                             support="table/top"),
-    })
+    return SceneAnnotations(
+        scene="put_fruit_in_container/v000",
+        house=house,
+        objects={
+            "apple": PlacedObject(
+                asset=assets.assets["apple"], pos=(1.8, 1.9, 0.75), quat=(1, 0, 0, 0), support="table/top"
+            ),
+            "orange": PlacedObject(
+                asset=assets.assets["orange"], pos=(1.7, 2.1, 0.75), quat=(1, 0, 0, 0), support="table/top"
+            ),
+            "bowl": PlacedObject(
+                asset=assets.assets["bowl"], pos=(2.0, 1.9, 0.75), quat=(1, 0, 0, 0), support="table/top"
+            ),
+        },
+    )
 
 
 def _box(stage: Usd.Stage, path: str, centre, half) -> None:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import math
+from pathlib import Path
 
 from housebench.annotations.schema import AssetsFile, SceneAnnotations, Support
 from housebench.sim.state import SimState

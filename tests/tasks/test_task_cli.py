@@ -28,8 +28,7 @@ def test_validate_exit_codes(tmp_path):
 
 
 def test_evaluate_exit_codes(tmp_path, house, assets, scene):
-    variant = sample_variant("put_fruit_in_container", load_spec(SPEC), "h", "v000", 0, house, assets,
-                             SamplerParams())
+    variant = sample_variant("put_fruit_in_container", load_spec(SPEC), "h", "v000", 0, house, assets, SamplerParams())
     files = {name: tmp_path / f"{name}.json" for name in ("task", "good", "bad", "annotations", "broken")}
     write_json(files["task"], variant.model_dump(mode="json"))
     write_json(files["annotations"], scene.model_dump(mode="json"))
@@ -43,24 +42,42 @@ def test_evaluate_exit_codes(tmp_path, house, assets, scene):
     assert failure.exit_code == 3 and json.loads(failure.output)["progress"] == 0.75
     broken = _run(*common, files["broken"])
     assert broken.exit_code == 2 and "objects.apple.pos" in broken.output
-    missing = _run("evaluate", "--task", files["task"], "--state", files["good"],
-                   "--annotations", tmp_path / "nope.json")
+    missing = _run(
+        "evaluate", "--task", files["task"], "--state", files["good"], "--annotations", tmp_path / "nope.json"
+    )
     assert missing.exit_code == 2 and "nope.json" in missing.output
 
 
 def test_evaluate_closed_and_heated_from_the_state_file(tmp_path, house, assets, scene):
-    spec = load_spec(SPEC).model_copy(update={"goal": {"all_of": [
-        {"predicate": "closed", "parts": ["fridge"]}, {"predicate": "heated", "items": ["apple"], "min_c": 60.0}]}})
+    spec = load_spec(SPEC).model_copy(
+        update={
+            "goal": {
+                "all_of": [
+                    {"predicate": "closed", "parts": ["fridge"]},
+                    {"predicate": "heated", "items": ["apple"], "min_c": 60.0},
+                ]
+            }
+        }
+    )
     variant = sample_variant("put_fruit_in_container", spec, "h", "v000", 0, house, assets, SamplerParams())
     write_json(tmp_path / "task.json", variant.model_dump(mode="json"))
     write_json(tmp_path / "scene.json", scene.model_dump(mode="json"))
     codes = {}
-    for name, extra in {"ok": {"joints": {"fridge/door": 0.1}, "temperatures_c": {"apple": 60.0}},
-                        "open": {"joints": {"fridge/door": 0.2}, "temperatures_c": {"apple": 60.0}},
-                        "no_joint": {"temperatures_c": {"apple": 60.0}}}.items():
+    for name, extra in {
+        "ok": {"joints": {"fridge/door": 0.1}, "temperatures_c": {"apple": 60.0}},
+        "open": {"joints": {"fridge/door": 0.2}, "temperatures_c": {"apple": 60.0}},
+        "no_joint": {"temperatures_c": {"apple": 60.0}},
+    }.items():
         write_json(tmp_path / f"{name}.json", state_of(scene, **extra).model_dump(mode="json"))
-        result = _run("evaluate", "--task", tmp_path / "task.json", "--annotations", tmp_path / "scene.json",
-                      "--state", tmp_path / f"{name}.json")
+        result = _run(
+            "evaluate",
+            "--task",
+            tmp_path / "task.json",
+            "--annotations",
+            tmp_path / "scene.json",
+            "--state",
+            tmp_path / f"{name}.json",
+        )
         codes[name] = result.exit_code
         if name == "open":
             assert json.loads(result.output)["conditions"][0]["items"][0]["reason"].startswith("fridge/door: 0.2")

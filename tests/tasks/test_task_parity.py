@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from task_world import ROLES, state_of
 from pydantic import ValidationError
+from task_world import ROLES, state_of
 
 from housebench.tasks.evaluator import GoalError, evaluate
 from housebench.tasks.goal import LEAVES, Goal
@@ -21,8 +21,9 @@ ERRORS = {"GoalError": GoalError, "ValidationError": ValidationError}
 def test_parity(case, scene):
     def run():
         goal = Goal(roles=ROLES, places=case.get("places", {}), condition=case["condition"])
-        state = state_of(scene, case.get("objects"), temperatures_c=case.get("temperatures_c", {}),
-                         joints=case.get("joints", {}))
+        state = state_of(
+            scene, case.get("objects"), temperatures_c=case.get("temperatures_c", {}), joints=case.get("joints", {})
+        )
         initial = state_of(scene, case.get("initial"))
         return evaluate(goal, state, scene, initial)
 

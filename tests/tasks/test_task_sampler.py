@@ -26,8 +26,9 @@ def _bytes(variant) -> str:
 
 
 def _spec(objects: dict) -> TaskSpec:
-    return TaskSpec.model_validate({"version": 1, "instruction": "x", "objects": objects,
-                                    "goal": {"predicate": "not_dropped"}})
+    return TaskSpec.model_validate(
+        {"version": 1, "instruction": "x", "objects": objects, "goal": {"predicate": "not_dropped"}}
+    )
 
 
 def test_same_seed_same_bytes_and_seeds_differ(house, assets):
@@ -52,7 +53,7 @@ def test_props_rest_on_the_table_without_overlap_and_within_reach(house, assets)
             assert sum(q * q for q in obj.quat) == pytest.approx(1.0)
             boxes.append(box)
         for i, a in enumerate(boxes):
-            for b in boxes[i + 1:]:  # apart by the margin along x or along y
+            for b in boxes[i + 1 :]:  # apart by the margin along x or along y
                 assert max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3]) >= PARAMS.margin - eps
 
 
@@ -61,14 +62,19 @@ def test_base_pose_is_collision_free_and_in_the_room(house):
     assert 0.35 <= x <= 3.65 and 0.35 <= y <= 3.65
     assert not (1.5 - 0.35 < x < 2.5 + 0.35 and 1.5 - 0.35 < y < 2.3 + 0.35)  # clear of the table
     assert math.atan2(1.6 - y, 2.0 - x) == pytest.approx(yaw)
-    assert base_pose((2.0, 1.9), house.model_copy(update={"robot": house.robot.model_copy(
-        update={"reach": 0.3})}), 0.35) is None  # table centre out of reach
+    assert (
+        base_pose((2.0, 1.9), house.model_copy(update={"robot": house.robot.model_copy(update={"reach": 0.3})}), 0.35)
+        is None
+    )  # table centre out of reach
 
 
 def test_optional_objects_and_alternatives_are_drawn_and_recorded(house, assets):
-    spec = _spec({"fruit": {"asset": "apple|orange", "role": "fruit", "supports": ["table"],
-                            "absent_probability": 0.5},
-                  "book": {"asset": "book", "role": "flat", "supports": ["shelf", "table/top"]}})
+    spec = _spec(
+        {
+            "fruit": {"asset": "apple|orange", "role": "fruit", "supports": ["table"], "absent_probability": 0.5},
+            "book": {"asset": "book", "role": "flat", "supports": ["shelf", "table/top"]},
+        }
+    )
     variants = [_sample(spec, s, house, assets) for s in range(40)]
     present = Counter(v.choices["fruit.present"] for v in variants)
     kinds = Counter(v.choices["fruit.asset"] for v in variants if "fruit" in v.objects)
@@ -86,21 +92,34 @@ def test_impossible_placements_fail_loudly(house, assets):
     with pytest.raises(SamplingError, match="no support, owner or place 'sofa'"):
         _sample(_spec({"apple": {"asset": "apple", "role": "fruit", "supports": ["sofa"]}}), 0, house, assets)
     with pytest.raises(SamplingError, match="no support among"):  # the shelf is too low for it
-        _sample(_spec({"box": {"asset": "bowl", "role": "c", "supports": ["shelf/level_1"]}}), 0,
-                house, assets.model_copy(update={"assets": {"bowl": assets.assets["bowl"].model_copy(
-                    update={"size": (0.18, 0.18, 0.31)})}}))
+        _sample(
+            _spec({"box": {"asset": "bowl", "role": "c", "supports": ["shelf/level_1"]}}),
+            0,
+            house,
+            assets.model_copy(
+                update={"assets": {"bowl": assets.assets["bowl"].model_copy(update={"size": (0.18, 0.18, 0.31)})}}
+            ),
+        )
     crowded = _spec({f"b{i}": {"asset": "bowl", "role": "c", "supports": ["table"]} for i in range(30)})
     with pytest.raises(SamplingError, match="no free, reachable spot"):
         _sample(crowded, 0, house, assets, SamplerParams(max_tries=20))
 
 
 def test_spawn_constraints_inside_near_and_keep_out(house, assets):
-    spec = _spec({"bowl": {"asset": "bowl", "role": "container", "supports": ["table"]},
-                  "apple": {"asset": "apple", "role": "fruit", "inside": "bowl"},
-                  "orange": {"asset": "orange", "role": "fruit", "inside": "fridge"},
-                  "book": {"asset": "book", "role": "flat", "supports": ["furniture"], "keep_out": ["table"],
-                           "near": {"object": "bowl", "distance": 2.5}}}).model_copy(
-        update={"places": {"furniture": ["table", "shelf"]}})
+    spec = _spec(
+        {
+            "bowl": {"asset": "bowl", "role": "container", "supports": ["table"]},
+            "apple": {"asset": "apple", "role": "fruit", "inside": "bowl"},
+            "orange": {"asset": "orange", "role": "fruit", "inside": "fridge"},
+            "book": {
+                "asset": "book",
+                "role": "flat",
+                "supports": ["furniture"],
+                "keep_out": ["table"],
+                "near": {"object": "bowl", "distance": 2.5},
+            },
+        }
+    ).model_copy(update={"places": {"furniture": ["table", "shelf"]}})
     profile = assets.assets["bowl"].container
     for seed in range(10):
         v = _sample(spec, seed, house, assets)
@@ -116,18 +135,35 @@ def test_spawn_constraints_inside_near_and_keep_out(house, assets):
 
 def test_containers_must_hold_their_slots(house, assets):
     goal = {"predicate": "inside", "items": ["all:fruit"], "container": "bowl"}
-    spec = TaskSpec.model_validate({"version": 1, "instruction": "x", "goal": goal, "objects": {
-        "bowl": {"asset": "bowl", "role": "bowl", "supports": ["table"]},
-        **{f"f{i}": {"asset": "apple|orange", "role": "fruit", "supports": ["table"]} for i in range(3)}}})
+    spec = TaskSpec.model_validate(
+        {
+            "version": 1,
+            "instruction": "x",
+            "goal": goal,
+            "objects": {
+                "bowl": {"asset": "bowl", "role": "bowl", "supports": ["table"]},
+                **{f"f{i}": {"asset": "apple|orange", "role": "fruit", "supports": ["table"]} for i in range(3)},
+            },
+        }
+    )
     assert _sample(spec, 0, house, assets).objects  # 3 x 0.0064 m^2 in a 0.0201 m^2 cavity
     four = spec.model_copy(update={"objects": {**spec.objects, "f3": spec.objects["f0"]}})
     with pytest.raises(SamplingError, match=r"'bowl' cannot hold \['f0', 'f1', 'f2', 'f3'\]"):
         _sample(four, 0, house, assets)
     shallow = assets.assets["bowl"].container.model_copy(update={"rim_z": 0.019})  # centre 0.05 > 0.019 + 0.03
-    low = assets.model_copy(update={"assets": {**assets.assets, "bowl": assets.assets["bowl"].model_copy(
-        update={"container": shallow})}})
+    low = assets.model_copy(
+        update={"assets": {**assets.assets, "bowl": assets.assets["bowl"].model_copy(update={"container": shallow})}}
+    )
     with pytest.raises(SamplingError, match="cannot hold"):
         _sample(spec, 0, house, low)
     with pytest.raises(SamplingError, match="'book', which is no container"):
-        _sample(spec.model_copy(update={"objects": {**spec.objects, "bowl": spec.objects["bowl"].model_copy(
-            update={"asset": "bowl|book"})}}), 0, house, assets)
+        _sample(
+            spec.model_copy(
+                update={
+                    "objects": {**spec.objects, "bowl": spec.objects["bowl"].model_copy(update={"asset": "bowl|book"})}
+                }
+            ),
+            0,
+            house,
+            assets,
+        )

@@ -7,12 +7,12 @@ import json
 
 import pytest
 import yaml
+from test_task_canonical import CANONICAL, ROOT
 
 from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM, HOUSE_DIR, TASK_SPECS_DIR, Layout
 from housebench.tasks.sampler import SamplerParams
 from stages.settle import settle_all
 from stages.tasks import write_variants
-from test_task_canonical import CANONICAL, ROOT
 
 
 @pytest.mark.slow
@@ -21,8 +21,12 @@ def test_every_canonical_task_settles_stably(tmp_path):
     if not (ROOT / ANNOTATIONS_DIR / "assets.json").is_file() or not (ROOT / HOUSE_DIR).is_dir():
         pytest.skip("needs the built house and assets: run `dvc repro house droptest` first")
     built = json.loads((ROOT / ANNOTATIONS_DIR / "assets.json").read_text())["assets"]
-    needed = {a for t in CANONICAL for o in json.loads((ROOT / "tasks" / f"{t}.json").read_text())["objects"].values()
-              for a in o["asset"].split("|")}
+    needed = {
+        a
+        for t in CANONICAL
+        for o in json.loads((ROOT / "tasks" / f"{t}.json").read_text())["objects"].values()
+        for a in o["asset"].split("|")
+    }
     assert needed <= set(built), f"build the assets first (dvc repro physics): missing {sorted(needed - set(built))}"
     for link in (ANNOTATIONS_DIR / "house.json", ANNOTATIONS_DIR / "assets.json", HOUSE_DIR, ASSETS_SIM):
         (tmp_path / link).parent.mkdir(parents=True, exist_ok=True)

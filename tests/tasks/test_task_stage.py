@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 import yaml
-from task_world import SPEC
 from pxr import Usd, UsdGeom, UsdValidation
+from task_world import SPEC
 
 from housebench.hashing import tree_hash
 from housebench.io import write_json
@@ -61,7 +61,9 @@ def test_stage_writes_variants_byte_identically(repo):
     out = repo / "scenes" / "tasks"
     first = tree_hash(out)
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
-        "choices.json", *(f"put_fruit_in_container/v00{i}/{f}" for i in (0, 1) for f in ("task.json", "task.usda"))]
+        "choices.json",
+        *(f"put_fruit_in_container/v00{i}/{f}" for i in (0, 1) for f in ("task.json", "task.usda")),
+    ]
     variant = TaskVariant.model_validate_json((out / "put_fruit_in_container/v001/task.json").read_text())
     assert variant.seed == 1 and variant.variant == "v001" and set(variant.objects) == {"apple", "bowl"}
     choices = json.loads((out / "choices.json").read_text())["put_fruit_in_container"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 
 import pytest
-from tests.sim.usd_fixtures import BOX, house_params, write_box_asset, write_task_layer
 
 from housebench.annotations.schema import AssetAnnotation, ContainerProfile, PlacedObject, SceneAnnotations
 from housebench.house.annotate import house_annotations
@@ -19,10 +18,12 @@ from housebench.tasks.goal import Goal
 from housebench.tasks.spec import PlacedTaskObject, TaskVariant
 from housebench.tasks.thermal import ThermalModel, ThermalSetup
 from housebench.usd.house import write_house_usd
+from tests.sim.usd_fixtures import BOX, house_params, write_box_asset, write_task_layer
 
 BOX_ASSET = AssetAnnotation(name="box", category="box", size=(BOX, BOX, BOX), mass=0.2)
-POT = BOX_ASSET.model_copy(update={"container": ContainerProfile(shape="rect", inner_half_extents=(0.025, 0.025),
-                                                                 floor_z=0.005, rim_z=BOX)})
+POT = BOX_ASSET.model_copy(
+    update={"container": ContainerProfile(shape="rect", inner_half_extents=(0.025, 0.025), floor_z=0.005, rim_z=BOX)}
+)
 SETUP = ThermalSetup(initial_c={"food": 4.0}, appliances=["microwave", "fridge", "stove"])
 
 
@@ -40,9 +41,14 @@ def world(tmp_path_factory):
     (root / "house").mkdir()
     write_house_usd(house, root / "house/house.usda")
     asset = write_box_asset(root / "box.usda")
-    poses = {"food": _on(ann, "microwave/bottom"), "milk": _on(ann, "fridge/shelf_1"), "pot": _on(ann, "stove/burner_1")}
-    layer = write_task_layer(root / "task/task.usda", root / "house/house.usda",
-                             {name: (asset, pos) for name, pos in poses.items()})
+    poses = {
+        "food": _on(ann, "microwave/bottom"),
+        "milk": _on(ann, "fridge/shelf_1"),
+        "pot": _on(ann, "stove/burner_1"),
+    }
+    layer = write_task_layer(
+        root / "task/task.usda", root / "house/house.usda", {name: (asset, pos) for name, pos in poses.items()}
+    )
     return root, ann, layer, poses
 
 
@@ -54,8 +60,9 @@ def sim(world, tmp_path):
 def _set(sim, **joints):
     """Set joint values (``microwave__door`` for ``microwave/door``) and return the state."""
     state = sim.get_state()
-    sim.set_state(state.model_copy(update={"joints": {**state.joints, **{k.replace("__", "/"): v
-                                                                          for k, v in joints.items()}}}))
+    sim.set_state(
+        state.model_copy(update={"joints": {**state.joints, **{k.replace("__", "/"): v for k, v in joints.items()}}})
+    )
     return sim.get_state()
 
 
@@ -76,7 +83,9 @@ def test_microwave_heats_only_running_with_door_closed(world, sim):
     assert model.step(state, 1.0)["food"] == pytest.approx(start + SETUP.microwave_c_per_s)
     sim.step(500)  # the button springs back; the microwave keeps running
     state = sim.get_state()
-    assert state.joints["microwave/start_button"] < 0.004 and state.joints["microwave/door"] == pytest.approx(0, abs=0.02)
+    assert state.joints["microwave/start_button"] < 0.004 and state.joints["microwave/door"] == pytest.approx(
+        0, abs=0.02
+    )
     assert model.step(state, 10.0)["food"] == pytest.approx(start + 11 * SETUP.microwave_c_per_s)
     for door in (1.2, 0.0):  # opening the door stops it, closing it again does not restart it
         warm = model.temperatures_c["food"]
@@ -122,21 +131,58 @@ def test_unknown_appliance_and_missing_joint_are_errors(world, sim):
 
 def test_noop_episode_is_judged_on_the_model_temperatures(world, tmp_path):
     root, ann, layer, poses = world
-    objects = {n: PlacedTaskObject(asset="box", role=n, support="s", pos=p, quat=(1, 0, 0, 0), base=(1, 1, 0))
-               for n, p in poses.items()}
-    goal = Goal(roles={n: n for n in objects}, condition={"all_of": [
-        {"predicate": "heated", "items": ["food"], "min_c": 60.0},
-        {"predicate": "chilled", "items": ["food"], "max_c": 5.0},
-        {"predicate": "closed", "parts": ["microwave"]}]})
-    variant = TaskVariant(task="heat", variant="v000", seed=0, instruction="x", spec_hash="h", robot_start=(9.4, 1.6, 1.5708),
-                          objects=objects, dropped=[], choices={}, thermal=SETUP, goal=goal)
-    scene = SceneAnnotations(scene="heat/v000", house=ann, objects={
-        n: PlacedObject(asset=POT if n == "pot" else BOX_ASSET, pos=p, quat=(1, 0, 0, 0)) for n, p in poses.items()})
+    objects = {
+        n: PlacedTaskObject(asset="box", role=n, support="s", pos=p, quat=(1, 0, 0, 0), base=(1, 1, 0))
+        for n, p in poses.items()
+    }
+    goal = Goal(
+        roles={n: n for n in objects},
+        condition={
+            "all_of": [
+                {"predicate": "heated", "items": ["food"], "min_c": 60.0},
+                {"predicate": "chilled", "items": ["food"], "max_c": 5.0},
+                {"predicate": "closed", "parts": ["microwave"]},
+            ]
+        },
+    )
+    variant = TaskVariant(
+        task="heat",
+        variant="v000",
+        seed=0,
+        instruction="x",
+        spec_hash="h",
+        robot_start=(9.4, 1.6, 1.5708),
+        objects=objects,
+        dropped=[],
+        choices={},
+        thermal=SETUP,
+        goal=goal,
+    )
+    scene = SceneAnnotations(
+        scene="heat/v000",
+        house=ann,
+        objects={
+            n: PlacedObject(asset=POT if n == "pot" else BOX_ASSET, pos=p, quat=(1, 0, 0, 0)) for n, p in poses.items()
+        },
+    )
     write_json(tmp_path / "task.json", variant.model_dump(mode="json"))
     write_json(tmp_path / "scene.json", scene.model_dump(mode="json"))
-    outcome = run_episode(EpisodeJob(run="t", task="heat", variant="v000", seed=0, policy="noop", backend="mujoco",
-                                     scene=layer, task_file=tmp_path / "task.json", annotations=tmp_path / "scene.json",
-                                     horizon_s=0.5, control_dt=0.1, pose_noise_m=0.0))
+    outcome = run_episode(
+        EpisodeJob(
+            run="t",
+            task="heat",
+            variant="v000",
+            seed=0,
+            policy="noop",
+            backend="mujoco",
+            scene=layer,
+            task_file=tmp_path / "task.json",
+            annotations=tmp_path / "scene.json",
+            horizon_s=0.5,
+            control_dt=0.1,
+            pose_noise_m=0.0,
+        )
+    )
     assert outcome.crash is None, outcome.crash
     heated, chilled, closed = outcome.verdict.conditions
     assert not outcome.verdict.success and not heated.ok and chilled.ok and closed.ok

@@ -13,8 +13,7 @@ from pxr import Gf, Usd, UsdGeom, UsdPhysics, UsdShade
 
 HOUSE, ROBOT, PROP, PART = 1, 2, 4, 8
 MATTE = "matte"  # material of box geoms (no specular highlights); the scene spec defines it
-AFFINITY = {HOUSE: ROBOT | PROP, ROBOT: HOUSE | PROP | PART, PROP: HOUSE | ROBOT | PROP | PART,
-            PART: ROBOT | PROP}
+AFFINITY = {HOUSE: ROBOT | PROP, ROBOT: HOUSE | PROP | PART, PROP: HOUSE | ROBOT | PROP | PART, PART: ROBOT | PROP}
 
 
 def rigid(matrix: Gf.Matrix4d) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -22,8 +21,7 @@ def rigid(matrix: Gf.Matrix4d) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     xf = Gf.Transform(matrix)
     quat = xf.GetRotation().GetQuat()
     frame = Gf.Matrix4d().SetRotate(xf.GetRotation()).SetTranslateOnly(xf.GetTranslation())
-    return (np.array(xf.GetTranslation()), np.array([quat.GetReal(), *quat.GetImaginary()]),
-            np.array(frame))
+    return (np.array(xf.GetTranslation()), np.array([quat.GetReal(), *quat.GetImaginary()]), np.array(frame))
 
 
 def to_frame(points: np.ndarray, world: Gf.Matrix4d | np.ndarray, frame: np.ndarray) -> np.ndarray:
@@ -48,39 +46,52 @@ def _color(prim: Usd.Prim) -> list[float]:
     return [*colors[0], 1.0] if colors else [0.7, 0.7, 0.7, 1.0]
 
 
-def add_box(body: mujoco.MjsBody, prim: Usd.Prim, world: Gf.Matrix4d, frame: np.ndarray,
-            cls: int, name: str) -> mujoco.MjsGeom:
+def add_box(
+    body: mujoco.MjsBody, prim: Usd.Prim, world: Gf.Matrix4d, frame: np.ndarray, cls: int, name: str
+) -> mujoco.MjsGeom:
     """A ``UsdGeom.Cube`` (any translate/rotate/scale) as a box geom of ``body`` (frame: its pose)."""
     _, quat, cube = rigid(world)
     half = 0.5 * UsdGeom.Cube(prim).GetSizeAttr().Get() * np.array(Gf.Transform(world).GetScale())
     local = cube @ np.linalg.inv(frame)
     _, lquat, _ = rigid(Gf.Matrix4d(local.tolist()))
-    geom = body.add_geom(name=name, type=mujoco.mjtGeom.mjGEOM_BOX, size=half, pos=local[3, :3],
-                         quat=lquat, rgba=_color(prim), material=MATTE)
+    geom = body.add_geom(
+        name=name,
+        type=mujoco.mjtGeom.mjGEOM_BOX,
+        size=half,
+        pos=local[3, :3],
+        quat=lquat,
+        rgba=_color(prim),
+        material=MATTE,
+    )
     _collides(geom, cls)
     _friction(geom, prim)
     return geom
 
 
-def _mesh_geom(spec: mujoco.MjSpec, body: mujoco.MjsBody, prim: Usd.Prim, verts: np.ndarray,
-               cls: int | None) -> None:
+def _mesh_geom(spec: mujoco.MjSpec, body: mujoco.MjsBody, prim: Usd.Prim, verts: np.ndarray, cls: int | None) -> None:
     name = f"{body.name}/{prim.GetName()}"
     mesh = spec.add_mesh(name=name, uservert=verts.ravel().tolist())
     if cls is not None:
-        geom = body.add_geom(name=name, type=mujoco.mjtGeom.mjGEOM_MESH, meshname=name, group=3,
-                             rgba=_color(prim))
+        geom = body.add_geom(name=name, type=mujoco.mjtGeom.mjGEOM_MESH, meshname=name, group=3, rgba=_color(prim))
         _collides(geom, cls)
         _friction(geom, prim)
         return
     counts = np.array(UsdGeom.Mesh(prim).GetFaceVertexCountsAttr().Get())
     index = np.array(UsdGeom.Mesh(prim).GetFaceVertexIndicesAttr().Get())
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    tris = [[index[s], index[s + k], index[s + k + 1]] for s, n in zip(starts, counts)
-            for k in range(1, n - 1)]
+    tris = [[index[s], index[s + k], index[s + k + 1]] for s, n in zip(starts, counts) for k in range(1, n - 1)]
     mesh.userface = np.array(tris).ravel().tolist()
     mesh.inertia = mujoco.mjtMeshInertia.mjMESH_INERTIA_SHELL
-    body.add_geom(name=name, type=mujoco.mjtGeom.mjGEOM_MESH, meshname=name, group=2,
-                  contype=0, conaffinity=0, density=0, rgba=_color(prim))
+    body.add_geom(
+        name=name,
+        type=mujoco.mjtGeom.mjGEOM_MESH,
+        meshname=name,
+        group=2,
+        contype=0,
+        conaffinity=0,
+        density=0,
+        rgba=_color(prim),
+    )
 
 
 def _mass(body: mujoco.MjsBody, prim: Usd.Prim, world: Gf.Matrix4d, frame: np.ndarray) -> None:
@@ -98,8 +109,9 @@ def _mass(body: mujoco.MjsBody, prim: Usd.Prim, world: Gf.Matrix4d, frame: np.nd
     body.inertia = list(mass.GetDiagonalInertiaAttr().Get())
 
 
-def add_rigid_body(spec: mujoco.MjSpec, prim: Usd.Prim, cache: UsdGeom.XformCache,
-                   name: str, cls: int) -> mujoco.MjsBody:
+def add_rigid_body(
+    spec: mujoco.MjSpec, prim: Usd.Prim, cache: UsdGeom.XformCache, name: str, cls: int
+) -> mujoco.MjsBody:
     """A rigid body prim as a world child at its pose: mass from ``PhysicsMassAPI`` (mass, or the
     density of its geoms), convex mesh colliders, visual meshes, and box geoms for its Cubes, all in
     collision class ``cls``. The caller adds its joint (free for props, hinge or slide for parts)."""
@@ -116,6 +128,11 @@ def add_rigid_body(spec: mujoco.MjSpec, prim: Usd.Prim, cache: UsdGeom.XformCach
                 geom.density = float(density)
         elif child.IsA(UsdGeom.Mesh):
             points = np.array(UsdGeom.Mesh(child).GetPointsAttr().Get(), dtype=float)
-            _mesh_geom(spec, body, child, to_frame(points, child_world, frame),
-                       cls if child.HasAPI(UsdPhysics.CollisionAPI) else None)
+            _mesh_geom(
+                spec,
+                body,
+                child,
+                to_frame(points, child_world, frame),
+                cls if child.HasAPI(UsdPhysics.CollisionAPI) else None,
+            )
     return body

@@ -26,8 +26,9 @@ def cache_dir() -> Path:
 
 def stage_key(stage: Usd.Stage) -> str:
     """SHA-256 over the contents of every layer ``stage`` uses, plus the toolchain versions."""
-    layers = sorted(hashlib.sha256(_layer_bytes(layer)).hexdigest()
-                    for layer in stage.GetUsedLayers() if not layer.anonymous)
+    layers = sorted(
+        hashlib.sha256(_layer_bytes(layer)).hexdigest() for layer in stage.GetUsedLayers() if not layer.anonymous
+    )
     head = [COMPILER_VERSION, mujoco.__version__, metadata.version("gymnasium-robotics")]
     return hashlib.sha256("\n".join(head + layers).encode()).hexdigest()
 

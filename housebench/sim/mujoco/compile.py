@@ -52,8 +52,13 @@ def _add_camera(spec: mujoco.MjSpec, prim: Usd.Prim, world: Gf.Matrix4d) -> None
     pos, quat, _ = rigid(world)
     aperture = cam.GetVerticalApertureAttr().Get() / 10.0
     if cam.GetProjectionAttr().Get() == UsdGeom.Tokens.orthographic:
-        spec.worldbody.add_camera(name=_name(prim.GetPath(), CAMERAS), pos=pos, quat=quat, fovy=aperture,
-                                  proj=mujoco.mjtProjection.mjPROJ_ORTHOGRAPHIC)
+        spec.worldbody.add_camera(
+            name=_name(prim.GetPath(), CAMERAS),
+            pos=pos,
+            quat=quat,
+            fovy=aperture,
+            proj=mujoco.mjtProjection.mjPROJ_ORTHOGRAPHIC,
+        )
     else:
         fovy = math.degrees(2 * math.atan(aperture / (2 * cam.GetFocalLengthAttr().Get() / 10.0)))
         spec.worldbody.add_camera(name=_name(prim.GetPath(), CAMERAS), pos=pos, quat=quat, fovy=fovy)
@@ -65,8 +70,14 @@ def _scene_spec() -> mujoco.MjSpec:
     spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
     spec.visual.global_.offwidth, spec.visual.global_.offheight = 1920, 1440
     spec.visual.headlight.ambient, spec.visual.headlight.diffuse = [0.3] * 3, [0.3] * 3
-    spec.worldbody.add_light(name="sun", pos=[0, 0, 5], dir=[0.3, 0.2, -1], diffuse=[0.45] * 3,
-                             type=mujoco.mjtLightType.mjLIGHT_DIRECTIONAL, castshadow=0)
+    spec.worldbody.add_light(
+        name="sun",
+        pos=[0, 0, 5],
+        dir=[0.3, 0.2, -1],
+        diffuse=[0.45] * 3,
+        type=mujoco.mjtLightType.mjLIGHT_DIRECTIONAL,
+        castshadow=0,
+    )
     spec.add_material(name=MATTE, specular=0.0, shininess=0.0)
     return spec
 

@@ -1,8 +1,8 @@
 """Fetch as an ``mujoco.MjSpec``, from gymnasium-robotics' ``fetch/pick_and_place.xml`` (no gym).
 
 The scene parts (floor, table, object, mocap body and weld, lights, textures incl. the skybox,
-gripper actuators) are deleted; the base's x/y/z slides become a planar base (slide x, slide y, hinge yaw; the base body at
-the world origin, so joint values are world coordinates). Every joint gets a position actuator named
+gripper actuators) are deleted; the base's x/y/z slides become a planar base (slide x, slide y, hinge yaw; the base
+body at the world origin, so joint values are world coordinates). Every joint gets a position actuator named
 after it; robot bodies are gravity-compensated, so at rest the actuators hold the initial targets.
 Robot geoms collide with the scene, never with each other. Element names lose the ``robot0:``
 prefix here; :mod:`compile` attaches the spec with ``prefix=PREFIX``.
@@ -12,24 +12,42 @@ from __future__ import annotations
 
 import mujoco
 
+from housebench.robot.fetch import (
+    BASE_CLEARANCE,
+    BASE_JOINTS,
+    FINGER_JOINTS,
+    HEAD_JOINTS,
+    PREFIX,
+    TORSO_JOINT,
+    model_dir,
+)
 from housebench.sim.mujoco.bodies import AFFINITY, ROBOT
-from housebench.robot.fetch import (BASE_CLEARANCE, BASE_JOINTS, FINGER_JOINTS, HEAD_JOINTS,
-                                    PREFIX, TORSO_JOINT, model_dir)
 
 # Position gains per joint: (kp, damping ratio or None for no actuator damping).
-_GAINS = {"base": (2e4, 1.0), "yaw": (3e3, 1.0), "torso": (1e4, 1.0), "arm": (500.0, 1.0),
-          "finger": (3e4, None), "head": (100.0, 1.0)}
+_GAINS = {
+    "base": (2e4, 1.0),
+    "yaw": (3e3, 1.0),
+    "torso": (1e4, 1.0),
+    "arm": (500.0, 1.0),
+    "finger": (3e4, None),
+    "head": (100.0, 1.0),
+}
 
 
 def _group(joint: str) -> str:
-    groups = {BASE_JOINTS[0]: "base", BASE_JOINTS[1]: "base", BASE_JOINTS[2]: "yaw",
-              TORSO_JOINT: "torso", **dict.fromkeys(FINGER_JOINTS, "finger"),
-              **dict.fromkeys(HEAD_JOINTS, "head")}
+    groups = {
+        BASE_JOINTS[0]: "base",
+        BASE_JOINTS[1]: "base",
+        BASE_JOINTS[2]: "yaw",
+        TORSO_JOINT: "torso",
+        **dict.fromkeys(FINGER_JOINTS, "finger"),
+        **dict.fromkeys(HEAD_JOINTS, "head"),
+    }
     return groups.get(joint, "arm")
 
 
 def _short(name: str) -> str:
-    return name[len(PREFIX):] if name.startswith(PREFIX) else name
+    return name[len(PREFIX) :] if name.startswith(PREFIX) else name
 
 
 def _strip_scene(spec: mujoco.MjSpec) -> None:
@@ -65,8 +83,7 @@ def fetch_spec() -> mujoco.MjSpec:
         geom.contype, geom.conaffinity = ROBOT, AFFINITY[ROBOT]  # touches the scene, never itself
     for joint in spec.joints:
         kp, ratio = _GAINS[_group(joint.name)]
-        act = spec.add_actuator(name=_short(joint.name), target=_short(joint.name),
-                                trntype=mujoco.mjtTrn.mjTRN_JOINT)
+        act = spec.add_actuator(name=_short(joint.name), target=_short(joint.name), trntype=mujoco.mjtTrn.mjTRN_JOINT)
         act.set_to_position(kp=kp, dampratio=ratio) if ratio else act.set_to_position(kp=kp)
         if joint.limited == mujoco.mjtLimited.mjLIMITED_TRUE:
             act.ctrlrange = list(joint.range)

@@ -39,16 +39,18 @@ def find_joints(stage: Usd.Stage) -> dict[str, Usd.Prim]:
 def _world_frame(joint: UsdPhysics.Joint, cache: UsdGeom.XformCache) -> tuple[np.ndarray, np.ndarray]:
     """The joint's pivot and axis in world coordinates."""
     body0 = joint.GetBody0Rel().GetTargets()
-    parent = (cache.GetLocalToWorldTransform(joint.GetPrim().GetStage().GetPrimAtPath(body0[0]))
-              if body0 else Gf.Matrix4d(1.0))
+    parent = (
+        cache.GetLocalToWorldTransform(joint.GetPrim().GetStage().GetPrimAtPath(body0[0]))
+        if body0
+        else Gf.Matrix4d(1.0)
+    )
     pos = parent.Transform(Gf.Vec3d(joint.GetLocalPos0Attr().Get()))
     rot = Gf.Rotation(Gf.Quatd(joint.GetLocalRot0Attr().Get()))
     axis = parent.TransformDir(rot.TransformDir(Gf.Vec3d(*_AXES[joint.GetAxisAttr().Get()])))
     return np.array(pos), np.array(axis) / np.linalg.norm(axis)
 
 
-def add_part(spec: mujoco.MjSpec, prim: Usd.Prim, joint_prim: Usd.Prim, cache: UsdGeom.XformCache,
-             name: str) -> None:
+def add_part(spec: mujoco.MjSpec, prim: Usd.Prim, joint_prim: Usd.Prim, cache: UsdGeom.XformCache, name: str) -> None:
     """The part ``prim`` as a body on a hinge or slide joint named ``name``, closed at q = 0."""
     body = add_rigid_body(spec, prim, cache, name, PART)
     revolute = joint_prim.IsA(UsdPhysics.RevoluteJoint)
@@ -60,11 +62,16 @@ def add_part(spec: mujoco.MjSpec, prim: Usd.Prim, joint_prim: Usd.Prim, cache: U
     spec_unit = 1.0 if (spec.compiler.degree or not revolute) else unit  # MjSpec angles: degrees
     stiffness, damping = _drive(joint_prim, "angular" if revolute else "linear")
     body.add_joint(
-        name=name, type=mujoco.mjtJoint.mjJNT_HINGE if revolute else mujoco.mjtJoint.mjJNT_SLIDE,
-        pos=(np.append(pivot, 1.0) @ inv)[:3], axis=axis @ inv[:3, :3],
+        name=name,
+        type=mujoco.mjtJoint.mjJNT_HINGE if revolute else mujoco.mjtJoint.mjJNT_SLIDE,
+        pos=(np.append(pivot, 1.0) @ inv)[:3],
+        axis=axis @ inv[:3, :3],
         range=[joint.GetLowerLimitAttr().Get() * spec_unit, joint.GetUpperLimitAttr().Get() * spec_unit],
-        limited=mujoco.mjtLimited.mjLIMITED_TRUE, armature=ARMATURE,
-        stiffness=[stiffness / unit, 0.0, 0.0], damping=[damping / unit, 0.0, 0.0])
+        limited=mujoco.mjtLimited.mjLIMITED_TRUE,
+        armature=ARMATURE,
+        stiffness=[stiffness / unit, 0.0, 0.0],
+        damping=[damping / unit, 0.0, 0.0],
+    )
 
 
 def _drive(prim: Usd.Prim, kind: str) -> tuple[float, float]:

@@ -27,8 +27,7 @@ def _rotate(quat: np.ndarray, vec: np.ndarray, inverse: bool = False) -> np.ndar
 class MujocoSimulation:
     """A :class:`housebench.sim.backend.Simulation` over a compiled model, reset to keyframe 0."""
 
-    def __init__(self, model: mujoco.MjModel, cache_file: Path | None = None,
-                 cache_hit: bool = False) -> None:
+    def __init__(self, model: mujoco.MjModel, cache_file: Path | None = None, cache_hit: bool = False) -> None:
         self.model, self.data = model, mujoco.MjData(model)
         self.cache_file, self.cache_hit = cache_file, cache_hit
         self.timestep = float(model.opt.timestep)
@@ -62,11 +61,13 @@ class MujocoSimulation:
         d = self.data
         objects = {}
         for name, (q, v) in self._free.items():
-            quat = d.qpos[q + 3:q + 7]
+            quat = d.qpos[q + 3 : q + 7]
             objects[name] = ObjectState(
-                pos=tuple(d.qpos[q:q + 3].tolist()), quat=tuple(quat.tolist()),
-                linvel=tuple(d.qvel[v:v + 3].tolist()),
-                angvel=tuple(_rotate(quat, d.qvel[v + 3:v + 6]).tolist()))
+                pos=tuple(d.qpos[q : q + 3].tolist()),
+                quat=tuple(quat.tolist()),
+                linvel=tuple(d.qvel[v : v + 3].tolist()),
+                angvel=tuple(_rotate(quat, d.qvel[v + 3 : v + 6]).tolist()),
+            )
         joints = {name: float(d.qpos[q]) for name, q in self._joints.items()}
         return SimState(time=float(d.time), objects=objects, joints=joints)
 
@@ -75,10 +76,9 @@ class MujocoSimulation:
         d = self.data
         for name, obj in state.objects.items():
             q, v = self._free[name]
-            d.qpos[q:q + 3], d.qpos[q + 3:q + 7] = obj.pos, obj.quat
-            d.qvel[v:v + 3] = obj.linvel or (0.0, 0.0, 0.0)
-            d.qvel[v + 3:v + 6] = _rotate(np.array(obj.quat), np.array(obj.angvel or (0, 0, 0)),
-                                          inverse=True)
+            d.qpos[q : q + 3], d.qpos[q + 3 : q + 7] = obj.pos, obj.quat
+            d.qvel[v : v + 3] = obj.linvel or (0.0, 0.0, 0.0)
+            d.qvel[v + 3 : v + 6] = _rotate(np.array(obj.quat), np.array(obj.angvel or (0, 0, 0)), inverse=True)
         for name, value in state.joints.items():
             d.qpos[self._joints[name]] = value
             if name in self._actuators:
@@ -92,8 +92,7 @@ class MujocoSimulation:
                 raise KeyError(f"no actuator {name!r}; known: {sorted(self._actuators)}")
             self.data.ctrl[self._actuators[name]] = value
 
-    def render(self, camera: str | View | None = None, width: int = 640,
-               height: int = 480) -> np.ndarray:
+    def render(self, camera: str | View | None = None, width: int = 640, height: int = 480) -> np.ndarray:
         """RGB image from a named camera, a :class:`View`, or a free camera over the whole scene."""
         renderer = self._renderers.get((width, height))
         if renderer is None:
@@ -101,8 +100,7 @@ class MujocoSimulation:
         if isinstance(camera, str):
             renderer.update_scene(self.data, camera=camera)
             return renderer.render().copy()
-        view = camera or View(tuple(self.model.stat.center), 1.3 * float(self.model.stat.extent),
-                              135.0, -40.0)
+        view = camera or View(tuple(self.model.stat.center), 1.3 * float(self.model.stat.extent), 135.0, -40.0)
         cam = mujoco.MjvCamera()
         cam.lookat[:] = view.lookat
         cam.distance, cam.azimuth, cam.elevation = view.distance, view.azimuth, view.elevation
