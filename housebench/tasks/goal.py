@@ -216,6 +216,14 @@ class ArmPose(Condition):
     tol: float = 0.05
 
 
+class AtEdge(OnSupport):
+    """On the support (as for ``on``) with its box sticking out over one of the support's edges by
+    at least ``min_overhang`` (ready to be pinched from below)."""
+
+    predicate: Literal["at_edge"]
+    min_overhang: float = 0.03
+
+
 class AllOf(Strict):
     all_of: Annotated[list[Node], Field(min_length=1)]
 
@@ -246,6 +254,7 @@ LEAVES: dict[str, type[Condition]] = {
         Lying,
         InView,
         ArmPose,
+        AtEdge,
     )
 }
 

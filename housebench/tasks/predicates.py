@@ -332,6 +332,24 @@ def in_view(cond: g.InView, ctx: Context) -> list[ItemResult]:
     return ctx.judge(cond.items, check)
 
 
+def at_edge(cond: g.AtEdge, ctx: Context) -> list[ItemResult]:
+    on_support = _on_check(ctx, cond)
+
+    def check(name: str) -> tuple[bool, str]:
+        ok, why = on_support(name)
+        box = geometry.world_box(ctx.pose(name), ctx.asset(name))
+        best = max(
+            (
+                max(s.box[0] - box[0], box[3] - s.box[2], s.box[1] - box[1], box[4] - s.box[3])
+                for s in ctx.supports(cond.support)
+            ),
+        )
+        out = best >= cond.min_overhang
+        return ok and out, f"{why}; overhang {best:.6f} m (min {cond.min_overhang})"
+
+    return ctx.judge(cond.items, check)
+
+
 POSES = {"tuck": (TORSO_JOINT, *ARM_JOINTS), "home": tuple(HOME)}
 
 
@@ -362,4 +380,5 @@ PREDICATES: dict[str, Callable[..., list[ItemResult]]] = {
     "lying": lying,
     "in_view": in_view,
     "arm_pose": arm_pose,
+    "at_edge": at_edge,
 }
