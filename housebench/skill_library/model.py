@@ -113,7 +113,7 @@ class SkillNode(Strict):
             if name not in args:
                 raise ValueError(f"'${name}' is not an input of {self.verb}")
             if attr and attr not in ATTRIBUTES.get(args[name], ()):
-                raise ValueError(f"'${name}.{attr}': a {args[name]} has no '{attr}'")
+                raise ValueError(f"'${name}.{attr}': '{attr}' is no attribute of type {args[name]}")
         if len({p.name for p in self.paths}) != len(self.paths):
             raise ValueError("paths: duplicate path names")
         return self

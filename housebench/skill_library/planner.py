@@ -119,7 +119,7 @@ class Problem:
         ]
         return min(free, key=lambda s: math.hypot((s.box[0] + s.box[2]) / 2 - cx, (s.box[1] + s.box[3]) / 2 - cy))
 
-    def _operator(self, verb: str, **args: Any) -> Operator:
+    def operator(self, verb: str, **args: Any) -> Operator:
         skill = skills()[verb]
         contract = ground(skill, args, self.world, access=False)
         self.sym.places.update(contract.places)
@@ -133,35 +133,35 @@ class Problem:
             {d for s in supports for d in enclosure_doors(s, self.world)} | {a.door for a in appliances if a.door}
         )
         targets = list(dict.fromkeys([*self.objects, *(s.owner for s in supports), *(a.name for a in appliances)]))
-        ops = [self._operator("navigate", target=t) for t in targets]
+        ops = [self.operator("navigate", target=t) for t in targets]
         leaves = _goal_leaves(self.variant.goal.condition)
         for obj in self.objects:
-            ops.append(self._operator("pick", object=obj))
-            ops += [self._operator("place", object=obj, support=s.name) for s in supports]
-            ops += [self._operator("insert", object=obj, container=c) for c in containers if c != obj]
+            ops.append(self.operator("pick", object=obj))
+            ops += [self.operator("place", object=obj, support=s.name) for s in supports]
+            ops += [self.operator("insert", object=obj, container=c) for c in containers if c != obj]
             if any(isinstance(c, g.Stacked) for c in leaves):
-                ops += [self._operator("stack", object=obj, base=b) for b in self.objects if b != obj]
+                ops += [self.operator("stack", object=obj, base=b) for b in self.objects if b != obj]
             if any(isinstance(c, g.Lying) for c in leaves):
-                ops += [self._operator("lay", object=obj, support=s.name) for s in supports]
+                ops += [self.operator("lay", object=obj, support=s.name) for s in supports]
             for cond in leaves:
                 if isinstance(cond, g.Lifted):
-                    ops.append(self._operator("lift", object=obj, height=cond.height))
+                    ops.append(self.operator("lift", object=obj, height=cond.height))
                 if isinstance(cond, g.Heated):
                     ops += [self._heat(obj, a, cond.min_c) for a in appliances if a.kind == "microwave"]
                 if isinstance(cond, g.Chilled):
                     ops += [self._chill(obj, a, cond.max_c) for a in appliances if a.kind == "fridge"]
-        ops += [self._operator(verb, part=d) for d in doors for verb in ("open", "close")]
+        ops += [self.operator(verb, part=d) for d in doors for verb in ("open", "close")]
         return list({(o.verb, o.args): o for o in ops}.values())
 
     def _heat(self, obj: str, appliance, min_c: float) -> Operator:
         seconds = math.ceil(max(min_c - self._start_c(obj), 0.0) / self.thermal.microwave_c_per_s + WAIT_MARGIN_S)
-        return self._operator("heat", object=obj, appliance=appliance.name, min_c=min_c, seconds=float(seconds))
+        return self.operator("heat", object=obj, appliance=appliance.name, min_c=min_c, seconds=float(seconds))
 
     def _chill(self, obj: str, appliance, max_c: float) -> Operator:
         t0, target, rate = self._start_c(obj), self.thermal.fridge_c, self.thermal.fridge_rate
         ratio = (t0 - target) / max(max_c - target, 1e-3)
         seconds = math.ceil(math.log(max(ratio, 1.0)) / max(rate, 1e-9) + WAIT_MARGIN_S)
-        return self._operator("chill", object=obj, appliance=appliance.name, max_c=max_c, seconds=float(seconds))
+        return self.operator("chill", object=obj, appliance=appliance.name, max_c=max_c, seconds=float(seconds))
 
     # ---- search ------------------------------------------------------------------------------
     def _items(self, cond: g.Condition) -> list[str | None]:
@@ -277,7 +277,7 @@ def _named_targets(problem: Problem, ops: list[Operator]) -> list[Operator]:
             continue
         near = next((c.target for c in ops[i + 1].contract.pre if isinstance(c, g.BaseNear)), None)
         if near and near != op.args[0][1] and problem.sym.region(state, near) == problem.sym.base(state):
-            out[i] = problem._operator("navigate", target=near)
+            out[i] = problem.operator("navigate", target=near)
     return out
 
 
