@@ -17,7 +17,7 @@ from pxr import Usd
 
 from housebench.sim.mujoco.compile import compile_stage
 
-COMPILER_VERSION = "4"  # bump when compile.py, bodies.py, joints.py, fetch.py or robot/fetch.py change the model
+COMPILER_VERSION = "5g"  # bump when compile.py, bodies.py, joints.py, fetch.py or robot/fetch.py change the model
 
 
 def cache_dir() -> Path:

@@ -21,7 +21,7 @@ from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
 from housebench.robot import fetch
 from housebench.sim.mujoco.bodies import HOUSE, MATTE, PROP, add_box, add_rigid_body, rigid
-from housebench.sim.mujoco.fetch import fetch_spec
+from housebench.sim.mujoco.fetch import fetch_spec, manipulation_options
 from housebench.sim.mujoco.joints import add_part, find_joints
 from housebench.usd.paths import CAMERAS, HOUSE_ROOT
 
@@ -68,6 +68,7 @@ def _scene_spec() -> mujoco.MjSpec:
     spec = mujoco.MjSpec()
     spec.option.timestep = TIMESTEP
     spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
+    manipulation_options(spec.option)
     spec.visual.global_.offwidth, spec.visual.global_.offheight = 1920, 1440
     spec.visual.headlight.ambient, spec.visual.headlight.diffuse = [0.3] * 3, [0.3] * 3
     spec.worldbody.add_light(
