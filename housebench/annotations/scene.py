@@ -7,7 +7,7 @@ from pathlib import Path
 from housebench.annotations.schema import AssetsFile, HouseAnnotations, PlacedObject, SceneAnnotations
 from housebench.house.query import HouseQuery
 from housebench.io import r6
-from housebench.sim.state import ObjectState
+from housebench.state import ObjectState
 from housebench.tasks.geometry import world_box
 from housebench.tasks.spec import TaskVariant
 from housebench.usd.props import prop_poses

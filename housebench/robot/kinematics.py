@@ -95,7 +95,9 @@ class FetchIK:
         fixed = [self._dof[n] for n in frozen]
         constraints = [mink.DofFreezingTask(self.model, dof_indices=fixed)] if fixed else None
         pos_err = rot_err = np.inf
-        for it in range(1, max_iters + 1):
+        it = 0
+        while it < max_iters:
+            it += 1
             vel = mink.solve_ik(
                 self.config,
                 [self.frame, self.posture],

@@ -20,7 +20,7 @@ from housebench.annotations.schema import SceneAnnotations
 from housebench.jsonfile import load_model
 from housebench.policy.base import make_policy
 from housebench.sim.registry import make_backend
-from housebench.sim.state import SimState
+from housebench.state import SimState
 from housebench.tasks.evaluator import evaluate
 from housebench.tasks.spec import TaskVariant
 from housebench.tasks.thermal import ThermalModel, ThermalSetup

@@ -9,7 +9,7 @@ from typing import Protocol
 
 import numpy as np
 
-from housebench.sim.state import SimState
+from housebench.state import SimState
 
 
 @dataclass(frozen=True)

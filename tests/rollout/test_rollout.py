@@ -11,7 +11,7 @@ from housebench.results.writer import read_table, write_run
 from housebench.rollout.batch import run_batch
 from housebench.rollout.episode import EpisodeJob, perturb, run_episode
 from housebench.rollout.run import records
-from housebench.sim.state import ObjectState, SimState
+from housebench.state import ObjectState, SimState
 
 
 def job(tmp_path: Path, seed: int, **changes) -> EpisodeJob:

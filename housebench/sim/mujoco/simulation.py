@@ -12,7 +12,7 @@ import mujoco
 import numpy as np
 
 from housebench.sim.backend import View
-from housebench.sim.state import ObjectState, SimState
+from housebench.state import ObjectState, SimState
 
 
 def _rotate(quat: np.ndarray, vec: np.ndarray, inverse: bool = False) -> np.ndarray:
