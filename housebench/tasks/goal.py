@@ -133,37 +133,6 @@ class Closed(Condition):
     max_m: float = 0.04
 
 
-class Holding(Condition):
-    """Every item touched by both robot fingers (``SimState.contacts``)."""
-
-    predicate: Literal["holding"]
-    items: Items
-
-
-class Open(Condition):
-    """Every listed part at least ``min_fraction`` of the way from closed to its open value."""
-
-    predicate: Literal["open"]
-    parts: Annotated[list[str], Field(min_length=1)]
-    min_fraction: float = 0.5
-
-
-class Pressed(Open):
-    """A button or knob pressed or switched on: at least ``min_fraction`` of its travel."""
-
-    predicate: Literal["pressed"]
-
-
-class BaseNear(Condition):
-    """The robot base centre within ``distance`` (xy) of ``point`` and, with ``yaw``, within ``max_yaw``."""
-
-    predicate: Literal["base_near"]
-    point: tuple[float, float]
-    distance: float
-    yaw: float | None = None
-    max_yaw: float = 0.1
-
-
 class AllOf(Strict):
     all_of: Annotated[list[Node], Field(min_length=1)]
 
@@ -174,22 +143,7 @@ class AnyOf(Strict):
 
 LEAVES: dict[str, type[Condition]] = {
     cls.model_fields["predicate"].annotation.__args__[0]: cls
-    for cls in (
-        On,
-        Near,
-        Inside,
-        Upright,
-        NotDropped,
-        Heated,
-        Chilled,
-        Lifted,
-        PlacedInZone,
-        Closed,
-        Holding,
-        Open,
-        Pressed,
-        BaseNear,
-    )
+    for cls in (On, Near, Inside, Upright, NotDropped, Heated, Chilled, Lifted, PlacedInZone, Closed)
 }
 
 

@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from housebench.robot.fetch import BASE_JOINTS
 from housebench.tasks import goal as g
 from housebench.tasks.context import Check, Context
 from housebench.tasks.geometry import GoalError, in_cavity, part_closed
@@ -200,39 +199,6 @@ def closed(cond: g.Closed, ctx: Context) -> list[ItemResult]:
     return results
 
 
-def holding(cond: g.Holding, ctx: Context) -> list[ItemResult]:
-    contacts = ctx.state.contacts
-
-    def check(name: str) -> tuple[bool, str]:
-        left, right = name in contacts.get("left", ()), name in contacts.get("right", ())
-        return (
-            left and right,
-            f"left finger {'touches' if left else 'misses'}, right {'touches' if right else 'misses'}",
-        )
-
-    return ctx.judge(cond.items, check)
-
-
-def opened(cond: g.Open, ctx: Context) -> list[ItemResult]:
-    """One item per part: its travel from closed as a fraction of closed -> open."""
-    results = []
-    for name, part in {p.name: p for ref in cond.parts for p in ctx.parts(ref)}.items():
-        fraction = abs(ctx.joint(name) - part.closed) / abs(part.open - part.closed)
-        ok = fraction >= cond.min_fraction
-        results.append(ItemResult(item=name, ok=ok, reason=f"{fraction:.6f} of the way open (min {cond.min_fraction})"))
-    return results
-
-
-def base_near(cond: g.BaseNear, ctx: Context) -> list[ItemResult]:
-    x, y, yaw = (ctx.joint(j) for j in BASE_JOINTS)
-    dist = float(np.hypot(x - cond.point[0], y - cond.point[1]))
-    ok, why = dist <= cond.distance, f"base {dist:.6f} m from ({cond.point[0]}, {cond.point[1]}) (max {cond.distance})"
-    if cond.yaw is not None:
-        off = abs(float(np.angle(np.exp(1j * (yaw - cond.yaw)))))
-        ok, why = ok and off <= cond.max_yaw, f"{why}, yaw {off:.6f} rad off (max {cond.max_yaw})"
-    return [ItemResult(item="robot", ok=ok, reason=why)]
-
-
 PREDICATES: dict[str, Callable[..., list[ItemResult]]] = {
     "on": on,
     "near": near,
@@ -244,8 +210,4 @@ PREDICATES: dict[str, Callable[..., list[ItemResult]]] = {
     "lifted": lifted,
     "placed_in_zone": placed_in_zone,
     "closed": closed,
-    "holding": holding,
-    "open": opened,
-    "pressed": opened,
-    "base_near": base_near,
 }
