@@ -37,6 +37,11 @@ HOME: dict[str, float] = {
     **dict.fromkeys(FINGER_JOINTS, 0.05),
     **dict.fromkeys(HEAD_JOINTS, 0.0),
 }
+# The head camera from the base frame (Fetch's URDF, rounded): the pan axis stands HEAD_PAN_XZ from
+# the base origin (at torso 0); the camera sits HEAD_CAMERA_XZ from the tilt axis's foot, along the
+# pan direction. Enough to say what the camera sees, not to render it.
+HEAD_PAN_XZ = (-0.034, 1.040)
+HEAD_CAMERA_XZ = (0.198, 0.081)
 REACH = 1.0  # horizontal reach of the gripper from the base centre, metres (arm links sum ~1.1)
 GRIPPER_OPENING = 0.1  # finger gap when open, metres (2 x 0.05 finger travel)
 
