@@ -42,6 +42,7 @@ class Reason(StrEnum):
     DROPPED = "dropped"  # the held object left the fingers
     STALLED = "stalled"  # the robot stopped short of its target (contact, blocked)
     TIMEOUT = "timeout"  # the skill ran past its time budget
+    NO_SPACE = "no_space"  # no free spot on the support for the object
     UNSUPPORTED = "unsupported"  # the skill does not handle this object or part
 
 

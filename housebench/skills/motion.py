@@ -77,11 +77,11 @@ def move_arm(
     return (yield from settle_arm(skill, obs, target, ctx))
 
 
-def cartesian(
-    skill: str, obs: Observation, ctx: SkillContext, goal_pos: np.ndarray, rot: np.ndarray, step: float = 0.03, **extra
-) -> SkillGen:
-    """The grasp frame along a straight line to ``goal_pos``, turning to ``rot`` on the way (IK every
-    ``step``, orientation slerped), base still."""
+def line_waypoints(
+    skill: str, obs: Observation, ctx: SkillContext, goal_pos: np.ndarray, rot: np.ndarray, step: float = 0.03
+) -> list[dict[str, float]]:
+    """Joint waypoints moving the grasp frame along a straight line to ``goal_pos`` while turning to
+    ``rot`` (IK every ``step``, orientation slerped), base still; ``UNREACHABLE`` when the IK fails."""
     solver = ik(ctx)
     start_pos = np.asarray(obs.ee_pos, float)
     w, x, y, z = obs.ee_quat
@@ -92,9 +92,17 @@ def cartesian(
     for k in range(1, n + 1):
         result = solver.solve(joints, start_pos + (goal_pos - start_pos) * k / n, turn([k / n]).as_matrix()[0])
         if not result.ok(0.01, 0.08):
-            raise SkillFailure(skill, Reason.UNREACHABLE, where="cartesian", pos_err=round(result.pos_err, 4))
+            raise SkillFailure(skill, Reason.UNREACHABLE, where="line", step=k, of=n, pos_err=round(result.pos_err, 4))
         joints = result.joints
         waypoints.append(joints)
+    return waypoints
+
+
+def cartesian(
+    skill: str, obs: Observation, ctx: SkillContext, goal_pos: np.ndarray, rot: np.ndarray, step: float = 0.03, **extra
+) -> SkillGen:
+    """The grasp frame along a straight line (:func:`line_waypoints`)."""
+    waypoints = line_waypoints(skill, obs, ctx, goal_pos, rot, step)
     return (yield from move_arm(skill, obs, waypoints, ctx, speed=0.5, **extra))
 
 

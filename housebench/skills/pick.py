@@ -14,9 +14,20 @@ import numpy as np
 
 from housebench.planning.reach import candidates, first_reaching
 from housebench.robot.kinematics import ARM, top_down
-from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
-from housebench.skills.grasp import top_grasp
-from housebench.skills.motion import TUCK, base_joints, cartesian, hold, ik, move_arm, ready_arm, wrap
+from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
+from housebench.skills.grasp import grasps
+from housebench.skills.motion import (
+    JOINT_SPEED,
+    TUCK,
+    base_joints,
+    cartesian,
+    hold,
+    ik,
+    line_waypoints,
+    move_arm,
+    ready_arm,
+    wrap,
+)
 from housebench.skills.navigate import Navigate, planner
 from housebench.state import Observation
 from housebench.tasks.goal import HandEmpty, Holding
@@ -27,8 +38,11 @@ OPEN, CLOSED = 0.1, 0.0  # finger gap targets, m
 CARRY = (0.3, 0.0, 1.15)  # pad position in the base frame while carrying
 
 
-def stance_search(ctx: SkillContext, obs: Observation, target: np.ndarray, yaws: tuple[float, ...], above: float):
-    """(base pose, (above joints, at joints, yaw)) for reaching ``target`` from above, or None."""
+def stance_search(
+    ctx: SkillContext, obs: Observation, options: list[tuple[np.ndarray, tuple[float, ...]]], above: float
+):
+    """(base pose, (above joints, at joints, yaw, option index)) reaching one of ``options`` (target
+    position, finger yaws) from above, or None. Poses ring the first option's target."""
     solver, grid = ik(ctx), planner(ctx).grid
     reachable = grid.reachable(*obs.base[:2])
     if not reachable.any():  # parked just off the free floor: search from the nearest free cell
@@ -36,18 +50,23 @@ def stance_search(ctx: SkillContext, obs: Observation, target: np.ndarray, yaws:
 
     def reaches(pose):
         start = {**obs.joints, **ready_arm(ctx), **base_joints(pose)}
-        order = sorted(yaws, key=lambda y: abs(wrap(2 * (y - pose[2] - math.pi / 2))))
-        for yaw in order[:2]:
-            rot = top_down(yaw)
-            hi = solver.solve(start, target + (0, 0, above), rot, max_iters=80)
-            if not hi.ok():
+        near = sorted(range(len(options)), key=lambda k: math.dist(options[k][0][:2], pose[:2]))
+        for k in near[:2]:
+            target, yaws = options[k]
+            if math.dist(target[:2], pose[:2]) > 0.8:
                 continue
-            lo = solver.solve(hi.joints, target, rot, max_iters=80)
-            if lo.ok():
-                return hi.joints, lo.joints, yaw
+            for yaw in sorted(yaws, key=lambda y: abs(wrap(2 * (y - pose[2] - math.pi / 2))))[:2]:
+                rot = top_down(yaw)
+                hi = solver.solve(start, target + (0, 0, above), rot, max_iters=80)
+                if not hi.ok():
+                    continue
+                lo = solver.solve(hi.joints, target, rot, max_iters=80)
+                if lo.ok():
+                    return hi.joints, lo.joints, yaw, k
         return None
 
-    return first_reaching(candidates((float(target[0]), float(target[1])), grid, reachable), reaches)
+    centre = np.mean([o[0][:2] for o in options], axis=0)
+    return first_reaching(candidates((float(centre[0]), float(centre[1])), grid, reachable), reaches)
 
 
 def carry_pos(obs: Observation) -> np.ndarray:
@@ -60,11 +79,15 @@ def carry_pos(obs: Observation) -> np.ndarray:
 def to_carry(skill: Skill, ctx: SkillContext, obs: Observation, yaw: float | None = None, **extra) -> SkillGen:
     """The arm to the carry pose: from the tuck by a joint motion (once), else straight across."""
     yaw = obs.base[2] + math.pi / 2 if yaw is None else yaw
-    if all(abs(obs.joints[j] - TUCK[j]) < 0.05 for j in ARM):
+    try:
+        if all(abs(obs.joints[j] - TUCK[j]) < 0.05 for j in ARM):
+            raise skill.fail(Reason.UNREACHABLE, where="tucked")
+        waypoints = line_waypoints(skill.name, obs, ctx, carry_pos(obs), top_down(yaw))
+        speed = 0.5
+    except SkillFailure:  # tucked, or no straight line: one joint motion from the ready seed
         start = {**obs.joints, **ready_arm(ctx)}
-        joints = ik(ctx).solve(start, carry_pos(obs), top_down(yaw), max_iters=100).joints
-        return (yield from move_arm(skill.name, obs, [joints], ctx, **extra))
-    return (yield from cartesian(skill.name, obs, ctx, carry_pos(obs), top_down(yaw), **extra))
+        waypoints, speed = [ik(ctx).solve(start, carry_pos(obs), top_down(yaw), max_iters=100).joints], JOINT_SPEED
+    return (yield from move_arm(skill.name, obs, waypoints, ctx, speed=speed, **extra))
 
 
 def approach(skill: Skill, ctx: SkillContext, obs: Observation, pose) -> SkillGen:
@@ -100,14 +123,15 @@ class Pick(Skill):
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         asset = ctx.scene.objects[self.obj].asset
-        grasp = top_grasp(asset, obs.objects[self.obj])
-        if grasp is None:
+        options = grasps(asset, obs.objects[self.obj])
+        if not options:
             raise self.fail(Reason.UNSUPPORTED, asset=asset.name, grasps=[g.kind for g in asset.grasps])
-        found = stance_search(ctx, obs, grasp.pad, grasp.yaws, APPROACH)
+        found = stance_search(ctx, obs, [(o.pad, o.yaws) for o in options], APPROACH)
         if found is None:
-            raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in grasp.pad])
-        pose, (above, at, yaw) = found
-        ctx.log("stance", skill=self.name, target=self.obj, base=[round(v, 3) for v in pose], yaw=round(yaw, 3))
+            raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0].pad])
+        pose, (_, _, yaw, k) = found
+        grasp = options[k]
+        ctx.log("stance", skill=self.name, target=self.obj, grasp=grasp.kind, base=[round(v, 3) for v in pose])
         obs = yield from approach(self, ctx, obs, pose)
         obs = yield from cartesian(self.name, obs, ctx, grasp.pad + (0, 0, APPROACH), top_down(yaw), gripper=OPEN)
         obs = yield from cartesian(self.name, obs, ctx, grasp.pad, top_down(yaw), gripper=OPEN)
