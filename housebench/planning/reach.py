@@ -14,23 +14,31 @@ import numpy as np
 
 from housebench.house.floor import FloorGrid
 
-DISTANCES = (0.6, 0.55, 0.65, 0.5, 0.7, 0.75, 0.45)
+DISTANCES = (0.55, 0.6, 0.5, 0.65, 0.45, 0.7, 0.4, 0.75)
 HEADINGS = 36
 
 Pose = tuple[float, float, float]
 
 
 def candidates(
-    target: tuple[float, float], grid: FloorGrid, reachable: np.ndarray, distances: tuple[float, ...] = DISTANCES
+    target: tuple[float, float], accept: Callable[[Pose], bool], distances: tuple[float, ...] = DISTANCES
 ) -> Iterator[Pose]:
-    """Free, reachable base poses facing ``target``: nearest the preferred distance first."""
+    """Base poses facing ``target`` that ``accept`` takes: nearest the preferred distance first."""
     for dist in distances:
         for k in range(HEADINGS):
             angle = 2 * math.pi * k / HEADINGS
             x, y = target[0] + dist * math.cos(angle), target[1] + dist * math.sin(angle)
-            i, j = grid.cell(x, y)
-            if 0 <= i < reachable.shape[0] and 0 <= j < reachable.shape[1] and reachable[i, j]:
-                yield x, y, math.atan2(target[1] - y, target[0] - x)
+            pose = (x, y, math.atan2(target[1] - y, target[0] - x))
+            if accept(pose):
+                yield pose
+
+
+def near_cells(mask: np.ndarray, grid: FloorGrid, pose: Pose, within: float) -> bool:
+    """Whether a cell of ``mask`` lies within ``within`` metres of the pose."""
+    i, j = grid.cell(pose[0], pose[1])
+    n = math.ceil(within / grid.resolution)
+    window = mask[max(i - n, 0) : i + n + 1, max(j - n, 0) : j + n + 1]
+    return bool(window.any())
 
 
 def first_reaching(

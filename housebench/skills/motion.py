@@ -99,11 +99,24 @@ def line_waypoints(
 
 
 def cartesian(
-    skill: str, obs: Observation, ctx: SkillContext, goal_pos: np.ndarray, rot: np.ndarray, step: float = 0.03, **extra
+    skill: str,
+    obs: Observation,
+    ctx: SkillContext,
+    goal_pos: np.ndarray,
+    rot: np.ndarray,
+    step: float = 0.03,
+    fallback: dict[str, float] | None = None,
+    **extra,
 ) -> SkillGen:
-    """The grasp frame along a straight line (:func:`line_waypoints`)."""
-    waypoints = line_waypoints(skill, obs, ctx, goal_pos, rot, step)
-    return (yield from move_arm(skill, obs, waypoints, ctx, speed=0.5, **extra))
+    """The grasp frame along a straight line (:func:`line_waypoints`); where the IK loses the line,
+    one joint motion to ``fallback`` (joints known to reach the goal) when given."""
+    try:
+        waypoints, speed = line_waypoints(skill, obs, ctx, goal_pos, rot, step), 0.5
+    except SkillFailure:
+        if fallback is None:
+            raise
+        waypoints, speed = [fallback], JOINT_SPEED
+    return (yield from move_arm(skill, obs, waypoints, ctx, speed=speed, **extra))
 
 
 def ready_arm(ctx: SkillContext) -> dict[str, float]:
@@ -120,14 +133,21 @@ def ready_arm(ctx: SkillContext) -> dict[str, float]:
 def drive(
     skill: str, obs: Observation, path: list[tuple[float, float]], yaw: float, ctx: SkillContext, **extra
 ) -> SkillGen:
-    """The base along ``path`` (x, y waypoints), turning to ``yaw`` on the way; settles at the end."""
+    """The base along ``path`` (x, y waypoints), turning to ``yaw`` before the last leg (which it
+    drives facing ``yaw``: the leg that leaves the free floor towards a stance); settles at the end."""
     x, y, th = obs.base
-    total = sum(math.dist(a, b) for a, b in zip(path, path[1:]))
     turn = wrap(yaw - th)
-    n = max(1, math.ceil(max(total / BASE_SPEED, abs(turn) / YAW_SPEED) / ctx.control_dt))
-    for k in range(1, n + 1):
-        px, py = point_along(path, total * k / n)
-        obs = yield Action(base=(px, py, th + turn * k / n), **extra)
+    early = sum(math.dist(a, b) for a, b in zip(path[:-1], path[1:-1]))
+    last = math.dist(path[-2], path[-1]) if len(path) > 1 else 0.0
+    n1 = math.ceil(max(early / BASE_SPEED, abs(turn) / YAW_SPEED) / ctx.control_dt)
+    for k in range(1, n1 + 1):
+        px, py = point_along(path[:-1], early * k / n1)
+        obs = yield Action(base=(px, py, th + turn * k / n1), **extra)
+    start = path[-2] if len(path) > 1 else path[-1]
+    n2 = max(1, math.ceil(last / BASE_SPEED / ctx.control_dt))
+    for k in range(1, n2 + 1):
+        px, py = point_along([start, path[-1]], last * k / n2)
+        obs = yield Action(base=(px, py, th + turn), **extra)
     goal = (*path[-1], th + turn)
     waited = 0.0
     while True:

@@ -12,7 +12,8 @@ import math
 
 import numpy as np
 
-from housebench.planning.reach import candidates, first_reaching
+from housebench.planning.footprint import stance_free
+from housebench.planning.reach import candidates, first_reaching, near_cells
 from housebench.robot.kinematics import ARM, top_down
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import grasps
@@ -28,7 +29,7 @@ from housebench.skills.motion import (
     ready_arm,
     wrap,
 )
-from housebench.skills.navigate import Navigate, planner
+from housebench.skills.navigate import Navigate, obstacle_boxes, planner
 from housebench.state import Observation
 from housebench.tasks.goal import HandEmpty, Holding
 
@@ -39,14 +40,23 @@ CARRY = (0.3, 0.0, 1.15)  # pad position in the base frame while carrying
 
 
 def stance_search(
-    ctx: SkillContext, obs: Observation, options: list[tuple[np.ndarray, tuple[float, ...]]], above: float
+    ctx: SkillContext,
+    obs: Observation,
+    options: list[tuple[np.ndarray, tuple[float, ...]]],
+    above: float,
+    skip: tuple[str, ...] = (),
 ):
     """(base pose, (above joints, at joints, yaw, option index)) reaching one of ``options`` (target
-    position, finger yaws) from above, or None. Poses ring the first option's target."""
-    solver, grid = ik(ctx), planner(ctx).grid
-    reachable = grid.reachable(*obs.base[:2])
-    if not reachable.any():  # parked just off the free floor: search from the nearest free cell
-        reachable = grid.reachable(*planner(ctx).world(planner(ctx).nearest_free(obs.base[:2])))
+    position, finger yaws) from above, or None. Poses ring the options' centre; each is clear of the
+    house and the props (but ``skip``) by the height-aware footprint and near the reachable floor."""
+    solver = ik(ctx)
+    base_planner = planner(ctx, obs, skip)
+    grid = base_planner.grid
+    reachable = grid.reachable(*base_planner.world(base_planner.nearest_free(obs.base[:2])))
+    boxes = obstacle_boxes(ctx, obs, skip)
+
+    def accept(pose) -> bool:
+        return near_cells(reachable, grid, pose, 0.45) and stance_free(pose, boxes)
 
     def reaches(pose):
         start = {**obs.joints, **ready_arm(ctx), **base_joints(pose)}
@@ -66,7 +76,7 @@ def stance_search(
         return None
 
     centre = np.mean([o[0][:2] for o in options], axis=0)
-    return first_reaching(candidates((float(centre[0]), float(centre[1])), grid, reachable), reaches)
+    return first_reaching(candidates((float(centre[0]), float(centre[1])), accept), reaches)
 
 
 def carry_pos(obs: Observation) -> np.ndarray:
@@ -90,12 +100,12 @@ def to_carry(skill: Skill, ctx: SkillContext, obs: Observation, yaw: float | Non
     return (yield from move_arm(skill.name, obs, waypoints, ctx, speed=speed, **extra))
 
 
-def approach(skill: Skill, ctx: SkillContext, obs: Observation, pose) -> SkillGen:
+def approach(skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tuple[str, ...] = ()) -> SkillGen:
     """Drive to ``pose`` with the arm in the carry pose."""
     if math.dist(obs.base[:2], pose[:2]) > 0.02 or abs(wrap(obs.base[2] - pose[2])) > 0.03:
         if np.linalg.norm(np.asarray(obs.ee_pos) - carry_pos(obs)) > 0.03:
             obs = yield from to_carry(skill, ctx, obs, _held_yaw(obs))
-        obs = yield from Navigate(pose, why=skill.target()).body(ctx, obs)
+        obs = yield from Navigate(pose, why=skill.target(), skip=skip).body(ctx, obs)
     return obs
 
 
@@ -129,11 +139,13 @@ class Pick(Skill):
         found = stance_search(ctx, obs, [(o.pad, o.yaws) for o in options], APPROACH)
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0].pad])
-        pose, (_, _, yaw, k) = found
+        pose, (above, _, yaw, k) = found
         grasp = options[k]
         ctx.log("stance", skill=self.name, target=self.obj, grasp=grasp.kind, base=[round(v, 3) for v in pose])
         obs = yield from approach(self, ctx, obs, pose)
-        obs = yield from cartesian(self.name, obs, ctx, grasp.pad + (0, 0, APPROACH), top_down(yaw), gripper=OPEN)
+        obs = yield from cartesian(
+            self.name, obs, ctx, grasp.pad + (0, 0, APPROACH), top_down(yaw), fallback=above, gripper=OPEN
+        )
         obs = yield from cartesian(self.name, obs, ctx, grasp.pad, top_down(yaw), gripper=OPEN)
         obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
         touching = [f for f, names in obs.finger_contacts.items() if self.obj in names]

@@ -120,14 +120,14 @@ class Place(Skill):
         options = self._options(ctx, obs)
         if not options:
             raise self.fail(Reason.NO_SPACE, support=self.support.name if self.support else self.container)
-        found = stance_search(ctx, obs, options, APPROACH)
+        found = stance_search(ctx, obs, options, APPROACH, skip=(self.obj,))
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0][0]])
-        pose, (_, _, yaw, k) = found
+        pose, (above, _, yaw, k) = found
         target = options[k][0]
         ctx.log("stance", skill=self.name, target=self.target(), base=[round(v, 3) for v in pose], turn=k)
-        obs = yield from approach(self, ctx, obs, pose)
-        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), top_down(yaw))
+        obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
+        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), top_down(yaw), fallback=above)
         if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
             raise self.fail(Reason.DROPPED, where="approach", height=round(obs.objects[self.obj].pos[2], 3))
         obs = yield from cartesian(self.name, obs, ctx, target, top_down(yaw))
