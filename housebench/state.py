@@ -1,4 +1,5 @@
-"""The state a backend returns and the evaluator reads; the observation and action of a policy.
+"""The plain data at the bottom of the library: the simulator state that every backend returns and the
+evaluator reads, and the observations and actions of the episode loop.
 
 A state is plain JSON-able data::
 
@@ -6,8 +7,7 @@ A state is plain JSON-able data::
      "objects": {"apple": {"pos": [x, y, z], "quat": [w, x, y, z],
                            "linvel": [vx, vy, vz], "angvel": [wx, wy, wz]}},
      "joints": {"robot0:torso_lift_joint": 0.1},
-     "temperatures_c": {"oatmeal": 21.0},
-     "contacts": {"left": ["apple"], "right": ["apple"]}}
+     "temperatures_c": {"oatmeal": 21.0}}
 
 Positions in metres (world frame, Z up), quaternions scalar-first, velocities in m/s and rad/s.
 ``linvel``/``angvel`` are optional for hand-written states; ``temperatures_c`` may be empty.
@@ -35,17 +35,29 @@ class SimState(BaseModel):
     objects: dict[str, ObjectState] = Field(default_factory=dict)
     joints: dict[str, float] = Field(default_factory=dict)
     temperatures_c: dict[str, float] = Field(default_factory=dict)
-    contacts: dict[str, list[str]] = Field(default_factory=dict)  # finger ("left"/"right") -> what it touches
+    contacts: dict[str, list[str]] = Field(default_factory=dict)  # robot finger -> what it touches
+
+
+FINGERS = ("left", "right")
+HOUSE_CONTACT = "house"  # what a finger touching static house geometry reports
 
 
 @dataclass(frozen=True)
 class Observation:
-    """What a policy sees each control step (backend-neutral)."""
+    """What a policy sees after each control step, the same for every backend.
+
+    ``joints``/``joint_velocities`` are the robot's (``robot0:`` names, base joints included);
+    ``base`` is x, y, yaw; ``ee_pos``/``ee_quat`` the gripper frame in the world; ``gripper_opening`` the
+    finger gap in metres; ``finger_contacts`` what each finger touches (prop names, part names such as
+    ``fridge/door``, or ``house``); ``parts`` the articulated part joint values (closed at 0);
+    ``images`` only the cameras asked for (``head/rgb``, ``head/depth``, ``third/rgb``, ...);
+    ``state`` the full :class:`SimState` the evaluator reads, temperatures included.
+    """
 
     time: float
     joints: dict[str, float]
     joint_velocities: dict[str, float]
-    base: tuple[float, float, float]  # x, y, yaw
+    base: tuple[float, float, float]
     ee_pos: tuple[float, float, float]
     ee_quat: tuple[float, float, float, float]
     gripper_opening: float
@@ -53,13 +65,18 @@ class Observation:
     objects: dict[str, ObjectState]
     parts: dict[str, float]
     temperatures_c: dict[str, float]
-    images: dict[str, np.ndarray]
     state: SimState
+    images: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Action:
-    """Targets for the next control step: arm / torso / head joints, the base pose, the finger gap."""
+    """Targets for the robot's position actuators; what an action leaves out keeps its current target.
+
+    ``joints``: arm, torso and head joint targets (``robot0:`` names); ``base``: x, y, yaw in the world;
+    ``gripper``: the finger gap in metres (0 closed .. 0.1 open); ``stop``: the policy is done, the episode
+    ends and is scored.
+    """
 
     joints: dict[str, float] = field(default_factory=dict)
     base: tuple[float, float, float] | None = None

@@ -1,6 +1,6 @@
 """Grasp physics of the Fetch model: a ball held by contact survives a lift and a carry.
 
-Each manipulation setting of :mod:`housebench.sim.mujoco.fetch` is switched back to upstream's value
+Each manipulation setting of :mod:`housebench.robot.model` is switched back to upstream's value
 in one case, which must then fail the same measurement (the setting is what makes it pass).
 """
 
@@ -12,7 +12,8 @@ import pytest
 
 from housebench.robot import fetch
 from housebench.robot.kinematics import ARM, GRASP_SITE, FetchIK, top_down
-from housebench.sim.mujoco import fetch as mjfetch
+from housebench.sim.mujoco.bodies import AFFINITY, ROBOT
+from housebench.robot import model as mjfetch
 
 BALL = 0.035  # radius, m (an apple)
 TABLE = 0.72  # table top height, m
@@ -32,7 +33,7 @@ def _world(
     ball = spec.worldbody.add_body(name="ball", pos=[REACH, 0, TABLE + BALL])
     ball.add_freejoint(name="ball")
     ball.add_geom(type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[BALL, 0, 0], mass=0.2, friction=[0.8, 0.005, 0.0001])
-    robot = mjfetch.fetch_spec()
+    robot = mjfetch.fetch_spec(ROBOT, AFFINITY[ROBOT])
     if not force_limit:
         for act in robot.actuators:
             act.forcelimited = mujoco.mjtLimited.mjLIMITED_FALSE
