@@ -45,7 +45,7 @@ def fridge(
     boxes += _shell(name, f, w, d, (0.05, h), BOARD)
     for i, z in enumerate(levels, start=1):
         boxes.append(f.box(f"{name}/shelf_{i}", (-w / 2 + BOARD, 0.03, z - BOARD), (w / 2 - BOARD, d - BOARD, z)))
-    hinge = door(f"{name}/door", f, (-w / 2, w / 2), (0.05, h), "left", p, handle_z=1.1)
+    hinge = door(f"{name}/door", f, (-w / 2, w / 2), (0.05, h), "left", p)
     cavity = f.box(f"{name}/cavity", (-w / 2 + BOARD, 0, 0.05 + BOARD), (w / 2 - BOARD, d - BOARD, h - BOARD))
     return boxes, [hinge], Appliance(name, "fridge", cavity, hinge.name, None)
 

@@ -114,6 +114,8 @@ def bathroom(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Ap
 
 
 def bedroom(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Appliance]]:
+    """The bed and nightstands on the north wall with free walls beside them, the wardrobe and the
+    dresser in the south corners, the desk free-standing south of the bed's foot."""
     parts, mid = p["parts"], (r.x1 - r.x0) / 2
     stands = [
         cabinet(f"nightstand_{side}", r.against("N", mid + dx, 0.4), 0.45, 0.4, 0.55, ["drawers:1"], parts)
@@ -122,9 +124,9 @@ def bedroom(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[App
     return [
         bed("bed", r.against("N", mid, 2.0), 1.6, 2.0),
         *stands,
-        cabinet("wardrobe", r.against("E", 1.6 + jig(), 0.6), 1.2, 0.6, 2.0, ["door_left", "door_right"], parts),
-        table("bedroom_desk", r.against("W", r.y1 - r.y0 - 1.95, 0.6), 1.1, 0.6, 0.75),
-        cabinet("dresser", r.against("S", r.x1 - r.x0 - 0.65, 0.5), 1.0, 0.5, 0.9, ["drawers:3"], parts),
+        cabinet("wardrobe", r.against("E", 0.75 + jig(), 0.6), 1.2, 0.6, 2.0, ["door_left", "door_right"], parts),
+        table("bedroom_desk", r.centred(mid - 0.2, 1.3, 0.6, "S"), 1.1, 0.6, 0.75),
+        cabinet("dresser", r.against("S", 0.6, 0.5), 1.0, 0.5, 0.9, ["drawers:3"], parts),
     ], []
 
 

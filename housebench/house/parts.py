@@ -17,6 +17,7 @@ from housebench.io import r6
 HANDLE_GAP = 0.03  # free space between a handle bar and its panel, for the fingers
 CLEAR = 0.002  # gap between a closed part and the face it closes against (parts collide with the house)
 BAR = 0.018  # handle bar cross-section
+HANDLE_TOP = 1.1  # the highest handle of a tall door (fridge, wardrobe), metres
 
 
 @dataclass(frozen=True)
@@ -54,14 +55,14 @@ def door(
     z: tuple[float, float],
     hinge: str,
     p: dict[str, Any],
-    handle_z: float | None = None,
 ) -> Part:
     """A panel over ``u x z`` of the face, hinged on its left or right edge; opens outwards. The
-    handle bar is near the free edge, at ``handle_z`` (default: near the top of tall panels)."""
+    handle bar is near the free edge: mid-height on short panels, near the top of taller ones but no
+    higher than :data:`HANDLE_TOP` (within the robot's reach)."""
     t = p["panel"] + CLEAR
     panel = f.box(f"{name}/panel", (u[0], -t, z[0]), (u[1], -CLEAR, z[1]))
     free = u[1] - 0.06 if hinge == "left" else u[0] + 0.06
-    zc = handle_z if handle_z is not None else (z[1] - 0.15 if z[1] - z[0] > 0.6 else (z[0] + z[1]) / 2)
+    zc = min(z[1] - 0.15, HANDLE_TOP) if z[1] - z[0] > 0.6 else (z[0] + z[1]) / 2
     half = min(0.08, (z[1] - z[0]) / 4)
     bar = (-t - HANDLE_GAP - BAR, -t - HANDLE_GAP)
     handle = f.box(f"{name}/handle", (free - BAR / 2, bar[0], zc - half), (free + BAR / 2, bar[1], zc + half))
