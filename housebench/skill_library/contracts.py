@@ -17,9 +17,9 @@ from typing import Any
 
 from housebench.annotations.schema import SceneAnnotations, Support
 from housebench.house.query import HouseQuery
-from housebench.sim.state import ObjectState, SimState
 from housebench.skill_library.library import NODE, fill
 from housebench.skill_library.model import SkillNode, SkillPath, When
+from housebench.state import ObjectState, SimState
 from housebench.tasks import geometry, refs
 from housebench.tasks.context import initial_state
 from housebench.tasks.evaluator import evaluate

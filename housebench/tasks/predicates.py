@@ -221,10 +221,7 @@ def pressed(cond: g.Pressed, ctx: Context) -> list[ItemResult]:
 
 
 def _touched(ctx: Context) -> dict[str, list[str]]:
-    contacts = getattr(ctx.state, "contacts", None)
-    if contacts is None:
-        raise GoalError("the state has no finger contacts")
-    return {finger: list(contacts.get(finger, [])) for finger in ("left", "right")}
+    return {finger: list(ctx.state.contacts.get(finger, [])) for finger in ("left", "right")}
 
 
 def holding(cond: g.Holding, ctx: Context) -> list[ItemResult]:

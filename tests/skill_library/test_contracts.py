@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from housebench.sim.state import SimState
-from housebench.skill_library.contracts import ContractError, calls, choose_path, ground, judge
+from housebench.skill_library.contracts import ContractError, calls, choose_path, ground, judge, judge_grounded
 from housebench.skill_library.library import skills
 from housebench.skill_library.relations import edge_rows, relations
+from housebench.state import SimState
 from housebench.tasks.goal import BaseNear, HandEmpty, Holding, Open
 
 BASE = {"robot0:base_x_joint": 1.0, "robot0:base_y_joint": 1.9, "robot0:base_yaw_joint": 0.0}
@@ -112,3 +112,15 @@ def test_relations_generated_from_contracts():
     assert ("insert", "alternative", "drop", "hand_empty,inside") in named
     assert ("fetch", "calls", "pick", "") in named
     assert not any(k == "fallback" and a == "pick" and b == "lift" and on == "holding" for a, k, b, on in named)
+
+
+def test_pick_post_measures_the_fingers(world):
+    pick = ground(skills()["pick"], {"object": "apple"}, world)
+    start = _state(world)
+    lifted = _state(world, apple=(1.8, 1.9, 0.78)).model_copy(
+        update={"contacts": {"left": ["apple"], "right": ["apple"]}}
+    )
+    slipped = lifted.model_copy(update={"contacts": {"left": ["apple"], "right": []}})
+    assert judge_grounded(pick, "post", world, lifted, start).success
+    failed = judge_grounded(pick, "post", world, slipped, start)
+    assert not failed.success and "touched by ['left'] (both needed)" in failed.conditions[0].items[0].reason

@@ -1,11 +1,19 @@
-"""Fetch as an ``mujoco.MjSpec``, from gymnasium-robotics' ``fetch/pick_and_place.xml`` (no gym).
+"""Fetch as a ``mujoco.MjSpec``, from gymnasium-robotics' ``fetch/pick_and_place.xml`` (no gym): the one
+robot model that the MuJoCo backend attaches to a scene and that planning code (IK, collision checks) loads
+alone through :func:`kinematic_model`, without touching the physics that runs an episode.
 
 The scene parts (floor, table, object, mocap body and weld, lights, textures incl. the skybox,
 gripper actuators) are deleted; the base's x/y/z slides become a planar base (slide x, slide y, hinge yaw; the base
 body at the world origin, so joint values are world coordinates). Every joint gets a position actuator named
 after it; robot bodies are gravity-compensated, so at rest the actuators hold the initial targets.
-Robot geoms collide with the scene, never with each other. Element names lose the ``robot0:``
-prefix here; :mod:`compile` attaches the spec with ``prefix=PREFIX``.
+Robot geoms get the caller's collision class (``contype``, ``conaffinity``) and never touch each other.
+Element names lose the ``robot0:`` prefix in :func:`fetch_spec`; a scene attaches it with ``prefix=PREFIX``.
+
+Set for manipulation (each measured in ``tests/robot/test_grasp_physics.py``): the fingers push at most
+``FINGER_FORCE`` newtons (upstream's unlimited kp 3e4 squeezes ~950 N and sinks the pads into what they
+hold); the forearm roll loses upstream's spring (stiffness 10 pulls it off its target); the roll joints get
+limits (unlimited, the IK wanders); a ``pad`` site marks the centre of the finger pads, the grasp frame.
+A scene sets an elliptic friction cone with ``IMPRATIO`` (:func:`manipulation_options`).
 """
 
 from __future__ import annotations
@@ -21,7 +29,6 @@ from housebench.robot.fetch import (
     TORSO_JOINT,
     model_dir,
 )
-from housebench.sim.mujoco.bodies import AFFINITY, ROBOT
 
 # Position gains per joint: (kp, damping ratio or None for no actuator damping).
 _GAINS = {
@@ -32,6 +39,18 @@ _GAINS = {
     "finger": (3e4, None),
     "head": (100.0, 1.0),
 }
+
+
+FINGER_FORCE = 60.0  # newtons, each finger
+IMPRATIO = 10.0  # frictional-to-normal impedance ratio: held objects slip far less (elliptic cone)
+ROLL_RANGE = 3.1  # rad: limits of the upperarm, forearm and wrist roll joints (unlimited upstream)
+PAD = "pad"  # site at the centre of the finger pads (gripper_link origin; the fingertips are 38.5 mm further)
+
+
+def manipulation_options(option: mujoco.MjOption | object) -> None:
+    """The scene-wide contact options grasping needs: elliptic friction cone and ``IMPRATIO``."""
+    option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
+    option.impratio = IMPRATIO
 
 
 def _group(joint: str) -> str:
@@ -70,21 +89,32 @@ def _planar_base(spec: mujoco.MjSpec) -> mujoco.MjsBody:
     return base
 
 
-def fetch_spec() -> mujoco.MjSpec:
-    """The robot alone: planar base at the origin, a position actuator on every joint."""
+def fetch_spec(contype: int = 0, conaffinity: int = 0) -> mujoco.MjSpec:
+    """The robot alone: planar base at the origin, a position actuator on every joint; its geoms get
+    the collision class ``contype``/``conaffinity`` (no self-contact as long as ``contype & conaffinity``
+    is 0)."""
     spec = mujoco.MjSpec.from_file(str(model_dir() / "pick_and_place.xml"))
     _strip_scene(spec)
     base = _planar_base(spec)
     # upstream damping 1e7 freezes the lift under any sane gain
     spec.joint(TORSO_JOINT).damping = [100.0, 0.0, 0.0]
+    spec.joint(f"{PREFIX}forearm_roll_joint").stiffness = [0.0, 0.0, 0.0]
+    for roll in ("upperarm_roll", "forearm_roll", "wrist_roll"):
+        joint = spec.joint(f"{PREFIX}{roll}_joint")
+        joint.limited, joint.range = mujoco.mjtLimited.mjLIMITED_TRUE, [-ROLL_RANGE, ROLL_RANGE]
+    spec.body(f"{PREFIX}gripper_link").add_site(
+        name=PAD, pos=[0.0, 0.0, 0.0], size=[0.01, 0.01, 0.01], rgba=[0, 0, 0, 0]
+    )
     for body in [base, *base.find_all(mujoco.mjtObj.mjOBJ_BODY)]:
         body.gravcomp = 1.0
     for geom in base.find_all(mujoco.mjtObj.mjOBJ_GEOM):
-        geom.contype, geom.conaffinity = ROBOT, AFFINITY[ROBOT]  # touches the scene, never itself
+        geom.contype, geom.conaffinity = contype, conaffinity
     for joint in spec.joints:
         kp, ratio = _GAINS[_group(joint.name)]
         act = spec.add_actuator(name=_short(joint.name), target=_short(joint.name), trntype=mujoco.mjtTrn.mjTRN_JOINT)
         act.set_to_position(kp=kp, dampratio=ratio) if ratio else act.set_to_position(kp=kp)
+        if joint.name in FINGER_JOINTS:
+            act.forcerange, act.forcelimited = [-FINGER_FORCE, FINGER_FORCE], mujoco.mjtLimited.mjLIMITED_TRUE
         if joint.limited == mujoco.mjtLimited.mjLIMITED_TRUE:
             act.ctrlrange = list(joint.range)
             act.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE
@@ -93,3 +123,12 @@ def fetch_spec() -> mujoco.MjSpec:
     for pair in spec.excludes:
         pair.bodyname1, pair.bodyname2 = _short(pair.bodyname1), _short(pair.bodyname2)
     return spec
+
+
+def kinematic_model() -> mujoco.MjModel:
+    """Fetch alone, compiled, with the simulator's joint names (``robot0:`` prefix) and limits: the model
+    an IK library (mink) or a collision checker works on. Robot geoms have ``contype`` 1 and
+    ``conaffinity`` 0, so they never touch each other; an obstacle added with ``conaffinity`` 1 touches them."""
+    spec = mujoco.MjSpec()
+    spec.attach(fetch_spec(contype=1, conaffinity=0), prefix=PREFIX, frame=spec.worldbody.add_frame())
+    return spec.compile()
