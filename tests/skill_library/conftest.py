@@ -15,7 +15,17 @@ import tests.tasks.conftest as task_fixtures  # noqa: E402
 from housebench.annotations.schema import GraspPrimitive, SceneAnnotations  # noqa: E402
 from housebench.skill_library.contracts import World  # noqa: E402
 
-house, assets, bare_scene = task_fixtures.house, task_fixtures.assets, task_fixtures.scene
+house, assets, usd_world = task_fixtures.house, task_fixtures.assets, task_fixtures.usd_world
+bare_scene = task_fixtures.scene
+
+
+@pytest.fixture
+def files(usd_world, house, assets, tmp_path):
+    """The small world's fruit task as scene, task.json and annotations (tests/tasks/test_task_episode.py)."""
+    from tests.tasks.test_task_episode import files as build
+
+    return build.__wrapped__(usd_world, house, assets, tmp_path)
+
 
 GRASPS = {"apple": "top_pinch", "orange": "top_pinch", "bowl": "rim_pinch"}
 
