@@ -13,10 +13,13 @@ import math
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field
 
 from housebench.annotations.schema import Support
+from housebench.policy.base import PolicyContext, PolicyParams
 from housebench.skills.base import Skill, SkillContext, SkillFailure, SkillRunner
+from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
+from housebench.skills.grasp import grasps
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place, Release
 from housebench.state import Action, Observation
@@ -82,14 +85,13 @@ def _choose_container(view: Context, cond: g.Inside) -> str:
 class ScriptedPolicy:
     name = "scripted"
 
-    class Params(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-        attempts: int = 3  # pick-and-place tries per move
+    class Params(PolicyParams):
+        attempts: int = Field(default=3, ge=1)  # pick-and-place tries per move
 
-    def __init__(self, params: Params | None = None) -> None:
-        self.params = params or self.Params()
+    def __init__(self, params: Params) -> None:
+        self.params = params
 
-    def reset(self, ctx, obs: Observation) -> None:
+    def reset(self, ctx: PolicyContext, obs: Observation) -> None:
         self.ctx = SkillContext(
             task=ctx.task, scene=ctx.scene, control_dt=ctx.control_dt, log=ctx.log, initial=obs.state
         )
@@ -133,7 +135,11 @@ class ScriptedPolicy:
                 if not _holding(obs, move.obj):
                     if any(obs.finger_contacts.get(f) for f in ("left", "right")):
                         failure, obs = yield Release()
-                    failure, obs = yield Pick(move.obj)
+                    if self._flat(move.obj, obs):
+                        failure, obs = yield PushToEdge(move.obj)
+                        failure, obs = yield PickOverhang(move.obj)
+                    else:
+                        failure, obs = yield Pick(move.obj)
                     if failure is not None and not _holding(obs, move.obj):
                         self.ctx.log("decision", move=move.describe(), attempt=attempt, choice="re-pick")
                         continue
@@ -154,12 +160,19 @@ class ScriptedPolicy:
         if any(obs.finger_contacts.get(f) for f in ("left", "right")):
             yield Release()
 
-    def _place(self, move: Move, obs: Observation, placed: dict) -> Place | None:
+    def _flat(self, obj: str, obs: Observation) -> bool:
+        """No grasp from above fits: the item is pushed over an edge and pinched at the overhang."""
+        asset = self.ctx.scene.objects[obj].asset
+        return not grasps(asset, obs.objects[obj]) and any(p.kind == "edge_pinch_after_push" for p in asset.grasps)
+
+    def _place(self, move: Move, obs: Observation, placed: dict) -> Skill | None:
         if move.container:
             return Place(move.obj, container=move.container)
         near = placed.get(move.near) if move.near else None
         support = min(move.supports, key=lambda s: _distance(s, near or obs.base[:2]))
         self.ctx.log("decision", move=move.describe(), support=support.name)
+        if self._flat(move.obj, obs):
+            return PlaceAtEdge(move.obj, support=support, near=near)
         return Place(move.obj, support=support, near=near)
 
 
