@@ -22,6 +22,7 @@ from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
 from housebench.skills.grasp import grasps
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place, Release
+from housebench.skills.press import Press, Wait, seconds_to
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
 from housebench.tasks import refs
@@ -127,6 +128,7 @@ class ScriptedPolicy:
         return Action(stop=True)
 
     def _script(self, obs: Observation) -> Generator[Skill, tuple[SkillFailure | None, Observation], None]:
+        yield from self._heat(obs)
         moves = plan_moves(self.ctx, obs)
         self.ctx.log("plan", moves=[m.describe() for m in moves])
         placed: dict[str, tuple[float, float]] = {}
@@ -160,6 +162,29 @@ class ScriptedPolicy:
         if any(obs.finger_contacts.get(f) for f in ("left", "right")):
             yield Release()
 
+    def _heat(self, obs: Observation) -> Generator[Skill, tuple[SkillFailure | None, Observation], None]:
+        """``heated`` items already in a listed microwave: press its start button, wait for the heat."""
+        task = self.ctx.task
+        heated = [c for _, c in g.leaves(task.goal.condition) if isinstance(c, g.Heated)]
+        setup = task.thermal
+        if not heated or setup is None:
+            return
+        for app in self.ctx.scene.house.appliances:
+            if app.kind != "microwave" or app.name not in setup.appliances or app.switch is None:
+                continue
+            items = [i for c in heated for i in c.items]
+            if not all(_in_box(obs.objects[i].pos, app.cavity) for i in items if i in obs.objects):
+                self.ctx.log("decision", heat=items, choice="not in the microwave: unsupported")
+                return
+            self.ctx.log("decision", heat=items, appliance=app.name, choice="press start, wait")
+            for _ in range(self.params.attempts):
+                failure, obs = yield Press(app.switch)
+                if failure is None:
+                    break
+            budget = seconds_to(heated, obs.temperatures_c, setup.microwave_c_per_s)
+            failure, obs = yield Wait(heated, budget)
+            return
+
     def _flat(self, obj: str, obs: Observation) -> bool:
         """No grasp from above fits: the item is pushed over an edge and pinched at the overhang."""
         asset = self.ctx.scene.objects[obj].asset
@@ -183,3 +208,9 @@ def _distance(support: Support, xy) -> float:
 
 def _holding(obs: Observation, obj: str) -> bool:
     return all(obj in obs.finger_contacts.get(f, ()) for f in ("left", "right"))
+
+
+def _in_box(pos, box) -> bool:
+    """Whether ``pos`` (an object's bottom centre), lifted 2 cm, lies in the 3-D ``box``."""
+    point = (pos[0], pos[1], pos[2] + 0.02)
+    return box is not None and all(box[i] <= point[i] <= box[i + 3] for i in range(3))
