@@ -13,12 +13,16 @@ import math
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field
 
 from housebench.annotations.schema import Support
+from housebench.policy.base import PolicyContext, PolicyParams
 from housebench.skills.base import Skill, SkillContext, SkillFailure, SkillRunner
+from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
+from housebench.skills.grasp import grasps
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place, Release
+from housebench.skills.press import Press, Wait, seconds_to
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
 from housebench.tasks import refs
@@ -82,14 +86,13 @@ def _choose_container(view: Context, cond: g.Inside) -> str:
 class ScriptedPolicy:
     name = "scripted"
 
-    class Params(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-        attempts: int = 3  # pick-and-place tries per move
+    class Params(PolicyParams):
+        attempts: int = Field(default=3, ge=1)  # pick-and-place tries per move
 
-    def __init__(self, params: Params | None = None) -> None:
-        self.params = params or self.Params()
+    def __init__(self, params: Params) -> None:
+        self.params = params
 
-    def reset(self, ctx, obs: Observation) -> None:
+    def reset(self, ctx: PolicyContext, obs: Observation) -> None:
         self.ctx = SkillContext(
             task=ctx.task, scene=ctx.scene, control_dt=ctx.control_dt, log=ctx.log, initial=obs.state
         )
@@ -125,6 +128,7 @@ class ScriptedPolicy:
         return Action(stop=True)
 
     def _script(self, obs: Observation) -> Generator[Skill, tuple[SkillFailure | None, Observation], None]:
+        yield from self._heat(obs)
         moves = plan_moves(self.ctx, obs)
         self.ctx.log("plan", moves=[m.describe() for m in moves])
         placed: dict[str, tuple[float, float]] = {}
@@ -133,7 +137,11 @@ class ScriptedPolicy:
                 if not _holding(obs, move.obj):
                     if any(obs.finger_contacts.get(f) for f in ("left", "right")):
                         failure, obs = yield Release()
-                    failure, obs = yield Pick(move.obj)
+                    if self._flat(move.obj, obs):
+                        failure, obs = yield PushToEdge(move.obj)
+                        failure, obs = yield PickOverhang(move.obj)
+                    else:
+                        failure, obs = yield Pick(move.obj)
                     if failure is not None and not _holding(obs, move.obj):
                         self.ctx.log("decision", move=move.describe(), attempt=attempt, choice="re-pick")
                         continue
@@ -154,12 +162,42 @@ class ScriptedPolicy:
         if any(obs.finger_contacts.get(f) for f in ("left", "right")):
             yield Release()
 
-    def _place(self, move: Move, obs: Observation, placed: dict) -> Place | None:
+    def _heat(self, obs: Observation) -> Generator[Skill, tuple[SkillFailure | None, Observation], None]:
+        """``heated`` items already in a listed microwave: press its start button, wait for the heat."""
+        task = self.ctx.task
+        heated = [c for _, c in g.leaves(task.goal.condition) if isinstance(c, g.Heated)]
+        setup = task.thermal
+        if not heated or setup is None:
+            return
+        for app in self.ctx.scene.house.appliances:
+            if app.kind != "microwave" or app.name not in setup.appliances or app.switch is None:
+                continue
+            items = [i for c in heated for i in c.items]
+            if not all(_in_box(obs.objects[i].pos, app.cavity) for i in items if i in obs.objects):
+                self.ctx.log("decision", heat=items, choice="not in the microwave: unsupported")
+                return
+            self.ctx.log("decision", heat=items, appliance=app.name, choice="press start, wait")
+            for _ in range(self.params.attempts):
+                failure, obs = yield Press(app.switch)
+                if failure is None:
+                    break
+            budget = seconds_to(heated, obs.temperatures_c, setup.microwave_c_per_s)
+            failure, obs = yield Wait(heated, budget)
+            return
+
+    def _flat(self, obj: str, obs: Observation) -> bool:
+        """No grasp from above fits: the item is pushed over an edge and pinched at the overhang."""
+        asset = self.ctx.scene.objects[obj].asset
+        return not grasps(asset, obs.objects[obj]) and any(p.kind == "edge_pinch_after_push" for p in asset.grasps)
+
+    def _place(self, move: Move, obs: Observation, placed: dict) -> Skill | None:
         if move.container:
             return Place(move.obj, container=move.container)
         near = placed.get(move.near) if move.near else None
         support = min(move.supports, key=lambda s: _distance(s, near or obs.base[:2]))
         self.ctx.log("decision", move=move.describe(), support=support.name)
+        if self._flat(move.obj, obs):
+            return PlaceAtEdge(move.obj, support=support, near=near)
         return Place(move.obj, support=support, near=near)
 
 
@@ -170,3 +208,9 @@ def _distance(support: Support, xy) -> float:
 
 def _holding(obs: Observation, obj: str) -> bool:
     return all(obj in obs.finger_contacts.get(f, ()) for f in ("left", "right"))
+
+
+def _in_box(pos, box) -> bool:
+    """Whether ``pos`` (an object's bottom centre), lifted 2 cm, lies in the 3-D ``box``."""
+    point = (pos[0], pos[1], pos[2] + 0.02)
+    return box is not None and all(box[i] <= point[i] <= box[i + 3] for i in range(3))

@@ -32,6 +32,17 @@ def wrap(angle: float) -> float:
     return (angle + math.pi) % (2 * math.pi) - math.pi
 
 
+def pad_pose(ctx: SkillContext, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
+    """The grasp frame (pad centre) now: position and rotation matrix, from the measured joints."""
+    return ik(ctx).fk(obs.joints)
+
+
+def finger_yaw(ctx: SkillContext, obs: Observation) -> float:
+    """World yaw of the fingers' closing axis (the grasp frame's y axis) now."""
+    rot = pad_pose(ctx, obs)[1]
+    return math.atan2(rot[1, 1], rot[0, 1])
+
+
 def hold(obs: Observation, seconds: float, ctx: SkillContext, **action) -> SkillGen:
     """Keep the current targets (or ``action``'s) for ``seconds``."""
     for _ in range(max(1, round(seconds / ctx.control_dt))):
@@ -83,9 +94,8 @@ def line_waypoints(
     """Joint waypoints moving the grasp frame along a straight line to ``goal_pos`` while turning to
     ``rot`` (IK every ``step``, orientation slerped), base still; ``UNREACHABLE`` when the IK fails."""
     solver = ik(ctx)
-    start_pos = np.asarray(obs.ee_pos, float)
-    w, x, y, z = obs.ee_quat
-    r0, r1 = Rotation.from_quat([x, y, z, w]), Rotation.from_matrix(rot)
+    start_pos, start_rot = pad_pose(ctx, obs)
+    r0, r1 = Rotation.from_matrix(start_rot), Rotation.from_matrix(rot)
     turn = Slerp([0.0, 1.0], Rotation.concatenate([r0, r1]))
     n = max(1, math.ceil(max(np.linalg.norm(goal_pos - start_pos) / step, (r0.inv() * r1).magnitude() / 0.3)))
     joints, waypoints = dict(obs.joints), []

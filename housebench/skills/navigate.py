@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from housebench.house.floor import free_grid
-from housebench.house.query import ROBOT_RADIUS, HouseQuery
+from housebench.house.query import HouseQuery
 from housebench.planning.base_path import BasePlanner, NoPath
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
 from housebench.skills.motion import drive
@@ -28,8 +28,9 @@ def planner(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> 
     house = query.grid
     bounds = (house.x0 - house.resolution / 2, house.y0 - house.resolution / 2)
     bounds += (bounds[0] + house.free.shape[1] * house.resolution, bounds[1] + house.free.shape[0] * house.resolution)
-    radius = ctx.scene.house.robot.radius or ROBOT_RADIUS
-    return BasePlanner(free_grid(obstacle_boxes(ctx, obs, skip), bounds, radius, house.resolution))
+    return BasePlanner(
+        free_grid(obstacle_boxes(ctx, obs, skip), bounds, ctx.scene.house.robot.footprint, house.resolution)
+    )
 
 
 class Navigate(Skill):

@@ -15,8 +15,8 @@ import numpy as np
 from housebench.annotations.schema import Support
 from housebench.robot.kinematics import top_down
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
-from housebench.skills.motion import cartesian, hold, line_waypoints, move_arm
-from housebench.skills.pick import APPROACH, OPEN, _held_yaw, approach, stance_search, to_carry
+from housebench.skills.motion import cartesian, finger_yaw, hold, line_waypoints, move_arm, pad_pose
+from housebench.skills.pick import APPROACH, OPEN, UP, Option, approach, stance_search, to_carry
 from housebench.state import Observation
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import footprint, rotation
@@ -90,13 +90,14 @@ class Place(Skill):
             return [g.Inside(predicate="inside", items=[self.obj], container=self.container)]
         return [g.On(predicate="on", items=[self.obj], support=self.support.name)]
 
-    def _options(self, ctx: SkillContext, obs: Observation) -> list[tuple[np.ndarray, tuple[float, ...]]]:
+    def _options(self, ctx: SkillContext, obs: Observation) -> list[Option]:
         """(pad position at release, (finger yaw,)) for each wrist turn that leaves a free spot."""
         held = obs.objects[self.obj]
-        hold_dz = obs.ee_pos[2] - held.pos[2]
-        held_xy = np.asarray(obs.ee_pos[:2]) - np.asarray(held.pos[:2])
+        pad = pad_pose(ctx, obs)[0]
+        hold_dz = pad[2] - held.pos[2]
+        held_xy = pad[:2] - np.asarray(held.pos[:2])
         obj_yaw = math.atan2(rotation(held.quat)[1, 0], rotation(held.quat)[0, 0])
-        finger = _held_yaw(obs)
+        finger = finger_yaw(ctx, obs)
         size = ctx.scene.objects[self.obj].asset.size
         out = []
         for turn in (0.0, math.pi / 2, -math.pi / 2, math.pi):
@@ -113,27 +114,27 @@ class Place(Skill):
                 if at is None:
                     continue
                 bottom, xy = self.support.height + DROP, np.asarray(at)
-            out.append((np.array([*(xy + offset), bottom + hold_dz]), (finger + turn,)))
+            out.append((np.array([*(xy + offset), bottom + hold_dz]), [top_down(finger + turn)]))
         return out
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         options = self._options(ctx, obs)
         if not options:
             raise self.fail(Reason.NO_SPACE, support=self.support.name if self.support else self.container)
-        found = stance_search(ctx, obs, options, APPROACH, skip=(self.obj,))
+        found = stance_search(ctx, obs, options, UP * APPROACH, skip=(self.obj,))
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0][0]])
-        pose, (above, _, yaw, k) = found
+        pose, (above, _, rot, k) = found
         target = options[k][0]
         ctx.log("stance", skill=self.name, target=self.target(), base=[round(v, 3) for v in pose], turn=k)
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
-        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), top_down(yaw), fallback=above)
+        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot, fallback=above)
         if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
             raise self.fail(Reason.DROPPED, where="approach", height=round(obs.objects[self.obj].pos[2], 3))
-        obs = yield from cartesian(self.name, obs, ctx, target, top_down(yaw))
+        obs = yield from cartesian(self.name, obs, ctx, target, rot)
         obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
-        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), top_down(yaw))
-        return (yield from to_carry(self, ctx, obs, yaw))
+        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot)
+        return (yield from to_carry(self, ctx, obs, rot))
 
 
 class Release(Skill):
@@ -149,7 +150,7 @@ class Release(Skill):
         obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
         try:
             waypoints = line_waypoints(
-                self.name, obs, ctx, np.asarray(obs.ee_pos) + (0, 0, 0.08), top_down(_held_yaw(obs))
+                self.name, obs, ctx, pad_pose(ctx, obs)[0] + (0, 0, 0.08), top_down(finger_yaw(ctx, obs))
             )
         except SkillFailure:
             return obs

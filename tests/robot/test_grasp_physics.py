@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from housebench.robot import fetch
+from housebench.robot import model as mjfetch
 from housebench.robot.kinematics import ARM, GRASP_SITE, FetchIK, top_down
 from housebench.sim.mujoco.bodies import AFFINITY, ROBOT
-from housebench.robot import model as mjfetch
 
 BALL = 0.035  # radius, m (an apple)
 TABLE = 0.72  # table top height, m
