@@ -21,7 +21,7 @@ from collections.abc import Generator
 from functools import cache
 from typing import Any
 
-from housebench.skill_library.contracts import World, calls, choose_path, ground, judge_grounded
+from housebench.skill_library.contracts import ContractError, World, calls, choose_path, ground, judge_grounded
 from housebench.skill_library.executors import EXECUTORS
 from housebench.skill_library.library import skills
 from housebench.skill_library.model import SkillNode
@@ -30,7 +30,8 @@ from housebench.skill_library.subgraph import REF, Subgraph
 from housebench.skill_library.subgraph import ground as ground_subgraph
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, failed_items
 from housebench.state import Action, Observation
-from housebench.tasks.verdict import Verdict
+from housebench.tasks.geometry import GoalError
+from housebench.tasks.verdict import ConditionResult, ItemResult, Verdict
 
 Run = Generator[Action, Observation, tuple[bool, Observation]]
 
@@ -45,6 +46,20 @@ def _fallbacks() -> dict[str, list[tuple[str, str]]]:
         if data["kind"] == "fallback":
             out.setdefault(ids[u], []).append((data["on"], ids[v]))
     return {k: sorted(v, key=lambda p: library[p[1]].id) for k, v in out.items()}
+
+
+def _measure(grounded, key: str, world: World, state, initial) -> Verdict:
+    """The contract's ``pre`` or ``post`` judged; a condition the evaluator cannot judge here (a part
+    the state lacks, ...) is a failed verdict whose item says why."""
+    try:
+        return judge_grounded(grounded, key, world, state, initial)
+    except GoalError as err:
+        item = ItemResult(item=key, ok=False, reason=str(err))
+        return Verdict(
+            success=False,
+            progress=0.0,
+            conditions=[ConditionResult(index=0, predicate="error", ok=False, items=[item])],
+        )
 
 
 def _failing(verdict: Verdict) -> list[str]:
@@ -95,8 +110,12 @@ class SubgraphRun:
         types = {a.name: a.type for a in skill.inputs}
         for attempt in range(1, attempts + 1):
             self.world.state = obs.state
-            grounded = ground(skill, args, self.world)
-            pre = judge_grounded(grounded, "pre", self.world, obs.state, self.ctx.initial)
+            try:
+                grounded = ground(skill, args, self.world)
+            except (ContractError, GoalError) as err:
+                log("node_failed", node=where, verb=skill.verb, attempt=attempt, stage="ground", failed=[str(err)])
+                return False, obs
+            pre = _measure(grounded, "pre", self.world, obs.state, self.ctx.initial)
             log(
                 "node_pre",
                 node=where,
@@ -112,7 +131,7 @@ class SubgraphRun:
                 start = obs.state
                 error, obs = yield from self._execute(where, skill, grounded, path, obs)
                 self.world.state = obs.state
-                post = judge_grounded(grounded, "post", self.world, obs.state, start)
+                post = _measure(grounded, "post", self.world, obs.state, start)
                 log("node_post", node=where, verb=skill.verb, ok=post.success, failed=failed_items(post), error=error)
                 if post.success:
                     self.outputs[where] = self._outputs(skill, grounded.args, obs)
