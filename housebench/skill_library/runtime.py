@@ -88,6 +88,7 @@ class SubgraphRun:
         self.world, self.ctx, self.attempts = world, ctx, attempts
         self.outputs: dict[str, dict[str, Any]] = {}
         self.results: list[dict[str, Any]] = []  # one row per top-level node: node, verb, ok
+        self.held: Observation | None = None  # where a ``post_anytime`` contract's postconditions held
 
     def run(self, obs: Observation) -> Generator[Action, Observation, Observation]:
         for node, skill in self.order:
@@ -129,9 +130,10 @@ class SubgraphRun:
                 path, passed = choose_path(skill, grounded.args, self.world)
                 log("node_path", node=where, verb=skill.verb, path=path.name if path else "", passed=passed)
                 start = obs.state
+                self.held = None
                 error, obs = yield from self._execute(where, skill, grounded, path, obs)
                 self.world.state = obs.state
-                post = _measure(grounded, "post", self.world, obs.state, start)
+                post = _measure(grounded, "post", self.world, (self.held or obs).state, start)
                 log("node_post", node=where, verb=skill.verb, ok=post.success, failed=failed_items(post), error=error)
                 if post.success:
                     self.outputs[where] = self._outputs(skill, grounded.args, obs)
@@ -161,6 +163,7 @@ class SubgraphRun:
                 ok, obs = yield from self.call(f"{where}.{k}", skills()[verb], args, obs, self.attempts)
                 if not ok:
                     return f"call {where}.{k} ({verb}) failed", obs
+            self.held = None  # a called skill's moment is not the nested contract's
             return "", obs
         if path is None:
             return "no path fits the noun", obs
@@ -168,11 +171,24 @@ class SubgraphRun:
         if factory is None:
             return f"{Reason.UNSUPPORTED.value}: no executor for {skill.verb}", obs
         try:
-            executor = factory(grounded.args, self.world, self.ctx, obs)
-            obs = yield from _timed(executor, self.ctx, obs)
+            executor = factory(grounded.args, self.world, self.ctx, obs, path.name)
+            watch = self._watch(grounded, obs) if skill.post_anytime else None
+            obs = yield from _timed(executor, self.ctx, obs, watch)
+            self.held = watch.held if watch is not None else None  # the moment they held (a spring button)
         except SkillFailure as failure:
             return str(failure), getattr(failure, "obs", obs)
         return "", obs
+
+    def _watch(self, grounded, start: Observation):
+        """A per-step judge of the postconditions that keeps the first observation where they held."""
+        world = self.world
+
+        def watch(obs: Observation) -> None:
+            if watch.held is None and _measure(grounded, "post", world, obs.state, start.state).success:
+                watch.held = obs
+
+        watch.held = None
+        return watch
 
     def _outputs(self, skill: SkillNode, args: dict[str, Any], obs: Observation) -> dict[str, Any]:
         names = {o.name for o in skill.outputs}
@@ -187,13 +203,18 @@ class SubgraphRun:
         return out
 
 
-def _timed(skill: Skill, ctx: SkillContext, obs: Observation) -> Generator[Action, Observation, Observation]:
-    """``skill``'s body under its time budget (``timeout``), the last observation kept on failure."""
+def _timed(
+    skill: Skill, ctx: SkillContext, obs: Observation, watch=None
+) -> Generator[Action, Observation, Observation]:
+    """``skill``'s body under its time budget (``timeout``), the last observation kept on failure;
+    ``watch(obs)`` sees every observation."""
     started, gen = obs.time, skill.body(ctx, obs)
     try:
         action = next(gen)
         while True:
             obs = yield action
+            if watch is not None:
+                watch(obs)
             if obs.time - started > skill.timeout_s:
                 gen.close()
                 raise skill.fail(Reason.TIMEOUT, elapsed_s=round(obs.time - started, 3))
