@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ def build_report(
     runs: Sequence[str] | None = None,
     guard: bool = False,
     force: bool = False,
+    verification: Path | None = None,
 ) -> dict[str, Any]:
     """Write the report for every run under ``results_dir`` (or only ``runs``) into ``out_dir``
     (replaced atomically).
@@ -30,7 +32,8 @@ def build_report(
     ``out_dir`` gets ``index.html`` (self-contained), ``success_by_task.png``, ``progress.png`` and
     ``metrics.json``; ``scene_images`` (PNG files) fill the page's Pictures gallery. The same Parquet
     gives the same bytes. Returns the metrics. ``out_dir`` may never hold a results table; ``guard``
-    and ``force`` as in :func:`housebench.io.check_output`.
+    and ``force`` as in :func:`housebench.io.check_output`. ``verification`` (the verify stage's
+    ``status.json``) adds its status table per verb and path.
     """
     tables = [Path(results_dir) / table for table in SCHEMAS]
     check_output(Path(out_dir), tables, guard, force)
@@ -52,7 +55,8 @@ def build_report(
                 "Distribution of episode progress",
             ),
         ]
-        html = page.render(title, sections, summary, figures, [Path(p) for p in scene_images])
+        status = json.loads(Path(verification).read_text()) if verification else None
+        html = page.render(title, sections, summary, figures, [Path(p) for p in scene_images], status)
         (tmp / "index.html").write_text(html, encoding="utf-8")
         write_json(tmp / "metrics.json", summary)
     return summary

@@ -91,16 +91,39 @@ def _figure(path: Path, caption: str) -> str:
     )
 
 
+VERIFICATION = [
+    _col("verb", "verb"),
+    _col("path", "path"),
+    _col("scenario", "scenario"),
+    _col("status", "status"),
+    _col("reason", "measured reason"),
+]
+
+
+def verification_section(status: dict[str, Any] | None) -> str:
+    """The skill verification stage's status table (``results/verification/status.json``), if given."""
+    if status is None:
+        return "<p><em>not run</em></p>"
+    head = (
+        f"verbs passed {status['verbs_passed']}/{status['verbs']} ({_pct(status['verb_rate'])}), "
+        f"policy paths passed {status['paths_passed']}/{status['paths']} ({_pct(status['path_rate'])}); "
+        f"skill library {status['library_version']}"
+    )
+    return f"<p>{escape(head)}</p>" + table(status["rows"], VERIFICATION)
+
+
 def render(
     title: str,
     sections: dict[str, list[dict[str, Any]]],
     metrics: dict[str, Any],
     plots: Sequence[tuple[Path, str]],
     scenes: Sequence[Path],
+    verification: dict[str, Any] | None = None,
 ) -> str:
     """The whole page: headline, summary per task and policy, plots, conditions, failures, the
-    sampled variants' choices, provenance, and a gallery of pictures (scene previews, the asset sheet)
-    captioned with the last three parts of their path, e.g. ``<task>/<variant>/preview.png``."""
+    sampled variants' choices, the skill verification table, provenance, and a gallery of pictures
+    (scene previews, the asset sheet) captioned with the last three parts of their path, e.g.
+    ``<task>/<variant>/preview.png``."""
     headline = (
         f"{metrics['episodes']} episodes in {metrics['runs']} run(s); success "
         f"{_pct(metrics['success_rate'])} (95% CI {_pct(metrics['success_ci_low'])} – "
@@ -121,6 +144,8 @@ def render(
         table(sections["failures"], FAILURES),
         "<h2>Variant choices</h2>",
         table(sections["choices"], CHOICES),
+        "<h2>Skill verification (each verb and policy path in physics)</h2>",
+        verification_section(verification),
         "<h2>Provenance</h2>",
         table(sections["runs"], RUNS),
         "<h2>Pictures</h2>",
