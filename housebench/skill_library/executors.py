@@ -24,7 +24,7 @@ from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, Sk
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
 from housebench.skills.motion import TUCK, hold, move_arm, settle_arm
 from housebench.skills.navigate import Navigate, obstacle_boxes, planner
-from housebench.skills.pick import Pick
+from housebench.skills.pick import Pick, carry_pos, to_carry
 from housebench.skills.place import Place, Release
 from housebench.skills.press import Press
 from housebench.state import Observation
@@ -123,6 +123,19 @@ class Sequence(Skill):
         return obs
 
 
+class Carry(Skill):
+    """The arm to the carry pose where it stands (before driving, as the skills' own approach does:
+    lifting the arm out of the tuck beside furniture would sweep it through the furniture)."""
+
+    name = "carry"
+    timeout_s = 20.0
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        if np.linalg.norm(np.asarray(obs.ee_pos) - carry_pos(obs)) > 0.03:
+            obs = yield from to_carry(self, ctx, obs)
+        return obs
+
+
 class Scan(Skill):
     """Look at each instance of a role in turn (nearest first)."""
 
@@ -190,7 +203,7 @@ def _place(args, world, ctx, obs, path) -> Skill:
 
 def _navigate(args, world, ctx, obs, path) -> Skill:
     name = args["target"]
-    return Navigate(stance(world, ctx, obs, name), why=name)
+    return Sequence("navigate", Carry(), Navigate(stance(world, ctx, obs, name), why=name))
 
 
 def _face(args, world, ctx, obs, path) -> Skill:
@@ -217,7 +230,9 @@ def _top_of(world: World, obs: Observation, base: str) -> Support:
 
 EXECUTORS: dict[str, Factory] = {
     "navigate": _navigate,
-    "approach": lambda a, w, c, o, p: Navigate(stance(w, c, o, a["object"]), why=a["object"]),
+    "approach": lambda a, w, c, o, p: Sequence(
+        "approach", Carry(), Navigate(stance(w, c, o, a["object"]), why=a["object"])
+    ),
     "face": _face,
     "retreat": _retreat,
     "tuck": lambda a, w, c, o, p: Pose("tuck"),

@@ -34,6 +34,7 @@ from housebench.tasks.geometry import GoalError
 from housebench.tasks.verdict import ConditionResult, ItemResult, Verdict
 
 Run = Generator[Action, Observation, tuple[bool, Observation]]
+NOT_RUN = ("no path fits the noun", f"{Reason.UNSUPPORTED.value}: no executor")  # a call that never ran fails
 
 
 @cache
@@ -66,6 +67,15 @@ def _failing(verdict: Verdict) -> list[str]:
     return sorted({c.predicate for c in verdict.conditions if not c.ok})
 
 
+_SUBJECT_TYPES = {"_target": "place"}
+
+
+def _subjects(grounded, predicate: str) -> dict[str, Any]:
+    """What the failing ``predicate`` was about (a ``base_near``'s target), offered first to a fallback."""
+    conds = [c for c in grounded.pre + grounded.post if c.predicate == predicate and hasattr(c, "target")]
+    return {"_target": conds[0].target} if conds else {}
+
+
 def _fill(skill: SkillNode, args: dict[str, Any], types: dict[str, str]) -> dict[str, Any] | None:
     """``skill``'s required arguments filled from another call's (same name, same type, or a type that
     can stand for it), or None when one cannot be."""
@@ -73,7 +83,8 @@ def _fill(skill: SkillNode, args: dict[str, Any], types: dict[str, str]) -> dict
     for a in skill.inputs:
         if a.default is not None:
             continue
-        found = args.get(a.name) if types.get(a.name) == a.type else None
+        found = args.get("_target") if a.type == "place" else None
+        found = found or (args.get(a.name) if types.get(a.name) == a.type else None)
         found = found or next((args[n] for n, t in types.items() if t == a.type), None)
         found = found or next((args[n] for n, t in types.items() if a.type in COMPATIBLE.get(t, ())), None)
         if found is None:
@@ -135,7 +146,7 @@ class SubgraphRun:
                 self.world.state = obs.state
                 post = _measure(grounded, "post", self.world, (self.held or obs).state, start)
                 log("node_post", node=where, verb=skill.verb, ok=post.success, failed=failed_items(post), error=error)
-                if post.success:
+                if post.success and path is not None and error not in NOT_RUN:
                     self.outputs[where] = self._outputs(skill, grounded.args, obs)
                     return True, obs
                 stage, failing = "post", _failing(post) or ["run"]
@@ -148,7 +159,7 @@ class SubgraphRun:
                 break
             for on, verb in options:
                 fallback = skills()[verb]
-                filled = _fill(fallback, args, types)
+                filled = _fill(fallback, {**args, **_subjects(grounded, on)}, {**types, **_SUBJECT_TYPES})
                 if filled is None or not (fallback.calls or verb in EXECUTORS):
                     continue
                 log("fallback", node=where, verb=verb, args=filled, on=on)
@@ -166,10 +177,10 @@ class SubgraphRun:
             self.held = None  # a called skill's moment is not the nested contract's
             return "", obs
         if path is None:
-            return "no path fits the noun", obs
+            return NOT_RUN[0], obs
         factory = EXECUTORS.get(skill.verb)
         if factory is None:
-            return f"{Reason.UNSUPPORTED.value}: no executor for {skill.verb}", obs
+            return NOT_RUN[1], obs
         try:
             executor = factory(grounded.args, self.world, self.ctx, obs, path.name)
             watch = self._watch(grounded, obs) if skill.post_anytime else None
