@@ -37,7 +37,9 @@ def test_bad_sections_are_one_line_errors(tmp_path, text, loader, message):
     assert "\n" not in str(exit_.value)
 
 
-@pytest.mark.parametrize("stage", ["import_assets", "house", "settle", "report", "rollout", "droptest"])
+@pytest.mark.parametrize(
+    "stage", ["import_assets", "house", "settle", "report", "rollout", "droptest", "plan", "verify"]
+)
 def test_every_stage_refuses_an_unknown_key(tmp_path, stage):
     section = {"import_assets": "import"}.get(stage, stage)
     text = (ROOT / "params.yaml").read_text().replace(f"\n{section}:\n", f"\n{section}:\n  typo_key: 1\n", 1)

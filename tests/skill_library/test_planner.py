@@ -9,9 +9,9 @@ import pytest
 
 from housebench.io import write_json
 from housebench.paths import Layout
+from housebench.pipeline.plan import PlanParams, plan_all
 from housebench.skill_library import symbolic
 from housebench.skill_library.planner import PlanError, Problem, plan, world_of
-from housebench.skill_library.plans import PlanParams, plan_all
 from housebench.skill_library.subgraph import ground
 from housebench.tasks.goal import Goal
 from housebench.tasks.spec import PlacedTaskObject, TaskVariant
