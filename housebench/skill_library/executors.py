@@ -31,7 +31,8 @@ from housebench.state import Observation
 from housebench.tasks import geometry, refs
 from housebench.tasks.predicates import head_camera
 
-STANCE = (0.6, 0.7, 0.5, 0.8, 0.9)  # metres from the target's box to try, in order
+STANCE = (0.6, 0.7, 0.5, 0.8, 0.9, 1.0, 1.2)  # ring radii beyond the target's half extent, in order
+MAX_GAP = 0.9  # metres: a stance stays this close to the target's box (the contracts ask for 1 m)
 Factory = Callable[[dict[str, Any], World, SkillContext, Observation, str], Skill]
 
 
@@ -47,8 +48,8 @@ def target_box(world: World, obs: Observation, name: str) -> tuple[float, ...]:
 
 
 def stance(world: World, ctx: SkillContext, obs: Observation, name: str, skip=()) -> tuple[float, float, float]:
-    """A free base pose facing ``name``'s box centre, :data:`STANCE` from its nearest edge, on the
-    reachable floor (the skills' own footprint and floor grid)."""
+    """A free base pose facing ``name``'s box centre on rings around it (:data:`STANCE`), at most
+    :data:`MAX_GAP` from its box, on the reachable floor (the skills' own footprint and floor grid)."""
     box = target_box(world, obs, name)
     centre = ((box[0] + box[3]) / 2, (box[1] + box[4]) / 2)
     reach = max(box[3] - box[0], box[4] - box[1]) / 2
@@ -56,8 +57,12 @@ def stance(world: World, ctx: SkillContext, obs: Observation, name: str, skip=()
     grid = base_planner.grid
     reachable = grid.reachable(*base_planner.world(base_planner.nearest_free(obs.base[:2])))
     boxes = obstacle_boxes(ctx, obs, skip)
-    rings = tuple(reach + d for d in STANCE)
-    for pose in candidates(centre, lambda p: near_cells(reachable, grid, p, 0.1) and stance_free(p, boxes), rings):
+
+    def accept(pose) -> bool:
+        gap = math.hypot(max(box[0] - pose[0], 0.0, pose[0] - box[3]), max(box[1] - pose[1], 0.0, pose[1] - box[4]))
+        return gap <= MAX_GAP and near_cells(reachable, grid, pose, 0.1) and stance_free(pose, boxes)
+
+    for pose in candidates(centre, accept, tuple(reach + d for d in STANCE)):
         return pose
     raise SkillFailure("navigate", Reason.UNREACHABLE, target=name)
 

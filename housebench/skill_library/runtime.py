@@ -145,8 +145,9 @@ class SubgraphRun:
                 error, obs = yield from self._execute(where, skill, grounded, path, obs)
                 self.world.state = obs.state
                 post = _measure(grounded, "post", self.world, (self.held or obs).state, start)
-                log("node_post", node=where, verb=skill.verb, ok=post.success, failed=failed_items(post), error=error)
-                if post.success and path is not None and error not in NOT_RUN:
+                ok = post.success and error not in NOT_RUN  # a call that never ran does not pass
+                log("node_post", node=where, verb=skill.verb, ok=ok, failed=failed_items(post), error=error)
+                if ok:
                     self.outputs[where] = self._outputs(skill, grounded.args, obs)
                     return True, obs
                 stage, failing = "post", _failing(post) or ["run"]
