@@ -62,7 +62,9 @@ EPISODES = _schema(
         _field("status", pa.string(), "episode outcome", values=STATUSES),
         _field("failure_reason", pa.string(), "why it failed or crashed; null on success", nullable=True),
         _field("success", pa.bool_(), "every goal condition held at the end"),
-        _field("progress", pa.float64(), "satisfied goal items / all goal items, in [0, 1]"),
+        _field(
+            "progress", pa.float64(), "goal progress in [0, 1]: each top-level condition weighs the same (evaluator)"
+        ),
         _field("n_conditions", pa.int32(), "goal conditions evaluated"),
         _field("n_conditions_ok", pa.int32(), "goal conditions that held"),
     ],

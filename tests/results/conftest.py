@@ -19,12 +19,23 @@ def _verdict(predicate: str, items: list[str], n_ok: int) -> Verdict:
         ItemResult(item=item, ok=k < n_ok, reason="inside" if k < n_ok else "0.2 m away")
         for k, item in enumerate(items)
     ]
-    condition = ConditionResult(index=0, predicate=predicate, ok=n_ok == len(items), items=results)
-    upright = ConditionResult(
-        index=1, predicate="upright", ok=True, items=[ItemResult(item=items[0], ok=True, reason="tilt 2 deg")]
+    condition = ConditionResult(
+        index=0,
+        path="goal.all_of[0]",
+        predicate=predicate,
+        ok=n_ok == len(items),
+        progress=n_ok / len(items),
+        items=results,
     )
-    n_all = len(items) + 1
-    return Verdict(success=condition.ok, progress=(n_ok + 1) / n_all, conditions=[condition, upright])
+    upright = ConditionResult(
+        index=1,
+        path="goal.all_of[1]",
+        predicate="upright",
+        ok=True,
+        progress=1.0,
+        items=[ItemResult(item=items[0], ok=True, reason="tilt 2 deg")],
+    )
+    return Verdict(success=condition.ok, progress=(condition.progress + 1.0) / 2, conditions=[condition, upright])
 
 
 def run_records(run: str, day: int) -> dict[str, list[dict]]:
