@@ -111,6 +111,24 @@ def test_fridge_cools_with_its_door_closed_only(world, sim):
     assert model.step(_set(sim, fridge__door=1.2), 100.0)["milk"] > expected
 
 
+def test_thermal_tolerances_are_fields_of_the_setup(world, sim):
+    """A fridge door ajar by 0.15 rad is open by default and closed at ``door_max_rad`` 0.2; a pot 3 cm
+    above a running burner is off it by default and on it at ``burner_max_gap`` 0.05."""
+    ajar = _set(sim, fridge__door=0.15)
+    loose = SETUP.model_copy(update={"door_max_rad": 0.2, "burner_max_gap": 0.05})
+    cold = 21.0 + (SETUP.fridge_c - 21.0) * (1 - math.exp(-SETUP.fridge_rate * 100.0))
+    assert _model(world).step(ajar, 100.0)["milk"] == pytest.approx(21.0)
+    assert ThermalModel(loose, world[1], {"milk": BOX_ASSET}).step(ajar, 100.0)["milk"] == pytest.approx(cold)
+    state = _set(sim, fridge__door=0.0, stove__power_key=1.5708)
+    pot = state.objects["pot"]
+    raised = pot.model_copy(update={"pos": (pot.pos[0], pot.pos[1], pot.pos[2] + 0.03)})
+    state = state.model_copy(update={"objects": {**state.objects, "pot": raised}})
+    assert _model(world).step(state, 2.0)["pot"] == pytest.approx(21.0)
+    assert ThermalModel(loose, world[1], {"pot": POT}).step(state, 2.0)["pot"] == pytest.approx(
+        21.0 + 2 * SETUP.stove_c_per_s
+    )
+
+
 def test_running_burner_heats_the_vessel_on_it(world, sim):
     model = _model(world)
     assert model.step(sim.get_state(), 2.0)["pot"] == pytest.approx(21.0)  # power key off
