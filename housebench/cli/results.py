@@ -9,6 +9,8 @@ import click
 from housebench.paths import REPORT_DIR, RESULTS_DIR
 from housebench.results.schema import SCHEMAS
 
+LOCAL_REPORT = Path("report")  # the CLI's default: git-ignored, outside every DVC output
+RUNS_READ = " union ".join(f"select distinct run from {table}" for table in SCHEMAS) + " order by run"
 _RESULTS = click.option(
     "--results",
     "results_dir",
@@ -30,24 +32,32 @@ def report() -> None:
     "--out",
     "out_dir",
     type=click.Path(path_type=Path),
-    default=REPORT_DIR,
+    default=LOCAL_REPORT,
     show_default=True,
-    help="report directory (replaced atomically)",
+    help="report directory (replaced atomically; never the DVC stage's results/report)",
 )
 @click.option(
-    "--scene",
-    "scenes",
+    "--picture",
+    "pictures",
     multiple=True,
     type=click.Path(path_type=Path, exists=True),
-    help="scene preview PNG for the gallery (repeatable)",
+    help="a PNG for the Pictures section (repeatable; default: params.yaml report.scene_images, as the stage)",
 )
-def build(results_dir: Path, out_dir: Path, scenes: tuple[Path, ...]) -> None:
-    """Write index.html, plots and metrics.json for every run under --results."""
+@click.option("--run", "runs", multiple=True, help="report only this run (repeatable; default: every run)")
+def build(results_dir: Path, out_dir: Path, pictures: tuple[Path, ...], runs: tuple[str, ...]) -> None:
+    """Write index.html, plots and metrics.json for the runs under --results, with the same pictures,
+    captions, control and asset health as the DVC stage."""
     from housebench.io import dumps_json
     from housebench.report.build import build_report
+    from housebench.report.inputs import report_inputs
 
+    if Path(out_dir).resolve() == REPORT_DIR.resolve():
+        raise click.ClickException(
+            f"{REPORT_DIR} is the DVC report stage's output: `dvc repro report`, or another --out"
+        )
     try:
-        metrics = build_report(results_dir, out_dir, scenes)
+        inputs = report_inputs(pictures=pictures or None) | {"runs": list(runs) or None}
+        metrics = build_report(results_dir, out_dir, **inputs)
     except (FileNotFoundError, ValueError) as err:
         raise click.ClickException(str(err)) from None
     click.echo(dumps_json(metrics), nl=False)
@@ -61,20 +71,26 @@ def results() -> None:
 @results.command("query")
 @_RESULTS
 @click.option("--csv", "as_csv", is_flag=True, help="print CSV instead of a text table")
+@click.option("--run", "runs", multiple=True, help="read only this run (repeatable; default: every run)")
 @click.argument("sql")
-def query(results_dir: Path, as_csv: bool, sql: str) -> None:
-    """Run SQL over the views episodes, conditions, events and choices (all runs), e.g.
+def query(results_dir: Path, as_csv: bool, runs: tuple[str, ...], sql: str) -> None:
+    """Run SQL over the views episodes, conditions, events and choices, e.g.
 
     housebench results query "select task, avg(success::int) from episodes group by task"
+
+    The runs it read are named on stderr (``runs read: ...``).
     """
     import duckdb
 
     from housebench.results.writer import connect
 
     try:
-        frame = connect(results_dir).sql(sql).df()
+        con = connect(results_dir, list(runs) or None)
+        frame = con.sql(sql).df()
+        read = [row[0] for row in con.sql(RUNS_READ).fetchall()]
     except (duckdb.Error, FileNotFoundError, ValueError) as err:
         raise click.ClickException(str(err).splitlines()[0]) from None
+    click.echo(f"runs read: {', '.join(read) or 'none'}", err=True)
     text = frame.to_csv(index=False) if as_csv else frame.to_string(index=False) + "\n"
     click.echo(text, nl=False)
 
