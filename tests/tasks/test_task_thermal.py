@@ -4,16 +4,22 @@ reports the model's temperatures to the evaluator."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
+from click.testing import CliRunner
 
 from housebench.annotations.schema import AssetAnnotation, ContainerProfile, PlacedObject, SceneAnnotations
+from housebench.cli import main
 from housebench.house.annotate import house_annotations
 from housebench.house.layout import generate_house
 from housebench.io import write_json
+from housebench.jsonfile import load_model
 from housebench.rollout.episode import EpisodeJob, run_episode
 from housebench.sim.mujoco import MujocoBackend
+from housebench.sim.state import SimState
+from housebench.tasks.evaluator import evaluate
 from housebench.tasks.goal import Goal
 from housebench.tasks.spec import PlacedTaskObject, TaskVariant
 from housebench.tasks.thermal import ThermalModel, ThermalSetup
@@ -147,7 +153,8 @@ def test_unknown_appliance_and_missing_joint_are_errors(world, sim):
         _model(world).step(state.model_copy(update={"joints": {}}), 1.0)
 
 
-def test_noop_episode_is_judged_on_the_model_temperatures(world, tmp_path):
+def _task_files(world, tmp_path) -> tuple[TaskVariant, SceneAnnotations]:
+    """``task.json`` (heat the food) and ``scene.json`` for the world, written under ``tmp_path``."""
     root, ann, layer, poses = world
     objects = {
         n: PlacedTaskObject(asset="box", role=n, support="s", pos=p, quat=(1, 0, 0, 0), base=(1, 1, 0))
@@ -185,6 +192,34 @@ def test_noop_episode_is_judged_on_the_model_temperatures(world, tmp_path):
     )
     write_json(tmp_path / "task.json", variant.model_dump(mode="json"))
     write_json(tmp_path / "scene.json", scene.model_dump(mode="json"))
+    return variant, scene
+
+
+def test_scene_state_is_judged_again_by_evaluate(world, tmp_path):
+    """``housebench scene state`` writes the scene's state as the simulator loads it (temperatures from
+    the task's thermal setup); ``housebench evaluate`` judges that file as the evaluator judges the state."""
+    variant, scene = _task_files(world, tmp_path)
+    run = CliRunner().invoke(
+        main,
+        ["scene", "state", str(world[2]), "--task", str(tmp_path / "task.json"), "--out", str(tmp_path / "s.json")],
+    )
+    assert run.exit_code == 0, run.output
+    state = load_model(SimState, tmp_path / "s.json")
+    assert state.temperatures_c["food"] == 4.0 and state.temperatures_c["milk"] == SETUP.ambient_c
+    assert state.objects["food"].pos == pytest.approx(world[3]["food"], abs=1e-6)
+    judged = CliRunner().invoke(
+        main,
+        ["evaluate", "--task", str(tmp_path / "task.json"), "--annotations", str(tmp_path / "scene.json")]
+        + ["--state", str(tmp_path / "s.json")],
+    )
+    verdict = evaluate(variant.goal, state, scene)
+    assert not verdict.success and verdict.conditions[1].ok  # 4 C: chilled, not heated
+    assert judged.exit_code == 3 and json.loads(judged.output) == json.loads(verdict.model_dump_json())
+
+
+def test_noop_episode_is_judged_on_the_model_temperatures(world, tmp_path):
+    _task_files(world, tmp_path)
+    root, ann, layer, poses = world
     outcome = run_episode(
         EpisodeJob(
             run="t",
