@@ -46,9 +46,9 @@ def success_by_task(rows: list[dict[str, Any]], path: Path) -> Path:
             ]
             ax.barh(ys, [r["success_rate"] for r in picked], height, xerr=errors, capsize=3, label=policy)
         ax.set_yticks(range(len(tasks)), tasks)
-        ax.set(xlim=(0, 1.05), xlabel="success rate (every goal condition held), 95% Wilson CI", title="Success")
-        if policies:
-            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=4, fontsize=7, frameon=False)
+        ax.set(xlim=(0, 1.05), xlabel="success rate (every goal condition held), 95% Wilson CI")
+        if policies:  # above the axes, where it covers neither the bars nor the axis label
+            ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=4, fontsize=7, frameon=False)
     return path
 
 
