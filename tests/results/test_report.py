@@ -121,3 +121,29 @@ TASK = json.dumps(
         "goal": {"predicate": "inside", "items": ["apple"], "container": "bowl"},
     }
 )
+
+
+def test_asset_health_lists_drop_test_verdicts_hulls_and_refusals(results_dir, tmp_path):
+    from housebench.io import write_json
+    from housebench.report.inputs import asset_health
+
+    root = tmp_path / "project"
+    drops = {
+        "bowl": {"passed": True, "failures": [], "rest_z": 0.0, "tilt_deg": 0.1, "drift": 0.0},
+        "duck": {"passed": False, "failures": ["tipped onto another rest: tilted 9.4 deg (max 5.0)"]},
+    }
+    write_json(root / "assets_built/droptest.json", {"version": 1, "assets": drops})
+    for name, hulls in (("bowl", 12), ("duck", 3)):
+        write_json(root / f"assets_built/sim/{name}/meta.json", {"hull_count": hulls, "collision_method": "coacd"})
+    write_json(root / "assets_built/imported/failed.json", {"version": 1, "failed": {"lamp": "sample.urdf: no mesh"}})
+    rows = asset_health(root)
+    assert [(r["name"], r["verdict"], r["hulls"]) for r in rows] == [
+        ("bowl", "passed", 12),
+        ("duck", "FAILED", 3),
+        ("lamp", "refused at import", ""),
+    ]
+    build_report(results_dir, tmp_path / "r", assets=rows)
+    html = (tmp_path / "r/index.html").read_text()
+    health = html[html.index("id=assets") : html.index("id=choices")]
+    assert "2 of 3 assets failed" in health and "tipped onto another rest" in health and "no mesh" in health
+    assert asset_health(tmp_path / "nothing_built") is None
