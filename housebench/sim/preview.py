@@ -15,7 +15,7 @@ from PIL import Image
 
 from housebench.io import r6, r6s
 from housebench.sim.backend import Simulation, View
-from housebench.sim.state import SimState
+from housebench.state import SimState
 
 ELEVATION = -72.0  # degrees: nearly overhead, so the camera stays over the props, clear of walls
 MIN_DISTANCE, MAX_DISTANCE = 1.0, 2.2  # close in: a far camera ends up behind a wall
