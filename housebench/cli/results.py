@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -93,6 +94,30 @@ def query(results_dir: Path, as_csv: bool, runs: tuple[str, ...], sql: str) -> N
     click.echo(f"runs read: {', '.join(read) or 'none'}", err=True)
     text = frame.to_csv(index=False) if as_csv else frame.to_string(index=False) + "\n"
     click.echo(text, nl=False)
+
+
+@results.command("state")
+@_RESULTS
+@click.option("--run", required=True, help="the run the episode belongs to, e.g. repro")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("state"), show_default=True)
+@click.argument("episode_id")
+def state(results_dir: Path, run: str, out: Path, episode_id: str) -> None:
+    """Write EPISODE_ID's initial and final states (``initial.json``, ``final.json``) from the states
+    table, to judge its verdict again with ``housebench evaluate --state final.json --initial initial.json``."""
+    from housebench.io import write_json
+    from housebench.results.writer import connect
+
+    try:
+        con = connect(results_dir, [run])
+        found = con.execute("select initial, final from states where episode_id = ?", [episode_id]).fetchall()
+    except (FileNotFoundError, ValueError) as err:
+        raise click.ClickException(str(err)) from None
+    if not found or found[0][1] is None:
+        raise click.ClickException(f"{results_dir}: no final state of episode '{episode_id}' in run '{run}'")
+    initial, final = (json.loads(text) for text in found[0])
+    write_json(out / "initial.json", initial)
+    write_json(out / "final.json", final)
+    click.echo(f"{out / 'initial.json'} {out / 'final.json'}")
 
 
 @results.command("schema")

@@ -145,13 +145,16 @@ def glance(sections: dict[str, list[dict[str, Any]]], control: str) -> str:
             f"{r['crashes']} crashed</li>"
         )
     n = sum(r["episodes"] for r in policies)
-    span = _seconds(min(r["min_sim_s"] for r in policies), max(r["max_sim_s"] for r in policies)) if policies else ""
+    horizon = (
+        _seconds(min(r["min_horizon_s"] for r in policies), max(r["max_horizon_s"] for r in policies)) if n else ""
+    )
+    span = _seconds(min(r["min_sim_s"] for r in policies), max(r["max_sim_s"] for r in policies)) if n else ""
     shape = "; ".join(
         f"{escape(r['policy'])}: {r['tasks']} tasks, {r['variants']} variants, {r['seeds']} seeds" for r in policies
     )
     return (
-        f"<div class=glance id=glance><h2>At a glance</h2><p>{n} episodes ({shape}); each episode simulated "
-        f"{span} (the task's horizon unless the policy stopped early).</p><ul>{''.join(lines)}</ul>"
+        f"<div class=glance id=glance><h2>At a glance</h2><p>{n} episodes ({shape}); horizon {horizon} per "
+        f"episode (the task's own); episodes ran {span} of simulated time.</p><ul>{''.join(lines)}</ul>"
         "<p><b>Success</b>: every goal condition held at the end of the episode. <b>Progress</b> is partial "
         "credit only: each top-level goal condition weighs the same (the share of its items that hold; an "
         "<code>any_of</code> counts once one term holds); an episode can make progress and still fail.</p>"
@@ -162,8 +165,22 @@ def glance(sections: dict[str, list[dict[str, Any]]], control: str) -> str:
     )
 
 
-def _episodes(sections: dict[str, list[dict[str, Any]]], states: dict[tuple[str, str], str]) -> str:
+def _state_text(final: str) -> str:
+    """The final state as a reader needs it: objects (position, orientation), open parts, temperatures."""
+    state = json.loads(final)
+    lines = [
+        f"{name}: pos {tuple(round(v, 3) for v in o['pos'])}, quat {tuple(round(v, 3) for v in o['quat'])}"
+        for name, o in sorted(state.get("objects", {}).items())
+    ]
+    parts = {j: q for j, q in state.get("joints", {}).items() if not j.startswith("robot0:") and abs(q) > 1e-3}
+    lines += [f"{j}: {q:.3f} from closed" for j, q in sorted(parts.items())] or ["every articulated part closed"]
+    lines += [f"{n}: {t:.1f} C" for n, t in sorted(state.get("temperatures_c", {}).items())]
+    return "\n".join(lines)
+
+
+def _episodes(sections: dict[str, list[dict[str, Any]]]) -> str:
     """One collapsible block per episode: its verdict per condition, its events, its final state."""
+    states = {(r["run"], r["episode_id"]): _state_text(r["final"]) for r in sections["episode_states"]}
     conds = {k: list(g) for k, g in groupby(sections["episode_conditions"], lambda r: (r["run"], r["episode_id"]))}
     events = {k: list(g) for k, g in groupby(sections["episode_events"], lambda r: (r["run"], r["episode_id"]))}
     blocks = []
@@ -178,7 +195,11 @@ def _episodes(sections: dict[str, list[dict[str, Any]]], states: dict[tuple[str,
             + table(conds.get(key, []), EPISODE_CONDITIONS)
             + "<p>Events</p>"
             + table(events.get(key, []), EPISODE_EVENTS)
-            + (f"<p>Final state</p><pre>{escape(state)}</pre>" if state else "")
+            + (
+                f"<p>Final state (whole: <code>housebench results state</code>)</p><pre>{escape(state)}</pre>"
+                if state
+                else ""
+            )
             + "</details>"
         )
     return "".join(blocks) or "<p><em>none</em></p>"
@@ -191,12 +212,10 @@ def render(
     plots: Sequence[tuple[Path, str]],
     pictures: Sequence[tuple[Path, str]],
     assets: list[dict[str, Any]] | None = None,
-    states: dict[tuple[str, str], dict[str, Any]] | None = None,
 ) -> str:
     """The whole page: at a glance, success by task beside the control, plots, failures grouped by
     predicate and item, crashes, goal conditions, asset health, the sampled variants' choices,
     provenance, pictures (captioned) and a drill-down per episode."""
-    text = {k: json.dumps(v, indent=1, sort_keys=True) for k, v in (states or {}).items()}
     health = (
         "<p>Asset health was not given to this report.</p>"
         if assets is None
@@ -228,7 +247,7 @@ def render(
         "<h2 id=pictures>Pictures</h2>",
         "".join(_figure(path, caption) for path, caption in pictures) or "<p><em>none</em></p>",
         "<h2 id=episodes>Episodes</h2>",
-        _episodes(sections, text),
+        _episodes(sections),
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"

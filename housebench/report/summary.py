@@ -20,7 +20,8 @@ QUERIES = {
         select policy, count(*) as episodes, count_if(success) as successes,
                avg(progress) as mean_progress, count_if(status = 'crash') as crashes,
                count(distinct task) as tasks, count(distinct task || '/' || variant) as variants,
-               count(distinct seed) as seeds, min(sim_s) as min_sim_s, max(sim_s) as max_sim_s
+               count(distinct seed) as seeds, min(sim_s) as min_sim_s, max(sim_s) as max_sim_s,
+               min(horizon_s) as min_horizon_s, max(horizon_s) as max_horizon_s
         from episodes group by policy order by policy""",
     "tasks": """
         select task, policy, count(*) as episodes, count_if(success) as successes,
@@ -30,13 +31,12 @@ QUERIES = {
     "conditions": """
         select task, policy, condition_index, predicate, count(*) as items,
                avg(ok::int) as pass_rate
-        from conditions join episodes using (run, episode_id, task, variant, seed)
-        group by all order by task, policy, condition_index, predicate""",
+        from conditions group by all order by task, policy, condition_index, predicate""",
     "failures": """
         with judged as (select task, policy, count(*) as judged from episodes
                         where status <> 'crash' group by all)
         select task, policy, predicate, item, count(distinct (run, episode_id)) as failed, judged
-        from conditions join episodes using (run, episode_id, task, variant, seed) join judged using (task, policy)
+        from conditions join judged using (task, policy)
         where not ok group by all order by task, policy, failed desc, predicate, item""",
     "crashes": """
         select task, policy, failure_reason, count(*) as episodes from episodes
@@ -63,6 +63,7 @@ QUERIES = {
         select run, episode_id, condition_index, predicate, bool_and(ok) as ok,
                string_agg(item || ': ' || reason, '; ' order by item) filter (where not ok) as failed
         from conditions group by all order by run, episode_id, condition_index""",
+    "episode_states": "select run, episode_id, final from states where final is not null order by run, episode_id",
     "episode_events": """
         select run, episode_id, seq, t_sim, kind, detail from events order by run, episode_id, seq""",
 }

@@ -58,7 +58,7 @@ def test_report_tells_success_from_progress_and_the_control(results_dir, tmp_pat
     build_report(results_dir, tmp_path / "r")
     html = (tmp_path / "r/index.html").read_text()
     glance = html[html.index("id=glance") : html.index("id=tasks")]
-    assert "48 episodes" not in glance and "24 episodes" in glance and "10 s" in glance
+    assert "24 episodes" in glance and "horizon 10 s per episode" in glance
     assert "(the control)" in glance and "holds its start pose" in glance
     assert "partial credit, not success" in glance
     # scripted: 4 of 12 episodes against 0 of 12 for the control, 95% intervals overlap: flagged
@@ -69,6 +69,7 @@ def test_report_tells_success_from_progress_and_the_control(results_dir, tmp_pat
     # a drill-down per episode: its verdict per condition and its events
     episodes = html[html.index("id=episodes") :]
     assert episodes.count("<details>") == 24 and "skill_end" in episodes and "FAILED" in episodes
+    assert episodes.count("apple: pos (1.0, 2.0, 0.0)") == 22  # the final state of every episode not crashed
 
 
 def test_same_parquet_same_bytes(results_dir, tmp_path):

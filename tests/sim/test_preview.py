@@ -8,7 +8,7 @@ import math
 import pytest
 
 from housebench.sim.preview import MAX_DISTANCE, frame_props
-from housebench.sim.state import ObjectState, SimState
+from housebench.state import ObjectState, SimState
 
 
 def _state(**positions) -> SimState:

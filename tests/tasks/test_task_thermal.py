@@ -18,7 +18,7 @@ from housebench.io import write_json
 from housebench.jsonfile import load_model
 from housebench.rollout.episode import EpisodeJob, run_episode
 from housebench.sim.mujoco import MujocoBackend
-from housebench.sim.state import SimState
+from housebench.state import SimState
 from housebench.tasks.evaluator import evaluate
 from housebench.tasks.goal import Goal
 from housebench.tasks.spec import PlacedTaskObject, TaskVariant
@@ -240,3 +240,47 @@ def test_noop_episode_is_judged_on_the_model_temperatures(world, tmp_path):
     heated, chilled, closed = outcome.verdict.conditions
     assert not outcome.verdict.success and not heated.ok and chilled.ok and closed.ok
     assert heated.items[0].reason.startswith("4.00")  # 4 C from the setup, barely warmed in 0.5 s
+
+
+def test_an_episode_keeps_its_states_so_its_verdict_can_be_judged_again(world, tmp_path):
+    """The rollout writes each episode's initial and final states; ``housebench results state`` gets
+    them back and ``housebench evaluate`` gives the verdict the rollout recorded."""
+    from housebench.results.writer import write_run
+    from housebench.rollout.records import records
+
+    _task_files(world, tmp_path)
+    job = EpisodeJob(
+        run="t",
+        task="heat",
+        variant="v000",
+        seed=3,
+        policy="noop",
+        backend="mujoco",
+        scene=world[2],
+        task_file=tmp_path / "task.json",
+        annotations=tmp_path / "scene.json",
+        horizon_s=0.3,
+        control_dt=0.1,
+        pose_noise_m=0.01,  # the initial state is not the annotated one: it has to be kept too
+        provenance={"code_commit": "c", "scene_hash": "s", "assets_hash": "a"},
+    )
+    outcome = run_episode(job)
+    assert outcome.crash is None, outcome.crash
+    write_run(tmp_path / "results", "t", records([outcome]))
+    runner = CliRunner()
+    got = runner.invoke(
+        main,
+        ["results", "state", "heat/v000/3/noop", "--run", "t", "--results", str(tmp_path / "results")]
+        + ["--out", str(tmp_path / "ep")],
+    )
+    assert got.exit_code == 0, got.output
+    final = load_model(SimState, tmp_path / "ep/final.json")
+    assert final.temperatures_c["food"] == outcome.final.temperatures_c["food"] and final.time == pytest.approx(0.3)
+    judged = runner.invoke(
+        main,
+        ["evaluate", "--task", str(tmp_path / "task.json"), "--annotations", str(tmp_path / "scene.json")]
+        + ["--state", str(tmp_path / "ep/final.json"), "--initial", str(tmp_path / "ep/initial.json")],
+    )
+    assert judged.exit_code == 3 and json.loads(judged.stdout) == json.loads(outcome.verdict.model_dump_json())
+    missing = runner.invoke(main, ["results", "state", "nope", "--run", "t", "--results", str(tmp_path / "results")])
+    assert missing.exit_code == 1 and "no final state of episode 'nope'" in missing.output
