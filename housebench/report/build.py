@@ -51,6 +51,10 @@ def build_report(
                 plots.progress_distribution(sections["progress"], tmp / "progress.png"),
                 "Distribution of episode progress",
             ),
+            (
+                plots.skill_failures(sections["skill_failures"], tmp / "skill_failures.png"),
+                "Failing skill and measured reason (last failed skill of each unsuccessful episode)",
+            ),
         ]
         html = page.render(title, sections, summary, figures, [Path(p) for p in scene_images])
         (tmp / "index.html").write_text(html, encoding="utf-8")

@@ -63,6 +63,13 @@ FAILURES = [
     _col("failure_reason", "reason"),
     _col("episodes", "episodes"),
 ]
+SKILL_FAILURES = [
+    _col("task", "task"),
+    _col("policy", "policy"),
+    _col("skill", "failing skill"),
+    _col("reason", "measured reason"),
+    _col("episodes", "failed episodes"),
+]
 CHOICES = [
     _col("task", "task"),
     _col("choice", "choice"),
@@ -119,6 +126,8 @@ def render(
         table(sections["conditions"], CONDITIONS),
         "<h2>Top failure reasons</h2>",
         table(sections["failures"], FAILURES),
+        "<h2>Where skills fail</h2><p>The last failed skill of each unsuccessful episode and its measured reason.</p>",
+        table(sections["skill_failures"], SKILL_FAILURES),
         "<h2>Variant choices</h2>",
         table(sections["choices"], CHOICES),
         "<h2>Provenance</h2>",

@@ -29,6 +29,7 @@ def test_report_pages_plots_and_metrics(results_dir, tmp_path):
         "index.html",
         "metrics.json",
         "progress.png",
+        "skill_failures.png",
         "success_by_task.png",
     ]
     assert json.loads((out / "metrics.json").read_text()) == metrics
@@ -44,7 +45,8 @@ def test_report_pages_plots_and_metrics(results_dir, tmp_path):
     html = (out / "index.html").read_text()
     for heading in ("Summary by task and policy", "Goal conditions", "Provenance", "Pictures"):
         assert f"<h2>{heading}</h2>" in html
-    assert html.count('src="data:image/png;base64,') == 3  # two plots and the scene
+    assert html.count('src="data:image/png;base64,') == 4  # three plots and the scene
+    assert "<h2>Where skills fail</h2>" in html
     assert "kitchen_v000.png" in html and "c0ffee29" in html and "mujoco 3.3.7" in html
     assert "33.3%" in html and "MuJoCo: unstable" in html
     assert not re.search(r'(src|href)="(?!data:)', html)  # self-contained
@@ -74,3 +76,16 @@ def test_stage_and_cli(results_dir, monkeypatch):
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["episodes"] == 24  # the CLI reports every run
     assert (root / "elsewhere/index.html").is_file()
+
+
+def test_skill_failures_name_the_last_failed_skill_once_per_episode(results_dir):
+    from housebench.report.summary import summarize
+    from housebench.results.writer import connect
+
+    con = connect(results_dir, None)
+    sections = summarize(con)
+    failed = con.sql("select count(*) from episodes where policy = 'scripted' and not success").fetchall()[0][0]
+    con.close()
+    rows = sections["skill_failures"]
+    assert {(r["policy"], r["skill"], r["reason"]) for r in rows} == {("scripted", "place", "dropped")}
+    assert sum(r["episodes"] for r in rows) == failed > 0
