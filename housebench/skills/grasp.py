@@ -19,7 +19,7 @@ from housebench.state import ObjectState
 from housebench.tasks.geometry import rotation
 
 FINGER_HALF = 0.0385  # pad centre to fingertip, m
-TIP_CLEARANCE = 0.008  # fingertips stay this far above the support
+TIP_CLEARANCE = 0.003  # fingertips stay this far above the support
 MAX_WIDTH = 0.09  # widest object the fingers take (0.1 m opening less clearance)
 TOP_MARGIN = 0.04  # a tall object is pinched this far below its top
 RIM_DEPTH = 0.035  # the fingertips reach this far down a container's wall
