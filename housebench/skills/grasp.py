@@ -4,7 +4,7 @@ The annotated grasp primitive's ``point`` lies between the fingertips; Fetch's g
 pad centre, 38.5 mm further up the fingers. A top pinch puts the pad centre at the object's middle
 height (or 4 cm under its top for tall ones), never so low that the fingertips touch the support. A
 rim pinch takes a container's wall from above, fingers across the wall, at any of four points
-around the rim (the annotated one turned by quarter turns).
+around the rim (the annotated one turned by quarter turns), the nearest the centre only.
 """
 
 from __future__ import annotations
@@ -54,7 +54,11 @@ def grasps(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
             pad_z = max(FINGER_HALF + TIP_CLEARANCE, prim.point[2] + FINGER_HALF - (RIM_DEPTH - 0.02))
             hx, hy = asset.container.inner_half_extents
             wall = abs(prim.point[0]) - hx  # the annotated point sits on the -x wall
-            for lx, ly, ayaw in ((-(hx + wall), 0, 0.0), (hx + wall, 0, 0.0), (0, -(hy + wall), 1), (0, hy + wall, 1)):
+            points = ((-(hx + wall), 0, 0.0), (hx + wall, 0, 0.0), (0, -(hy + wall), 1), (0, hy + wall, 1))
+            shortest = min(abs(lx) + abs(ly) for lx, ly, _ in points)
+            for lx, ly, ayaw in points:
+                if abs(lx) + abs(ly) > shortest + 0.01:  # held by a long side: the load's lever is shortest
+                    continue
                 pad = origin + rot @ np.array([lx, ly, pad_z - asset.bottom_offset])
                 turn = yaw + ayaw * math.pi / 2
                 out.append(TopGrasp("rim_pinch", pad, (turn, turn + math.pi)))
