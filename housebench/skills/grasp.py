@@ -20,6 +20,7 @@ from housebench.tasks.geometry import rotation
 
 FINGER_HALF = 0.0385  # pad centre to fingertip, m
 TIP_CLEARANCE = 0.003  # fingertips stay this far above the support
+THIN, THIN_TIP = 0.02, 0.0005  # items thinner than THIN are pinched with the tips THIN_TIP off the support
 MAX_WIDTH = 0.09  # widest object the fingers take (0.1 m opening less clearance)
 TOP_MARGIN = 0.04  # a tall object is pinched this far below its top
 RIM_DEPTH = 0.035  # the fingertips reach this far down a container's wall
@@ -44,7 +45,8 @@ def grasps(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
         yaw = math.atan2(axis[1], axis[0])
         if prim.kind == "top_pinch":
             height = asset.size[2]
-            pad_z = max(FINGER_HALF + TIP_CLEARANCE, height - TOP_MARGIN if height > 3 * TOP_MARGIN else height / 2)
+            low = FINGER_HALF + (THIN_TIP if height < THIN else TIP_CLEARANCE)
+            pad_z = max(low, height - TOP_MARGIN if height > 3 * TOP_MARGIN else height / 2)
             pad = origin + rot @ np.array([prim.point[0], prim.point[1], pad_z - asset.bottom_offset])
             yaws = [yaw, yaw + math.pi]
             if max(asset.size[0], asset.size[1]) <= MAX_WIDTH:  # narrow both ways: taken across as well
