@@ -70,6 +70,10 @@ def build_report(
                 plots.progress_distribution(sections["progress"], tmp / "progress.png"),
                 "PROGRESS per episode: partial credit, not success (each top-level condition weighs the same)",
             ),
+            (
+                plots.skill_failures(sections["skill_failures"], tmp / "skill_failures.png"),
+                "Failing skill and measured reason (last failed skill of each unsuccessful episode)",
+            ),
         ]
         html = page.render(title, sections, control, figures, pictures, assets, verification)
         (tmp / "index.html").write_text(html, encoding="utf-8")

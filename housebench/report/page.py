@@ -89,7 +89,19 @@ CRASHES = [
     _col("failure_reason", "reason"),
     _col("episodes", "episodes"),
 ]
-CHOICES = [_col("task", "task"), _col("choice", "choice"), _col("value", "value"), _col("variants", "variants")]
+SKILL_FAILURES = [
+    _col("task", "task"),
+    _col("policy", "policy"),
+    _col("skill", "failing skill"),
+    _col("reason", "measured reason"),
+    _col("episodes", "failed episodes"),
+]
+CHOICES = [
+    _col("task", "task"),
+    _col("choice", "choice"),
+    _col("value", "value"),
+    _col("variants", "variants"),
+]
 RUNS = [
     _col("run", "run"),
     _col("episodes", "episodes"),
@@ -264,6 +276,9 @@ def render(
         health,
         "<h2 id=skills>Skill verification: each verb and policy path in physics</h2>",
         verification_section(verification),
+        "<h2 id=skill-failures>Where skills fail</h2>"
+        "<p>The last failed skill of each unsuccessful episode and its measured reason.</p>",
+        table(sections["skill_failures"], SKILL_FAILURES),
         "<h2 id=choices>Variant choices</h2>",
         table(sections["choices"], CHOICES),
         "<h2 id=provenance>Provenance</h2>",

@@ -59,7 +59,7 @@ def _measure(grounded, key: str, world: World, state, initial) -> Verdict:
         return Verdict(
             success=False,
             progress=0.0,
-            conditions=[ConditionResult(index=0, predicate="error", ok=False, items=[item])],
+            conditions=[ConditionResult(index=0, path=key, predicate="error", ok=False, progress=0.0, items=[item])],
         )
 
 
