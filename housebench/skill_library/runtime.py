@@ -67,9 +67,6 @@ def _failing(verdict: Verdict) -> list[str]:
     return sorted({c.predicate for c in verdict.conditions if not c.ok})
 
 
-_SUBJECT_TYPES = {"_target": "place"}
-
-
 def _subjects(grounded, predicate: str) -> dict[str, Any]:
     """What the failing ``predicate`` was about (a ``base_near``'s target), offered first to a fallback."""
     conds = [c for c in grounded.pre + grounded.post if c.predicate == predicate and hasattr(c, "target")]
@@ -77,16 +74,19 @@ def _subjects(grounded, predicate: str) -> dict[str, Any]:
 
 
 def _fill(skill: SkillNode, args: dict[str, Any], types: dict[str, str]) -> dict[str, Any] | None:
-    """``skill``'s required arguments filled from another call's (same name, same type, or a type that
-    can stand for it), or None when one cannot be."""
-    out = {}
+    """``skill``'s required arguments filled from another call's: a place from the failing condition's
+    subject (``_target``) or any argument that can stand for one, anything else from the same name or
+    type; each value used once. None when one cannot be filled."""
+    out: dict[str, Any] = {}
     for a in skill.inputs:
         if a.default is not None:
             continue
-        found = args.get("_target") if a.type == "place" else None
-        found = found or (args.get(a.name) if types.get(a.name) == a.type else None)
-        found = found or next((args[n] for n, t in types.items() if t == a.type), None)
-        found = found or next((args[n] for n, t in types.items() if a.type in COMPATIBLE.get(t, ())), None)
+        names = [n for n in args if n == a.name and types.get(n) == a.type] + [
+            n for n in args if types.get(n) == a.type
+        ]
+        if a.type == "place":
+            names = ["_target", *(n for n in args if "place" in COMPATIBLE.get(types.get(n, ""), ()))]
+        found = next((args[n] for n in names if n in args and args[n] not in out.values()), None)
         if found is None:
             return None
         out[a.name] = found
@@ -160,7 +160,7 @@ class SubgraphRun:
                 break
             for on, verb in options:
                 fallback = skills()[verb]
-                filled = _fill(fallback, {**args, **_subjects(grounded, on)}, {**types, **_SUBJECT_TYPES})
+                filled = _fill(fallback, {**args, **_subjects(grounded, on)}, types)
                 if filled is None or not (fallback.calls or verb in EXECUTORS):
                     continue
                 log("fallback", node=where, verb=verb, args=filled, on=on)
