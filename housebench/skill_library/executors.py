@@ -18,11 +18,11 @@ import numpy as np
 from housebench.annotations.schema import Support
 from housebench.planning.footprint import stance_free
 from housebench.planning.reach import candidates, near_cells
-from housebench.robot.fetch import HEAD_JOINTS, HOME, TORSO_JOINT
+from housebench.robot.fetch import HEAD_JOINTS, HOME
 from housebench.skill_library.contracts import World
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
-from housebench.skills.motion import TUCK, hold, move_arm, settle_arm
+from housebench.skills.motion import TUCK, cartesian, hold, move_arm, pad_pose
 from housebench.skills.navigate import Navigate, obstacle_boxes, planner
 from housebench.skills.pick import Pick, carry_pos, to_carry
 from housebench.skills.place import Place, Release
@@ -33,6 +33,7 @@ from housebench.tasks.predicates import head_camera
 
 STANCE = (0.6, 0.7, 0.5, 0.8, 0.9, 1.0, 1.2)  # ring radii beyond the target's half extent, in order
 HEAD_TOL, HEAD_WAIT_S = 0.03, 30.0  # rad, s: how close the head gets to its target, how long it may take
+LIFT_MARGIN = 0.015  # metres past the asked height: a held object hangs a little lower in the fingers
 MAX_GAP = 0.9  # metres: a stance stays this close to the target's box (the contracts ask for 1 m)
 Factory = Callable[[dict[str, Any], World, SkillContext, Observation, str], Skill]
 
@@ -83,10 +84,10 @@ class Look(Skill):
     """Pan and tilt the head so the camera axis passes through an object's centre."""
 
     name = "look"
-    timeout_s = 10.0
 
     def __init__(self, world: World, obj: str) -> None:
         self.world, self.obj = world, obj
+        self.timeout_s = HEAD_WAIT_S + 5.0
 
     def target(self) -> str:
         return self.obj
@@ -153,7 +154,7 @@ class Scan(Skill):
 
     def __init__(self, world: World, role: str) -> None:
         self.world, self.role = world, role
-        self.timeout_s = 10.0 * max(1, len(world.instances(role)))
+        self.timeout_s = (HEAD_WAIT_S + 5.0) * max(1, len(world.instances(role)))
 
     def target(self) -> str:
         return self.role
@@ -168,18 +169,18 @@ class Scan(Skill):
 
 
 class Lift(Skill):
-    """Raise the held object by raising the torso (the arm keeps its pose)."""
+    """Raise the held object straight up by moving the grasp frame along a vertical line (IK)."""
 
     name = "lift"
-    timeout_s = 15.0
+    timeout_s = 20.0
 
     def __init__(self, height: float) -> None:
         self.height = height
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
-        target = {TORSO_JOINT: min(obs.joints[TORSO_JOINT] + self.height, 0.38)}
-        obs = yield from hold(obs, 1.0, ctx, joints=target)
-        return (yield from settle_arm(self.name, obs, target, ctx))
+        pos, rot = pad_pose(ctx, obs)
+        up = self.height + LIFT_MARGIN
+        return (yield from cartesian(self.name, obs, ctx, pos + (0.0, 0.0, up), rot, gripper=0.0))
 
 
 class Pose(Skill):
