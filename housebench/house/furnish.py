@@ -13,21 +13,26 @@ from typing import Any
 from housebench.house.appliances import Appliance, fridge, microwave, stove
 from housebench.house.furniture import Built, bed, block, bookcase, cabinet, seat, table
 from housebench.house.geometry import Box
-from housebench.house.parts import Part, drawer
+from housebench.house.parts import BAR, HANDLE_GAP, Part, drawer
 from housebench.house.plan import Room
 
 Jig = Callable[[], float]
 COUNTER = (0.6, 0.9)  # kitchen counter depth and height
+CLEARANCE = 0.005  # free space between kitchen pieces that meet at the corner or side by side
 
 
 def kitchen(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Appliance]]:
+    """The south counter runs from the west wall; the west counter starts past the south counter's
+    fronts and handles, and the stove past its east end, with room for the jitter (no overlaps)."""
     parts = p["parts"]
+    clear = p["furniture_jitter"] + CLEARANCE
     south = r.against("S", 1.2, COUNTER[0])
-    west_at = COUNTER[0] + 0.9 + jig()
+    fronts = COUNTER[0] + parts["panel"] + HANDLE_GAP + BAR  # the south counter's depth, handles included
+    west_at = fronts + clear + 0.9 + jig()
     west = r.against("W", west_at, COUNTER[0])
     fr = fridge("fridge", r.against("W", west_at + 1.35, 0.7), 0.7, 0.7, 1.8, [0.5, 0.9, 1.3], parts)
     mw = microwave("microwave", west.shifted(-0.6, 0.2), 0.5, 0.38, 0.3, COUNTER[1], parts)
-    st = stove("stove", r.against("S", 2.7 + jig(), COUNTER[0]), 0.6, COUNTER[0], COUNTER[1], parts)
+    st = stove("stove", r.against("S", 2.7 + clear + jig(), COUNTER[0]), 0.6, COUNTER[0], COUNTER[1], parts)
     built = [
         cabinet(
             "counter_south",

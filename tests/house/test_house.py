@@ -15,7 +15,7 @@ from pxr import Usd, UsdGeom, UsdPhysics, UsdValidation
 
 from housebench.annotations.schema import HouseAnnotations, Obstacle
 from housebench.house.annotate import house_annotations
-from housebench.house.layout import generate_house
+from housebench.house.layout import body_overlaps, generate_house
 from housebench.house.query import HouseQuery
 from housebench.usd.house import read_boxes, write_house_usd
 from housebench.usd.paths import ROBOT_PATH
@@ -94,6 +94,21 @@ def test_rooms_furniture_parts_and_appliances(house, ann):
     assert {"fridge/shelf_1", "fridge/shelf_2", "microwave/bottom", "stove/burner_1"} <= supports
     part_rooms = {q.room_at(*np.mean(np.reshape(p.box, (2, 3)), axis=0)[:2]) for p in parts.values()}
     assert "bathroom" not in part_rooms and None not in part_rooms  # no cabinet in the bathroom
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5])
+def test_no_moving_part_overlaps_another_body(params, seed):
+    """Every pair of separate bodies (each part against the static house and every other part) is
+    apart at the closed pose, so an engine that filters nothing sees the same house."""
+    assert body_overlaps(generate_house({**params, "seed": seed})) == []
+
+
+def test_overlap_check_finds_an_overlap(house):
+    part = house.parts[0]
+    panel = part.boxes[0]
+    intruder = type(panel)("intruder/box", panel.center, (0.01, 0.01, 0.01))
+    moved = type(house)(**{**house.__dict__, "boxes": (*house.boxes, intruder)})
+    assert [(a, b) for a, b, _ in body_overlaps(moved)] == [(panel.name, "intruder/box")]
 
 
 def test_supports_found_from_geometry(ann, params):
