@@ -18,7 +18,7 @@ from housebench.house.annotate import house_annotations
 from housebench.house.layout import body_overlaps, generate_house
 from housebench.house.query import HouseQuery
 from housebench.usd.house import read_boxes, write_house_usd
-from housebench.usd.paths import ROBOT_PATH
+from housebench.usd.paths import HOUSE_ROOT, ROBOT_PATH
 
 REPO = Path(__file__).resolve().parents[2]
 ROOMS = {"kitchen", "living_room", "dining_room", "bedroom", "study", "bathroom"}
@@ -51,11 +51,12 @@ def test_house_usd_validates_composes_and_has_jointed_parts(tmp_path, house):
     assert stage.GetPrimAtPath(ROBOT_PATH).GetAttribute("housebench:robot").Get() == "fetch"
     expected = {b.name: b for b in [*house.boxes, *(q for p in house.parts for q in p.boxes)]}
     assert {b.name: b for b in read_boxes(stage)} == expected
-    bodies = [p for p in stage.Traverse() if p.HasAPI(UsdPhysics.RigidBodyAPI)]
+    house_prims = [p for p in stage.Traverse() if p.GetPath().HasPrefix(HOUSE_ROOT)]
+    bodies = [p for p in house_prims if p.HasAPI(UsdPhysics.RigidBodyAPI)]
     assert len(bodies) == len(house.parts)
     paths = [b.GetPath() for b in bodies]  # no rigid body nested in a rigid body
     assert not [(a, b) for a in paths for b in paths if a != b and a.HasPrefix(b)]
-    joints = [p for p in stage.Traverse() if p.IsA(UsdPhysics.Joint)]
+    joints = [p for p in house_prims if p.IsA(UsdPhysics.Joint)]
     kinds = {p.GetTypeName() for p in joints}
     assert len(joints) == len(house.parts) and kinds == {"PhysicsRevoluteJoint", "PhysicsPrismaticJoint"}
     for prim in joints:
