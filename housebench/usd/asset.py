@@ -5,7 +5,8 @@ Z-up, metres, defaultPrim ``/Asset``: an Xform with ``PhysicsRigidBodyAPI`` and 
 ``PhysicsCollisionAPI`` + ``PhysicsMeshCollisionAPI`` (``convexHull``) bound to the physics material
 ``Looks/PhysicsMaterial``, each authoring the hull vertex limit (:data:`HULL_VERTEX_LIMIT`) for the
 engines that would otherwise reduce it silently (Newton and PhysX cap hulls at 64 vertices by default: the
-apple's 255-vertex hull would lose 7% of its volume). Geometry is inline; only the texture ``<name>.png`` lies beside the file.
+apple's 255-vertex hull would lose 7% of its volume). Geometry is inline; only the texture ``<name>.png``
+lies beside the file.
 A small light body also gets PhysX's ``PhysxRigidBodyAPI`` (continuous collision, damping).
 :func:`physics_errors` checks the physics layout: mass and collision APIs only where they belong,
 no rigid body inside another.
