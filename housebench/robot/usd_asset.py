@@ -8,7 +8,8 @@
 2. mujoco-usd-converter (it pins its own mujoco, so it runs in its own environment: the Python named by
    ``HOUSEBENCH_USD_CONVERTER``, e.g. ``/work/venv-conv/bin/python``) turns it into links, meshes, joints
    with limits, ``newton:armature`` / ``newton:damping`` and ``MjcActuator`` prims;
-3. :func:`finish` flattens that into one layer and adds what the converter leaves out: a UsdPhysics
+3. :func:`finish` flattens that into one layer, turns the massless camera frames into plain Xforms of
+   their links, and adds what the converter leaves out: a UsdPhysics
    drive on every actuated joint (stiffness and damping of the compiled MuJoCo position actuators, target
    the home pose), gravity off on every link (MuJoCo's ``gravcomp``), no self-collision, and the cameras
    ``head`` (Fetch's head camera) and ``third`` (behind-and-above view).
@@ -118,6 +119,25 @@ def _cameras(stage: Usd.Stage, prims: dict[str, Usd.Prim]) -> None:
         cam.CreateClippingRangeAttr(Gf.Vec2f(0.01, 20.0))
 
 
+def _massless_frames(stage: Usd.Stage) -> None:
+    """Camera frames (massless bodies welded to a link) become plain Xforms inside that link: a massless
+    rigid body is invalid to PhysX and Newton, and MuJoCo merges them anyway."""
+    frames = [
+        p
+        for p in stage.Traverse()
+        if p.HasAPI(UsdPhysics.RigidBodyAPI) and not UsdPhysics.MassAPI(p).GetMassAttr().Get()
+    ]
+    for prim in frames:
+        fixed = [c for c in prim.GetChildren() if c.IsA(UsdPhysics.FixedJoint)]
+        assert len(fixed) == 1, f"{prim.GetPath()}: a massless body that is not welded to its parent"
+        stage.RemovePrim(fixed[0].GetPath())
+        for schema in [s for s in prim.GetAppliedSchemas() if "Mass" in s or s == "PhysicsRigidBodyAPI"]:
+            prim.RemoveAppliedSchema(schema)
+        for attr in prim.GetAuthoredAttributes():
+            if attr.GetName().startswith(("physics:", "mjc:body:", "newton:")):
+                prim.RemoveProperty(attr.GetName())
+
+
 def finish(converted: Path, out: Path) -> None:
     """Flatten the converter's asset into ``out`` with drives, gravity compensation and cameras."""
     stage = Usd.Stage.Open(str(converted))
@@ -134,6 +154,7 @@ def finish(converted: Path, out: Path) -> None:
             prim.CreateAttribute("physxRigidBody:disableGravity", Sdf.ValueTypeNames.Bool, False).Set(True)
         if prim.HasAPI(UsdPhysics.ArticulationRootAPI):
             prim.CreateAttribute("physxArticulation:enabledSelfCollisions", Sdf.ValueTypeNames.Bool, False).Set(False)
+    _massless_frames(stage)
     _drives(stage)
     _cameras(stage, _prims(stage))
     stage.GetRootLayer().documentation = "Fetch (gymnasium-robotics MJCF, MIT) as a UsdPhysics articulation"

@@ -80,7 +80,8 @@ def test_planar_base_articulation_cameras_gravity_and_materials(stage):
     base_x = UsdPhysics.Joint(joints[BASE_JOINTS[0]])
     assert base_x.GetBody0Rel().GetTargets() == [stage.GetDefaultPrim().GetPath()]  # the robot's frame: world
     links = [p for p in stage.Traverse() if p.HasAPI(UsdPhysics.RigidBodyAPI)]
-    assert len(links) > 20 and all(p.GetAttribute("physxRigidBody:disableGravity").Get() for p in links)
+    assert len(links) == 19 and all(p.GetAttribute("physxRigidBody:disableGravity").Get() for p in links)
+    assert all(UsdPhysics.MassAPI(p).GetMassAttr().Get() > 0 for p in links)  # no massless body
     cameras = {p.GetName() for p in stage.Traverse() if p.IsA(UsdGeom.Camera)}
     assert cameras == {"head", "third"}
     colliders = [p for p in stage.Traverse() if p.HasAPI(UsdPhysics.CollisionAPI)]
