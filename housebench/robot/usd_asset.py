@@ -11,8 +11,8 @@
 3. :func:`finish` flattens that into one layer, turns the massless camera frames into plain Xforms of
    their links, and adds what the converter leaves out: a UsdPhysics
    drive on every actuated joint (stiffness and damping of the compiled MuJoCo position actuators, target
-   the home pose), gravity off on every link (MuJoCo's ``gravcomp``), no self-collision, and the cameras
-   ``head`` (Fetch's head camera) and ``third`` (behind-and-above view).
+   the home pose), gravity compensated on every link (``physxRigidBody:disableGravity``, ``mjc:gravcomp``),
+   no self-collision, and the cameras ``head`` (Fetch's head camera) and ``third`` (behind-and-above view).
 
 The base joints move the robot in its prim's frame: ``/World/Robot``'s translate and rotateZ are the start
 pose, so ``q = 0`` on the base joints is the start, unlike MuJoCo's world-coordinate base joints.
@@ -150,8 +150,9 @@ def finish(converted: Path, out: Path) -> None:
     for prim in stage.Traverse():
         if prim.GetTypeName() == "PhysicsScene":
             stage.RemovePrim(prim.GetPath())
-        elif prim.HasAPI(UsdPhysics.RigidBodyAPI):
+        elif prim.HasAPI(UsdPhysics.RigidBodyAPI):  # gravity compensation: PhysX's and MuJoCo's (Newton's solver)
             prim.CreateAttribute("physxRigidBody:disableGravity", Sdf.ValueTypeNames.Bool, False).Set(True)
+            prim.CreateAttribute("mjc:gravcomp", Sdf.ValueTypeNames.Double, False).Set(1.0)
         if prim.HasAPI(UsdPhysics.ArticulationRootAPI):
             prim.CreateAttribute("physxArticulation:enabledSelfCollisions", Sdf.ValueTypeNames.Bool, False).Set(False)
     _massless_frames(stage)

@@ -1,0 +1,54 @@
+"""The Newton backend: import a composed stage with ``newton.ModelBuilder.add_usd`` and step it with Newton's
+MuJoCo solver on the CPU."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import newton
+import newton.usd
+import warp as wp
+
+from housebench.sim.newton.simulation import NewtonSimulation
+
+TIMESTEP = 0.002  # s, as the MuJoCo backend
+
+
+@dataclass
+class NewtonBackend:
+    """``gap``: Newton's contact detection gap (m; its default 0.1 m keeps thousands of idle contacts in the
+    house). ``mujoco_cpu``: step MuJoCo's C library (fast on a CPU) instead of MuJoCo Warp's kernels."""
+
+    name: str = "newton"
+    gap: float = 0.0
+    mujoco_cpu: bool = True
+
+    @property
+    def version(self) -> str:
+        return newton.__version__
+
+    def build(self, stage_path: Path) -> newton.Model:
+        """The Newton model of the stage: every prim read by Newton's USD importer with its Newton, PhysX and
+        MuJoCo schema resolvers."""
+        wp.config.quiet = True
+        builder = newton.ModelBuilder()
+        newton.solvers.SolverMuJoCo.register_custom_attributes(builder)
+        builder.rigid_gap = self.gap
+        builder.add_usd(
+            str(stage_path),
+            schema_resolvers=[
+                newton.usd.SchemaResolverNewton(),
+                newton.usd.SchemaResolverPhysx(),
+                newton.usd.SchemaResolverMjc(),
+            ],
+            collapse_fixed_joints=True,
+            enable_self_collisions=False,
+            load_visual_shapes=False,
+        )
+        return builder.finalize(device="cpu")
+
+    def load(self, stage_path: Path) -> NewtonSimulation:
+        model = self.build(stage_path)
+        solver = newton.solvers.SolverMuJoCo(model, use_mujoco_cpu=self.mujoco_cpu)
+        return NewtonSimulation(model, solver, TIMESTEP, stage_path)
