@@ -32,7 +32,7 @@ from pathlib import Path
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
 from housebench.robot.fetch import BASE_JOINTS, HOME, PREFIX, USD_ASSET, model_dir
-from housebench.sim.mujoco.fetch import fetch_spec
+from housebench.robot.model import fetch_spec
 
 ROOT = "/fetch"  # the asset's default prim (the converter names it after the model)
 CARRIER_MASS = 0.01  # kg of each planar-base carrier body
@@ -42,7 +42,7 @@ _APERTURE = 20.955  # mm (USD's default vertical aperture); the focal length set
 
 def source_mjcf(out: Path) -> Path:
     """``fetch_spec()`` as ``out/fetch.xml`` (absolute mesh paths), the planar base as a body chain."""
-    spec = fetch_spec()
+    spec = fetch_spec(1, 1)  # MuJoCo's default class: the USD's collision groups say who touches whom
     spec.meshdir = str((model_dir().parent / "stls" / "fetch").resolve())
     spec.modelname = "fetch"
     root = ET.fromstring(spec.to_xml())

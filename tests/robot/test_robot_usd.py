@@ -10,8 +10,8 @@ import pytest
 from pxr import Usd, UsdGeom, UsdPhysics, UsdShade
 
 from housebench.robot.fetch import BASE_JOINTS, HOME, PREFIX, USD_ASSET
+from housebench.robot.model import fetch_spec
 from housebench.robot.usd_asset import actuator_gains
-from housebench.sim.mujoco.fetch import fetch_spec
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,8 @@
 Names follow the MuJoCo backend: props by their prim name (``/World/Props/apple`` -> ``apple``), part joints
 by their path under ``/World/House`` without ``_joint`` (``fridge/door``), robot joints ``robot0:<name>``.
 The robot's base joints move it in its prim's frame (q = 0 at the start pose); this class turns them into
-world x, y and yaw, as the MuJoCo backend's base joints are.
+world x, y and yaw, as the MuJoCo backend's base joints are. Not yet here: images and finger contacts
+(observations carry none).
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ from pathlib import Path
 import newton
 import numpy as np
 from pxr import Gf, Usd, UsdGeom
+from scipy.spatial.transform import Rotation
 
-from housebench.robot.fetch import BASE_JOINTS, HOME, PREFIX
+from housebench.robot.fetch import BASE_JOINTS, FINGER_JOINTS, HOME, PREFIX
 from housebench.sim.backend import View
-from housebench.sim.state import ObjectState, SimState
+from housebench.state import FINGERS, ObjectState, Observation, SimState
 from housebench.usd.paths import HOUSE_ROOT, PROPS_PATH, ROBOT_PATH
+
+GRIP = "grip"  # the gripper frame's prim (the MJCF site ``robot0:grip``) in the robot's USD
 
 
 def _name(label: str) -> str | None:
@@ -30,12 +34,24 @@ def _name(label: str) -> str | None:
     return None
 
 
-def _robot_start(stage_path: Path) -> tuple[float, float, float]:
-    stage = Usd.Stage.Open(str(stage_path), Usd.Stage.LoadNone)
+def _robot_start(stage: Usd.Stage) -> tuple[float, float, float]:
     xf = Gf.Transform(UsdGeom.Xformable(stage.GetPrimAtPath(ROBOT_PATH)).ComputeLocalToWorldTransform(0))
     rot = xf.GetRotation().GetQuat()
     w, z = rot.GetReal(), rot.GetImaginary()[2]  # a rotation about Z only
     return float(xf.GetTranslation()[0]), float(xf.GetTranslation()[1]), 2 * math.atan2(z, w)
+
+
+def _grip(stage: Usd.Stage, bodies: list[str]) -> tuple[int, np.ndarray, Rotation]:
+    """The Newton body that carries the gripper frame (fixed links are merged), and the frame in it."""
+    grip = next(p for p in Usd.PrimRange(stage.GetPrimAtPath(ROBOT_PATH)) if p.GetName() == GRIP)
+    body = grip.GetParent()
+    while str(body.GetPath()) not in bodies:
+        body = body.GetParent()
+    world = UsdGeom.Xformable(body).ComputeLocalToWorldTransform(0).RemoveScaleShear()
+    local = Gf.Transform(UsdGeom.Xformable(grip).ComputeLocalToWorldTransform(0) * world.GetInverse())
+    quat = local.GetRotation().GetQuat()
+    rot = Rotation.from_quat([*quat.GetImaginary(), quat.GetReal()])
+    return bodies.index(str(body.GetPath())), np.array(local.GetTranslation()), rot
 
 
 class NewtonSimulation:
@@ -43,7 +59,9 @@ class NewtonSimulation:
 
     def __init__(self, model: newton.Model, solver, timestep: float, stage_path: Path) -> None:
         self.model, self.solver, self.timestep = model, solver, timestep
-        self.start = _robot_start(stage_path)
+        stage = Usd.Stage.Open(str(stage_path))
+        self.start = _robot_start(stage)
+        self._grip = _grip(stage, list(model.body_label))
         q_start, qd_start = model.joint_q_start.numpy(), model.joint_qd_start.numpy()
         types, children = model.joint_type.numpy(), model.joint_child.numpy()
         self._free: dict[str, tuple[int, int, int]] = {}  # prop -> (q, qd, body)
@@ -136,7 +154,39 @@ class NewtonSimulation:
             target[self._joints[name][0]] = value
         self.control.joint_target_q.assign(target)
 
-    def render(self, camera: str | View | None = None, width: int = 640, height: int = 480) -> np.ndarray:
+    def observe(self, cameras: tuple[str, ...] = (), size: tuple[int, int] = (320, 240)) -> Observation:
+        """The robot's joints and velocities (base in the world), the gripper frame, props and parts."""
+        if cameras:
+            raise NotImplementedError("the newton backend renders no camera images yet")
+        state = self.get_state()
+        robot = {name: value for name, value in state.joints.items() if name.startswith(PREFIX)}
+        qd = self.state.joint_qd.numpy()
+        velocities = {name: float(qd[self._joints[name][1]]) for name in robot}
+        c, s = math.cos(self.start[2]), math.sin(self.start[2])
+        vx, vy = (velocities[n] for n in BASE_JOINTS[:2])
+        velocities.update(dict(zip(BASE_JOINTS[:2], (c * vx - s * vy, s * vx + c * vy))))
+        body, offset, rot = self._grip
+        pose = self.state.body_q.numpy()[body]
+        frame = Rotation.from_quat(pose[3:7])
+        ee = (frame * rot).as_quat()  # x, y, z, w
+        return Observation(
+            time=state.time,
+            joints=robot,
+            joint_velocities=velocities,
+            base=tuple(robot[n] for n in BASE_JOINTS),
+            ee_pos=tuple((pose[:3] + frame.apply(offset)).tolist()),
+            ee_quat=(float(ee[3]), *map(float, ee[:3])),
+            gripper_opening=sum(robot[n] for n in FINGER_JOINTS),
+            finger_contacts=dict.fromkeys(FINGERS, ()),
+            objects=state.objects,
+            parts={name: value for name, value in state.joints.items() if name not in robot},
+            temperatures_c={},
+            state=state,
+        )
+
+    def render(
+        self, camera: str | View | None = None, width: int = 640, height: int = 480, depth: bool = False
+    ) -> np.ndarray:
         raise NotImplementedError("the newton backend renders nothing; render with the mujoco backend")
 
     def close(self) -> None:
