@@ -50,6 +50,7 @@ TASKS = [
     _col("mean_wall_s", "mean wall s", _num),
     _col("mean_sim_s", "mean sim s", _num),
 ]
+BACKENDS = [*TASKS[:2], _col("backend", "backend"), *TASKS[2:-1]]
 CONDITIONS = [
     _col("task", "task"),
     _col("policy", "policy"),
@@ -98,7 +99,8 @@ def render(
     plots: Sequence[tuple[Path, str]],
     scenes: Sequence[Path],
 ) -> str:
-    """The whole page: headline, summary per task and policy, plots, conditions, failures, the
+    """The whole page: headline, summary per task and policy (and per physics engine, side by side, when
+    the runs used more than one), plots, conditions, failures, the
     sampled variants' choices, provenance, and a gallery of pictures (scene previews, the asset sheet)
     captioned with the last three parts of their path, e.g. ``<task>/<variant>/preview.png``."""
     headline = (
@@ -107,12 +109,19 @@ def render(
         f"{_pct(metrics['success_ci_high'])}), mean progress "
         f"{_num(metrics['mean_progress'])}, crash rate {_pct(metrics['crash_rate'])}"
     )
+    engines = {row["backend"] for row in sections["backends"]}
+    by_backend = (
+        ["<h2>The same tasks in each physics engine</h2>", table(sections["backends"], BACKENDS)]
+        if len(engines) > 1
+        else []
+    )
     gallery = "".join(_figure(p, "/".join(Path(p).parts[-3:])) for p in scenes) or "<p><em>none</em></p>"
     parts = [
         f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{escape(title)}</title>",
         f"<style>{CSS}</style></head><body><h1>{escape(title)}</h1><p>{escape(headline)}</p>",
         "<h2>Summary by task and policy</h2>",
         table(sections["tasks"], TASKS),
+        *by_backend,
         "<h2>Plots</h2>",
         "".join(_figure(path, caption) for path, caption in plots),
         "<h2>Goal conditions</h2>",

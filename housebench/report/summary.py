@@ -15,6 +15,11 @@ QUERIES = {
                avg(progress) as mean_progress, count_if(status = 'crash') as crashes,
                avg(wall_s) as mean_wall_s, avg(sim_s) as mean_sim_s
         from episodes group by task, policy order by task, policy""",
+    "backends": """
+        select task, policy, backend || ' ' || backend_version as backend, count(*) as episodes,
+               count_if(success) as successes, avg(progress) as mean_progress,
+               count_if(status = 'crash') as crashes, avg(wall_s) as mean_wall_s
+        from episodes group by all order by task, policy, backend""",
     "conditions": """
         select task, policy, condition_index, predicate, count(*) as items,
                avg(ok::int) as pass_rate
@@ -58,7 +63,7 @@ def summarize(con: duckdb.DuckDBPyConnection) -> dict[str, list[dict[str, Any]]]
     for name, sql in QUERIES.items():
         relation = con.sql(sql)
         sections[name] = [dict(zip(relation.columns, row)) for row in relation.fetchall()]
-    for row in sections["tasks"]:
+    for row in sections["tasks"] + sections["backends"]:
         row["success_rate"] = row["successes"] / row["episodes"]
         row["ci_low"], row["ci_high"] = wilson(row["successes"], row["episodes"])
     return sections

@@ -10,6 +10,7 @@ from PIL import Image
 from housebench.cli import main
 from housebench.report.build import build_report
 from housebench.report.summary import wilson
+from housebench.results.writer import write_run
 
 
 def test_wilson_interval_matches_known_values():
@@ -74,3 +75,20 @@ def test_stage_and_cli(results_dir, monkeypatch):
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["episodes"] == 24  # the CLI reports every run
     assert (root / "elsewhere/index.html").is_file()
+
+
+def test_two_physics_engines_side_by_side(tmp_path, make_records):
+    root = tmp_path / "results"
+    write_run(root, "cross-mujoco", make_records("cross-mujoco", 29))
+    records = make_records("cross-newton", 29)
+    for row in records["episodes"]:
+        row.update(backend="newton", backend_version="1.8.0")
+    write_run(root, "cross-newton", records)
+    build_report(root, tmp_path / "both", runs=["cross-mujoco", "cross-newton"])
+    build_report(root, tmp_path / "one", runs=["cross-mujoco"])
+    both = (tmp_path / "both" / "index.html").read_text()
+    assert "<h2>The same tasks in each physics engine</h2>" in both
+    section = both.split("<h2>The same tasks in each physics engine</h2>")[1].split("<h2>")[0]
+    assert section.count("<tr>") == 1 + 2 * 2 * 2  # header + task x policy x engine
+    assert "mujoco 3.3.7" in section and "newton 1.8.0" in section
+    assert "each physics engine" not in (tmp_path / "one" / "index.html").read_text()

@@ -18,10 +18,13 @@ TIMESTEP = 0.002  # s, as the MuJoCo backend
 @dataclass
 class NewtonBackend:
     """``gap``: Newton's contact detection gap (m; its default 0.1 m keeps thousands of idle contacts in the
-    house). ``mujoco_cpu``: step MuJoCo's C library (fast on a CPU) instead of MuJoCo Warp's kernels."""
+    house; it matters only with ``contacts="newton"``). ``contacts``: ``"mujoco"`` (MuJoCo's own collision
+    detection inside the solver) or ``"newton"`` (Newton's collision pipeline, its contacts fed to the
+    solver). ``mujoco_cpu``: step MuJoCo's C library (fast on a CPU) instead of MuJoCo Warp's kernels."""
 
     name: str = "newton"
     gap: float = 0.0
+    contacts: str = "mujoco"
     mujoco_cpu: bool = True
 
     @property
@@ -49,6 +52,10 @@ class NewtonBackend:
         return builder.finalize(device="cpu")
 
     def load(self, stage_path: Path) -> NewtonSimulation:
+        if self.contacts not in ("mujoco", "newton"):
+            raise ValueError(f"newton backend: contacts must be 'mujoco' or 'newton', not {self.contacts!r}")
         model = self.build(stage_path)
-        solver = newton.solvers.SolverMuJoCo(model, use_mujoco_cpu=self.mujoco_cpu)
-        return NewtonSimulation(model, solver, TIMESTEP, stage_path)
+        own = self.contacts == "mujoco"
+        solver = newton.solvers.SolverMuJoCo(model, use_mujoco_cpu=self.mujoco_cpu, use_mujoco_contacts=own)
+        pipeline = None if own else newton.CollisionPipeline(model)
+        return NewtonSimulation(model, solver, TIMESTEP, stage_path, pipeline)

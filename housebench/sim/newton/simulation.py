@@ -57,8 +57,11 @@ def _grip(stage: Usd.Stage, bodies: list[str]) -> tuple[int, np.ndarray, Rotatio
 class NewtonSimulation:
     """A :class:`housebench.sim.backend.Simulation` over a finalized Newton model and its solver."""
 
-    def __init__(self, model: newton.Model, solver, timestep: float, stage_path: Path) -> None:
-        self.model, self.solver, self.timestep = model, solver, timestep
+    def __init__(
+        self, model: newton.Model, solver, timestep: float, stage_path: Path, pipeline: newton.CollisionPipeline | None
+    ) -> None:
+        self.model, self.solver, self.timestep, self.pipeline = model, solver, timestep, pipeline
+        self.contacts = pipeline.contacts() if pipeline else None
         stage = Usd.Stage.Open(str(stage_path))
         self.start = _robot_start(stage)
         self._grip = _grip(stage, list(model.body_label))
@@ -89,9 +92,17 @@ class NewtonSimulation:
     def step(self, n: int = 1) -> None:
         for _ in range(n):
             self.state.clear_forces()
-            self.solver.step(self.state, self.next_state, self.control, None, self.timestep)
+            if self.pipeline:
+                self.pipeline.collide(self.state, self.contacts)
+            self.solver.step(self.state, self.next_state, self.control, self.contacts, self.timestep)
             self.state, self.next_state = self.next_state, self.state
         self._time += n * self.timestep
+
+    def contact_count(self) -> int:
+        """Contacts in the last step (MuJoCo's active ones, or every one Newton's pipeline generated)."""
+        if self.contacts is not None:
+            return int(self.contacts.rigid_contact_count.numpy()[0])
+        return int(self.solver.mj_data.ncon)
 
     def _to_local(self, joints: dict[str, float]) -> dict[str, float]:
         """World base x, y, yaw -> the base joints' values in the robot prim's frame (others unchanged)."""
