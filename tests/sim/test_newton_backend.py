@@ -4,6 +4,9 @@ Skipped where newton is not installed (CI installs ``.[test]`` only; run in a ``
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 newton = pytest.importorskip("newton")
@@ -56,3 +59,23 @@ def test_the_robot_follows_its_drives_in_world_coordinates(scenes, backends):
 def test_the_house_alone_is_stable_in_newton(scenes, backends):
     check = stability(backends[1].load(scenes / "scenes/house/house.usda"), settle_params())
     assert check["passed"] and check["parts"] == 33, check
+
+
+def test_scenes_settled_in_mujoco_pass_the_stability_check_in_newton(scenes, backends, tmp_path):
+    from housebench.paths import Layout
+    from housebench.pipeline.crosscheck import check_scenes
+
+    layout = Layout(scenes, tasks_dir=Path("scenes/tasks"), settled_dir=Path("settled"))
+    for task, variant in layout.variants():
+        layout.settled_scene(task, variant).parent.mkdir(parents=True)
+        settle_scene(
+            backends[0],
+            layout.task_dir(task, variant) / "task.usda",
+            layout.settled_scene(task, variant).parent,
+            settle_params(),
+        )
+    report = check_scenes(layout, settle_params(), tmp_path / "check.json")
+    assert report["passed"] and report["backend"].startswith("newton"), report
+    assert set(report["scenes"]) == {"house", "drop/table", "drop/floor"}
+    assert report["scenes"]["drop/table"]["drift"]["box"] < 0.01
+    assert json.loads((tmp_path / "check.json").read_text()) == report

@@ -20,7 +20,8 @@ class NewtonBackend:
     """``gap``: Newton's contact detection gap (m; its default 0.1 m keeps thousands of idle contacts in the
     house; it matters only with ``contacts="newton"``). ``contacts``: ``"mujoco"`` (MuJoCo's own collision
     detection inside the solver) or ``"newton"`` (Newton's collision pipeline, its contacts fed to the
-    solver). ``mujoco_cpu``: step MuJoCo's C library (fast on a CPU) instead of MuJoCo Warp's kernels."""
+    solver; it needs MuJoCo Warp's kernels). ``mujoco_cpu``: step MuJoCo's C library (fast on a CPU) instead of
+    MuJoCo Warp's kernels; only with MuJoCo's own contacts."""
 
     name: str = "newton"
     gap: float = 0.0
@@ -56,6 +57,7 @@ class NewtonBackend:
             raise ValueError(f"newton backend: contacts must be 'mujoco' or 'newton', not {self.contacts!r}")
         model = self.build(stage_path)
         own = self.contacts == "mujoco"
-        solver = newton.solvers.SolverMuJoCo(model, use_mujoco_cpu=self.mujoco_cpu, use_mujoco_contacts=own)
+        cpu = self.mujoco_cpu and own
+        solver = newton.solvers.SolverMuJoCo(model, use_mujoco_cpu=cpu, use_mujoco_contacts=own)
         pipeline = None if own else newton.CollisionPipeline(model)
         return NewtonSimulation(model, solver, TIMESTEP, stage_path, pipeline)
