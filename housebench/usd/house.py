@@ -12,6 +12,7 @@ Z-up, metres, kilograms, defaultPrim ``/World``.
   target 0) that holds it closed. No rigid body is nested in another.
   The joint is its own fixed-base articulation (``PhysicsArticulationRootAPI`` on the joint) and carries
   the armature every engine should add (``newton:armature``, ``physxJoint:armature``).
+- ``/World/PhysicsScene``: gravity, and 500 steps per second for PhysX and Newton (the MuJoCo backend's 2 ms).
 - Every collider is bound (purpose ``physics``) to ``/World/Looks/HousePhysicsMaterial`` (friction 1.0,
   MuJoCo's and Newton's default, which PhysX does not share).
 - ``/World/CollisionGroups`` says who touches whom (the MuJoCo backend's contype / conaffinity): the
@@ -42,6 +43,7 @@ from housebench.usd.paths import COLLISION_GROUPS, HOUSE_ROOT, PROPS_PATH, ROBOT
 PART_DENSITY = 400.0  # kg/m^3 of doors, drawers, buttons and keys
 PART_ARMATURE = 0.002  # rotor inertia of every part joint (kg m^2 or kg, SI as MuJoCo; keeps buttons stable)
 HOUSE_FRICTION = 1.0
+STEPS_PER_S = 500  # physics steps per second (the MuJoCo backend's 2 ms), for PhysX and Newton
 PHYSICS_MATERIAL = "/World/Looks/HousePhysicsMaterial"
 ROBOT_FILE = "fetch.usda"  # the robot asset, beside the house layer
 # group -> the groups it never touches (symmetric), as the MuJoCo backend's collision classes
@@ -169,6 +171,9 @@ def write_house_usd(house: House, path: Path) -> None:
     scene = UsdPhysics.Scene.Define(stage, "/World/PhysicsScene")
     scene.CreateGravityDirectionAttr(Gf.Vec3f(0, 0, -1))
     scene.CreateGravityMagnitudeAttr(9.81)
+    for schema, attr in (("PhysxSceneAPI", "physxScene"), ("NewtonSceneAPI", "newton")):
+        scene.GetPrim().AddAppliedSchema(schema)
+        scene.GetPrim().CreateAttribute(f"{attr}:timeStepsPerSecond", Sdf.ValueTypeNames.Int, False).Set(STEPS_PER_S)
     _physics_material(stage)
     UsdGeom.Scope.Define(stage, HOUSE_ROOT)
     for owner in sorted({b.owner for b in house.boxes} | {p.owner for p in house.parts}):

@@ -12,6 +12,7 @@ from pxr import Sdf, Usd, UsdGeom, UsdPhysics, UsdShade
 
 from housebench.house.layout import generate_house
 from housebench.sim.mujoco.bodies import AFFINITY, HOUSE, PART, PROP, ROBOT
+from housebench.sim.mujoco.compile import TIMESTEP
 from housebench.sim.mujoco.joints import ARMATURE, find_joints
 from housebench.usd.house import write_house_usd
 from housebench.usd.paths import COLLISION_GROUPS, HOUSE_ROOT, PROPS_PATH, ROBOT_PATH
@@ -80,3 +81,9 @@ def test_part_joints_are_articulations_with_drives_and_armature(stage):
         assert UsdPhysics.DriveAPI.Get(prim, kind).GetDampingAttr().Get() > 0
         assert prim.GetAttribute("newton:armature").Get() == pytest.approx(ARMATURE)
         assert prim.GetAttribute("physxJoint:armature").Get() == pytest.approx(ARMATURE)
+
+
+def test_the_physics_scene_steps_as_the_mujoco_backend(stage):
+    scene = stage.GetPrimAtPath("/World/PhysicsScene")
+    for attr in ("physxScene:timeStepsPerSecond", "newton:timeStepsPerSecond"):
+        assert scene.GetAttribute(attr).Get() * TIMESTEP == pytest.approx(1.0)

@@ -12,7 +12,7 @@ import warp as wp
 
 from housebench.sim.newton.simulation import NewtonSimulation
 
-TIMESTEP = 0.002  # s, as the MuJoCo backend
+TIMESTEP = 0.002  # s, when the stage's PhysicsScene authors no steps per second
 
 
 @dataclass
@@ -32,14 +32,14 @@ class NewtonBackend:
     def version(self) -> str:
         return newton.__version__
 
-    def build(self, stage_path: Path) -> newton.Model:
-        """The Newton model of the stage: every prim read by Newton's USD importer with its Newton, PhysX and
-        MuJoCo schema resolvers."""
+    def build(self, stage_path: Path) -> tuple[newton.Model, float]:
+        """The Newton model of the stage (every prim read by Newton's USD importer with its Newton, PhysX and
+        MuJoCo schema resolvers) and the stage's timestep."""
         wp.config.quiet = True
         builder = newton.ModelBuilder()
         newton.solvers.SolverMuJoCo.register_custom_attributes(builder)
         builder.rigid_gap = self.gap
-        builder.add_usd(
+        found = builder.add_usd(
             str(stage_path),
             schema_resolvers=[
                 newton.usd.SchemaResolverNewton(),
@@ -50,14 +50,14 @@ class NewtonBackend:
             enable_self_collisions=False,
             load_visual_shapes=False,
         )
-        return builder.finalize(device="cpu")
+        return builder.finalize(device="cpu"), found.get("physics_dt") or TIMESTEP
 
     def load(self, stage_path: Path) -> NewtonSimulation:
         if self.contacts not in ("mujoco", "newton"):
             raise ValueError(f"newton backend: contacts must be 'mujoco' or 'newton', not {self.contacts!r}")
-        model = self.build(stage_path)
+        model, dt = self.build(stage_path)
         own = self.contacts == "mujoco"
         cpu = self.mujoco_cpu and own
         solver = newton.solvers.SolverMuJoCo(model, use_mujoco_cpu=cpu, use_mujoco_contacts=own)
         pipeline = None if own else newton.CollisionPipeline(model)
-        return NewtonSimulation(model, solver, TIMESTEP, stage_path, pipeline)
+        return NewtonSimulation(model, solver, dt, stage_path, pipeline)
