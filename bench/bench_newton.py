@@ -77,7 +77,9 @@ def table(rows: list[tuple[str, str, dict]], seconds: float, warp: float) -> str
         f" with SolverMuJoCo, 2 ms steps, {seconds:g} s simulated at rest after 0.5 s, Newton's contact pipeline"
         f" on MuJoCo Warp's CPU kernels {warp:g} s; the stability check is the settle stage's 3 s check). The"
         " ratio is against MuJoCo on the same scene in the same run; load is the USD to a ready simulation"
-        " (MuJoCo: its compiled-model cache may hit; Newton: Warp's kernel cache warm).",
+        " (MuJoCo: its compiled-model cache may hit; Newton: Warp's kernel cache warm). contacts: in the last step"
+        " (the MuJoCo backend sleeps islands at rest, which then report none; Newton's pipeline counts every"
+        " contact inside its gap, MuJoCo only active ones).",
         "",
         "| scene | backend, contacts | load s | steps/s | real-time x | / mujoco | contacts | drift mm"
         " | robot dev | part open | stable |",
