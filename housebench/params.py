@@ -5,21 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
+
+from housebench.inputs import InputError
+from housebench.yamlfile import load_yaml
 
 M = TypeVar("M", bound=BaseModel)
 PARAMS = Path("params.yaml")
 
 
 def sections(path: Path = PARAMS) -> dict[str, Any]:
-    """Every section of ``params.yaml``; a missing or malformed file is a one-line error."""
+    """Every section of ``params.yaml`` (strict YAML); a missing or malformed file is a one-line error."""
     try:
-        data = yaml.safe_load(Path(path).read_text())
-    except FileNotFoundError:
-        raise SystemExit(f"{path}: file not found") from None
-    except yaml.YAMLError as err:
-        raise SystemExit(f"{path}: not valid YAML: {' '.join(str(err).split())}") from None
+        data = load_yaml(Path(path))
+    except InputError as err:
+        raise SystemExit(str(err)) from None
     return data if isinstance(data, dict) else {}
 
 

@@ -13,14 +13,14 @@ from pathlib import Path
 
 from housebench.assets.batch import asset_dirs, exit_code, run_each
 from housebench.assets.errors import AssetError
-from housebench.assets.importer import import_asset
+from housebench.assets.importer import import_asset, raw_result
 from housebench.assets.spec import SpecTable, load_specs
 from housebench.params import load_keys
 from housebench.paths import ASSETS_IMPORTED, ASSETS_RAW
 
 
 def step(specs: SpecTable, max_faces: int, name: str, out: Path) -> None:
-    import_asset(ASSETS_RAW / name / "result", out, specs.assets.get(name), name=name, max_faces=max_faces)
+    import_asset(raw_result(ASSETS_RAW, name), out, specs.assets.get(name), name=name, max_faces=max_faces)
 
 
 def main() -> int:

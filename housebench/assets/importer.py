@@ -41,6 +41,18 @@ class Placement:
         return self.scale * (v @ self.rotation.T + self.translation) - self.offset
 
 
+def raw_result(raw_root: Path, name: str) -> Path:
+    """``raw_root/<name>/result``, refused when it or the asset folder is a symlink (DVC would not see
+    what it points at) or resolves outside ``raw_root``."""
+    folder, result = Path(raw_root) / name, Path(raw_root) / name / "result"
+    for path in (folder, result):
+        if path.is_symlink():
+            raise AssetError(path, "folder", "a symlink; copy the asset into the folder instead")
+    if not result.resolve().is_relative_to(Path(raw_root).resolve()):
+        raise AssetError(result, "folder", f"resolves outside {raw_root}")
+    return result
+
+
 def asset_name(result_dir: Path) -> str:
     """``assets_raw/<name>/result`` -> ``<name>`` (a folder not called ``result`` names itself)."""
     path = Path(result_dir).resolve()

@@ -19,13 +19,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, StringConstraints, Tag, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StringConstraints,
+    Tag,
+    model_validator,
+)
 
 from housebench.jsonfile import union_tag
+from housebench.names import check_name
 
-NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 SLOT = r"^(\$\w+|all:\w+|\w+(\|\w+)*)$"
-Name = Annotated[str, StringConstraints(pattern=NAME)]
+Name = Annotated[str, AfterValidator(check_name)]  # the one name rule (housebench.names)
 Slot = Annotated[str, StringConstraints(pattern=SLOT)]
 Items = Annotated[list[Slot], Field(min_length=1)]
 Places = dict[Name, Annotated[list[str], Field(min_length=1)]]  # alias -> support names or owners
