@@ -8,15 +8,13 @@ from pathlib import Path
 
 import click
 
-from housebench.assets.build import PhysicsParams, build_sim, collide
-from housebench.assets.collision import CollisionParams
 from housebench.assets.errors import AssetError
-from housebench.assets.importer import VISUAL_MAX_FACES, asset_name, import_asset
-from housebench.assets.spec import load_specs
-from housebench.assets.standins import DEFAULT_SET, FACTORIES, generate
 from housebench.io import OutputError, atomic_dir, foreign, write_json
 from housebench.params import load_section, sections
 from housebench.sim.offscreen import use_offscreen_gl
+
+# The mesh, USD and simulator libraries are imported by the commands that use them, so that
+# ``housebench --help`` and every other command start without them.
 
 
 @click.group()
@@ -40,6 +38,11 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
 
     OUT is replaced atomically; an existing OUT that housebench did not make is refused (``--force``
     replaces it), and so are the working folder, its ancestors and RESULT_DIR's."""
+    from housebench.assets.build import PhysicsParams, build_sim, collide
+    from housebench.assets.collision import CollisionParams
+    from housebench.assets.importer import VISUAL_MAX_FACES, asset_name, import_asset
+    from housebench.assets.spec import load_specs
+
     name = asset_name(result_dir)
     try:
         entry = load_specs(spec).assets.get(name) if spec else None
@@ -96,11 +99,16 @@ def preview(sim_dirs: tuple[Path, ...], out: Path, size: int, columns: int) -> N
     "--only",
     "names",
     multiple=True,
-    type=click.Choice(sorted(FACTORIES)),
     help="Props to write (repeatable; default: the default set).",
 )
 def generate_raw(out: Path, seed: int, names: tuple[str, ...]) -> None:
     """Write the seeded stand-in props in EmbodiedGen's layout."""
+    from housebench.assets.standins import DEFAULT_SET, FACTORIES, generate
+
+    if unknown := sorted(set(names) - set(FACTORIES)):
+        raise click.BadParameter(
+            f"unknown prop '{unknown[0]}' (known: {', '.join(sorted(FACTORIES))})", param_hint="--only"
+        )
     generate(names or DEFAULT_SET, out, seed)
     click.echo(f"wrote {', '.join(names or DEFAULT_SET)} to {out}")
 
