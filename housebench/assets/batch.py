@@ -23,6 +23,7 @@ from typing import Any
 from housebench.assets.errors import AssetError
 from housebench.io import atomic_dir, write_json
 from housebench.names import name_problem
+from housebench.procs import die_with_parent
 
 Step = Callable[[str, Path], Any]
 
@@ -42,7 +43,7 @@ def _attempt(step: Step, name: str, folder: Path) -> tuple[bool, Any]:
 
 
 def _spawned(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
+    return ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=die_with_parent)
 
 
 def _alone(step: Step, name: str, folder: Path) -> tuple[bool, Any]:

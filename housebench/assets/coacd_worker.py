@@ -13,6 +13,8 @@ from multiprocessing.connection import Connection
 
 import numpy as np
 
+from housebench.procs import die_with_parent
+
 Mesh = tuple[np.ndarray, np.ndarray]
 
 
@@ -20,6 +22,7 @@ def _serve(conn: Connection) -> None:
     """The worker's loop: ``(vertices, faces, kwargs)`` in, ``coacd.run_coacd``'s hulls out."""
     import coacd
 
+    die_with_parent()
     coacd.set_log_level("error")
     while True:
         try:

@@ -39,7 +39,7 @@ def report() -> None:
     "scenes",
     multiple=True,
     type=click.Path(path_type=Path, exists=True),
-    help="scene preview PNG for the gallery (repeatable)",
+    help="scene preview PNG for the gallery, inside the working folder (repeatable)",
 )
 @click.option("--force", is_flag=True, help="replace --out even if it exists and housebench did not make it")
 def build(results_dir: Path, out_dir: Path, scenes: tuple[Path, ...], force: bool) -> None:
@@ -49,11 +49,12 @@ def build(results_dir: Path, out_dir: Path, scenes: tuple[Path, ...], force: boo
     replaces it), and so are the working folder, its ancestors and any folder holding a results table."""
     from housebench.io import dumps_json, foreign
     from housebench.report.build import build_report
+    from housebench.report.pictures import inside
 
     if force and foreign(out_dir):
         click.echo(f"--force: replacing {out_dir} and everything in it (housebench did not make it)", err=True)
     try:
-        metrics = build_report(results_dir, out_dir, scenes, guard=True, force=force)
+        metrics = build_report(results_dir, out_dir, [inside(p) for p in scenes], guard=True, force=force)
     except (FileNotFoundError, ValueError) as err:
         raise click.ClickException(str(err)) from None
     click.echo(dumps_json(metrics), nl=False)

@@ -8,6 +8,7 @@ from typing import Any
 
 from housebench.io import atomic_dir, check_output, write_json
 from housebench.report import page, plots
+from housebench.report.pictures import check_picture
 from housebench.report.summary import metrics, summarize
 from housebench.results.schema import SCHEMAS
 from housebench.results.writer import connect
@@ -34,9 +35,8 @@ def build_report(
     """
     tables = [Path(results_dir) / table for table in SCHEMAS]
     check_output(Path(out_dir), tables, guard, force)
-    missing = [str(p) for p in scene_images if not Path(p).is_file()]
-    if missing:
-        raise FileNotFoundError(f"scene image not found: {missing[0]}")
+    for picture in scene_images:
+        check_picture(Path(picture))
     con = connect(results_dir, runs)
     sections = summarize(con)
     con.close()
