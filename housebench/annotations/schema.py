@@ -25,7 +25,7 @@ Box3 = tuple[float, float, float, float, float, float]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class ContainerProfile(Strict):
