@@ -97,11 +97,13 @@ class Upright(Condition):
 
 class NotDropped(Condition):
     """No object that started with its bottom >= ``start_min`` now has its bottom <= ``floor_max``
-    outside every container."""
+    outside every container (its centre in a cavity, ``floor-container_below .. rim+container_above``)."""
 
     predicate: Literal["not_dropped"]
     start_min: Coord = 0.10
     floor_max: Coord = 0.05
+    container_below: Length = 0.01
+    container_above: Length = 0.03
 
 
 class Heated(Condition):

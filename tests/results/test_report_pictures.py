@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 from PIL import Image
@@ -9,7 +11,7 @@ from PIL import Image
 from housebench.cli import main
 from housebench.inputs import InputError
 from housebench.report.build import build_report
-from housebench.report.pictures import gallery
+from housebench.report.pictures import report_pictures
 
 
 @pytest.fixture
@@ -17,6 +19,9 @@ def project(results_dir, tmp_path, monkeypatch):
     root = results_dir.parent
     (root / "previews").mkdir()
     Image.new("RGB", (8, 6), (1, 2, 3)).save(root / "previews" / "ok.png")
+    (root / "params.yaml").write_text(
+        "report:\n  title: t\n  scene_images: ['previews/*.png']\n  runs: [repro]\n  control: noop\n"
+    )
     monkeypatch.chdir(root)
     return root
 
@@ -26,9 +31,9 @@ def test_a_picture_symlinked_from_outside_is_refused(project, tmp_path_factory):
     Image.new("RGB", (4, 4)).save(secret)
     (project / "previews" / "leak.png").symlink_to(secret)
     with pytest.raises(InputError, match=r"previews/leak.png: picture: outside the project folder"):
-        gallery(["previews/*.png"])
+        report_pictures(["previews/*.png"], project / "tasks")
     (project / "previews" / "leak.png").unlink()
-    assert gallery(["previews/*.png"]) == [project.joinpath("previews/ok.png").relative_to(project)]
+    assert [p for p, _ in report_pictures(["previews/*.png"], project / "tasks")] == [Path("previews/ok.png")]
 
 
 def test_the_stage_refuses_an_outside_picture_in_one_line(project, tmp_path_factory):
@@ -37,7 +42,6 @@ def test_the_stage_refuses_an_outside_picture_in_one_line(project, tmp_path_fact
     outside = tmp_path_factory.mktemp("elsewhere")
     Image.new("RGB", (4, 4)).save(outside / "x.png")
     (project / "previews" / "x.png").symlink_to(outside / "x.png")
-    (project / "params.yaml").write_text("report:\n  title: t\n  scene_images: ['previews/*.png']\n  runs: [repro]\n")
     with pytest.raises(SystemExit, match=r"^previews/x.png: picture: outside the project folder"):
         stage()
 
@@ -55,14 +59,14 @@ def test_pictures_must_be_png_images_of_bounded_size(project, write, message):
     write(bad)
     with pytest.raises(InputError, match=message):
         build_report(project / "results", project / "report", [bad])
-    result = CliRunner().invoke(main, ["report", "build", "--out", "r", "--scene", "previews/bad.png"])
+    result = CliRunner().invoke(main, ["report", "build", "--out", "r", "--picture", "previews/bad.png"])
     assert result.exit_code == 1 and result.output.count("\n") == 1 and message in result.output
 
 
 def test_cli_pictures_come_from_inside_the_project(project, tmp_path_factory):
     outside = tmp_path_factory.mktemp("elsewhere") / "x.png"
     Image.new("RGB", (4, 4)).save(outside)
-    result = CliRunner().invoke(main, ["report", "build", "--out", "r", "--scene", str(outside)])
+    result = CliRunner().invoke(main, ["report", "build", "--out", "r", "--picture", str(outside)])
     assert result.exit_code == 1 and "picture: outside the project folder" in result.output
-    result = CliRunner().invoke(main, ["report", "build", "--out", "r", "--scene", "previews/ok.png"])
+    result = CliRunner().invoke(main, ["report", "build", "--out", "r", "--picture", "previews/ok.png"])
     assert result.exit_code == 0, result.output
