@@ -35,11 +35,10 @@ from pydantic import AfterValidator, Field, model_validator
 
 from housebench.jsonfile import SpecError, load_model
 from housebench.names import check_name, name_problem
+from housebench.numbers import Quat, Vec3
 from housebench.tasks.goal import Goal, Name, Node, Places, Strict, check_slots
 from housebench.tasks.thermal import ThermalSetup
 
-Vec3 = tuple[float, float, float]
-Quat = tuple[float, float, float, float]
 AssetChoice = Annotated[str, AfterValidator(lambda text: "|".join(map(check_name, text.split("|"))))]
 
 

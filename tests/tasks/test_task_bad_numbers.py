@@ -113,3 +113,31 @@ def test_a_temperature_below_absolute_zero_in_the_thermal_setup_is_refused(tmp_p
     spec.write_text(json.dumps(data))
     result = CliRunner().invoke(main, ["task", "validate", str(spec)])
     assert result.exit_code == 2 and "thermal.initial_c.apple" in result.output
+
+
+@pytest.mark.parametrize(
+    "edit, field",
+    [
+        (lambda a: a["objects"]["apple"].update(quat=[1.0, 1.0, 0.0, 0.0]), "objects.apple.quat"),
+        (lambda a: a["objects"]["apple"].update(pos=[1e300, 0.0, 0.0]), "objects.apple.pos[0]"),
+    ],
+)
+def test_bad_numbers_in_an_annotation_file_are_exit_2(files, edit, field):
+    root, good = files
+    annotations = json.loads((root / "annotations.json").read_text())
+    edit(annotations)
+    (root / "annotations.json").write_text(json.dumps(annotations))
+    result = _evaluate(root, json.dumps(good))
+    assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
+    assert result.output.startswith(f"{root / 'annotations.json'}: {field}")
+
+
+def test_a_bad_number_in_a_task_file_is_exit_2(files):
+    root, good = files
+    task = json.loads((root / "task.json").read_text())
+    name = next(iter(task["objects"]))
+    task["objects"][name]["quat"] = [0.0, 0.0, 0.0, 0.0]
+    (root / "task.json").write_text(json.dumps(task))
+    result = _evaluate(root, json.dumps(good))
+    assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
+    assert result.output.startswith(f"{root / 'task.json'}: objects.{name}.quat: ")
