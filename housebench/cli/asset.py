@@ -111,7 +111,10 @@ def generate_raw(out: Path, seed: int, names: tuple[str, ...]) -> None:
         raise click.BadParameter(
             f"unknown prop '{unknown[0]}' (known: {', '.join(sorted(FACTORIES))})", param_hint="--only"
         )
-    generate(names or DEFAULT_SET, out, seed)
+    try:
+        generate(names or DEFAULT_SET, out, seed)
+    except OutputError as err:
+        raise click.ClickException(str(err)) from None
     click.echo(f"wrote {', '.join(names or DEFAULT_SET)} to {out}")
 
 
