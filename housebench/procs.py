@@ -17,11 +17,15 @@ import sys
 PR_SET_PDEATHSIG = 1
 
 
-def die_with_parent(sig: int = signal.SIGKILL) -> None:
-    """Have this process receive ``sig`` when its parent ends (Linux; elsewhere nothing happens)."""
+def die_with_parent(parent: int | None = None, sig: int = signal.SIGKILL) -> None:
+    """Have this process receive ``sig`` when its parent ends (Linux; elsewhere nothing happens).
+
+    ``parent``: the pid of the process that started this one. A worker gets it from its starter (as
+    ``initargs=(os.getpid(),)``), so a parent that died while the worker was still starting up is
+    noticed too: the worker then ends at once instead of working on for nobody."""
     if not sys.platform.startswith("linux"):
         return
-    parent = os.getppid()
+    parent = os.getppid() if parent is None else parent
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")

@@ -11,6 +11,7 @@ fails. (``workers: 1`` runs in the calling process, without that protection.)
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from collections.abc import Callable
@@ -43,7 +44,9 @@ def _attempt(step: Step, name: str, folder: Path) -> tuple[bool, Any]:
 
 
 def _spawned(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=die_with_parent)
+    return ProcessPoolExecutor(
+        workers, mp_context=get_context("spawn"), initializer=die_with_parent, initargs=(os.getpid(),)
+    )
 
 
 def _alone(step: Step, name: str, folder: Path) -> tuple[bool, Any]:
