@@ -16,6 +16,7 @@ MAX_YAML = 1 * MB  # params.yaml, assets/specs.yaml
 MAX_URDF = 1 * MB
 MAX_MESH = 128 * MB  # OBJ, GLB, MTL
 MAX_IMAGE = 64 * MB  # textures, report pictures
+MAX_USD = 512 * MB  # a USD layer named on the command line
 
 
 class InputError(ValueError):

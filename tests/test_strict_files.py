@@ -133,3 +133,17 @@ def test_json_is_read_as_utf8_whatever_the_locale(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, encoding="utf-8")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "Äpfel in die Schüssel: 🍎"
+
+
+def test_scene_commands_refuse_what_is_not_a_regular_file(tmp_path):
+    from click.testing import CliRunner
+
+    from housebench.cli import main
+
+    fifo = tmp_path / "scene.usda"
+    os.mkfifo(fifo)
+    for command in (["scene", "render", str(fifo)], ["scene", "check", str(fifo)]):
+        result = CliRunner().invoke(main, command)  # USD would block on the FIFO forever
+        assert result.exit_code == 1 and f"{fifo}: file: not a regular file" in result.output
+    result = CliRunner().invoke(main, ["scene", "render", str(fifo), "--width", "100000"])
+    assert result.exit_code == 2 and "100000 is not in the range 16<=x<=8192" in result.output
