@@ -67,5 +67,5 @@ def load_specs(path: Path) -> SpecTable:
         return SpecTable.model_validate(data)
     except ValidationError as err:
         first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "root"
+        where = ".".join(str(p) for p in first["loc"] if p != "[key]") or "root"
         raise AssetError(path, where, first["msg"]) from None
