@@ -8,7 +8,7 @@ import mujoco
 import numpy as np
 import pytest
 import yaml
-from asset_constants import SAMPLES, SMALL_COACD
+from asset_constants import REPO, SAMPLES, SMALL_COACD
 from click.testing import CliRunner
 from pxr import Usd, UsdGeom
 
@@ -20,7 +20,8 @@ pytestmark = pytest.mark.skipif(not SAMPLE.is_dir(), reason=f"shared sample not 
 
 def test_sample_imports(tmp_path, coacd_cache):
     params = tmp_path / "params.yaml"
-    params.write_text(yaml.safe_dump({"collision": {**SMALL_COACD, "cache_dir": str(coacd_cache)}}))
+    shipped = yaml.safe_load((REPO / "params.yaml").read_text())["collision"]
+    params.write_text(yaml.safe_dump({"collision": {**shipped, **SMALL_COACD, "cache_dir": str(coacd_cache)}}))
     out = tmp_path / "ear_hear"
     result = CliRunner().invoke(main, ["asset", "import", str(SAMPLE), "--out", str(out), "--params", str(params)])
     assert result.exit_code == 0, result.output
