@@ -15,10 +15,10 @@ from housebench.annotations.schema import AssetsFile
 from housebench.io import write_json
 from housebench.jsonfile import SpecError, load_model
 from housebench.params import load_keys
-from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM
+from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM, DROPTEST
 from housebench.sim.offscreen import use_offscreen_gl
 
-OUT = ASSETS_SIM.parent / "droptest.json"
+OUT = DROPTEST
 SHEET = ASSETS_SIM.parent / "assets.png"
 
 

@@ -27,44 +27,53 @@ def module_file(name: str) -> Path | None:
     return next((p for p in (base.with_suffix(".py"), base / "__init__.py") if p.is_file()), None)
 
 
-def _type_checking_only(tree: ast.AST) -> set[ast.AST]:
+def _skipped(tree: ast.AST, functions: bool) -> set[ast.AST]:
+    """Nodes whose imports never run: under ``if TYPE_CHECKING:``, and inside functions when the
+    module is only imported as the parent of another (only its top level runs then)."""
     skipped = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skipped.update(n for child in node.body for n in ast.walk(child))
+        if not functions and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            skipped.update(n for child in node.body for n in ast.walk(child))
     return skipped
 
 
-def imported_names(path: Path, name: str) -> set[str]:
-    """Every module ``path`` (module ``name``) may import, parents included."""
+def imported_names(path: Path, name: str, functions: bool = True) -> dict[str, bool]:
+    """Every module ``path`` (module ``name``) may import: True for the modules its import statements
+    name (their functions may all be called), False for the parent packages that come with them."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = _type_checking_only(tree)
+    skipped = _skipped(tree, functions)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
+    named: set[str] = set()
     for node in ast.walk(tree):
         if node in skipped:
             continue
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            named.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
             module = ".".join([*base, *([node.module] if node.module else [])])
-            found.add(module)
-            found.update(f"{module}.{alias.name}" for alias in node.names)
-    return {".".join(n.split(".")[: k + 1]) for n in found for k in range(n.count(".") + 1)}
+            submodules = {f"{module}.{alias.name}" for alias in node.names}
+            named.update(submodules)
+            if any(module_file(m) is None for m in submodules):  # a name from the module itself
+                named.add(module)
+    parents = {".".join(n.split(".")[: k + 1]) for n in named for k in range(n.count("."))}
+    return {n: n in named for n in named | parents}
 
 
 def closure(module: str) -> set[Path]:
-    """Every project file reachable from ``module`` through imports."""
-    todo, seen = [module], {}
+    """Every project file reachable from ``module`` through imports: a module a statement names with
+    every import in it (inside functions too), a parent package with its top-level imports only."""
+    todo, seen = [(module, True)], {}
     while todo:
-        name = todo.pop()
+        name, whole = todo.pop()
         path = module_file(name)
-        if path is None or name in seen:
+        if path is None or seen.get(name, (None, False))[1] >= whole and name in seen:
             continue
-        seen[name] = path
-        todo.extend(imported_names(path, name))
-    return set(seen.values())
+        seen[name] = (path, whole)
+        todo.extend(imported_names(path, name, whole).items())
+    return {path for path, _ in seen.values()}
 
 
 def test_closure_sees_imports_inside_functions():

@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from housebench.params import PARAMS, load_keys
-from housebench.paths import ASSETS_COLLISION, ASSETS_IMPORTED, ASSETS_SIM, TASK_SPECS_DIR
+from housebench.paths import ASSETS_COLLISION, ASSETS_IMPORTED, ASSETS_SIM, DROPTEST, TASK_SPECS_DIR
 from housebench.report.pictures import caption, report_pictures
 
 REPORT_KEYS = ("title", "scene_images", "runs", "control")
-DROPTEST = ASSETS_SIM.parent / "droptest.json"
 
 
 def _read(path: Path) -> dict[str, Any]:
