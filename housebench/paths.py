@@ -34,8 +34,9 @@ class Layout:
     report_dir: Path = REPORT_DIR
 
     @classmethod
-    def nightly(cls, root: Path, night: str) -> Layout:
-        workspace = Path("runs") / "nightly" / night
+    def nightly(cls, root: Path, run: str) -> Layout:
+        """The workspace of nightly run ``run`` (``nightly-<date>-a<attempt>``): ``runs/nightly/<date>-a<attempt>/``."""
+        workspace = Path("runs") / "nightly" / run.removeprefix("nightly-")
         return cls(root, workspace / "tasks", workspace / "settled", workspace / "annotations", workspace / "report")
 
     def at(self, path: Path) -> Path:
