@@ -101,3 +101,10 @@ def test_a_stage_that_simulates_depends_on_the_assets_it_loads(stage):
     loads_props = any(d.startswith(("scenes/tasks", "scenes/settled")) for d in deps)
     if simulates and loads_props:
         assert "assets_built/sim" in deps, f"{stage} simulates assets it does not depend on"
+
+
+@pytest.mark.parametrize("stage", sorted(STAGES))
+def test_every_code_dep_exists(stage):
+    """A code dep that names a moved or deleted file fails the stage in DVC: caught here instead."""
+    gone = [d for d in STAGES[stage]["deps"] if d.startswith(PACKAGES) and not (ROOT / d).exists()]
+    assert not gone, f"dvc.yaml stage '{stage}' depends on code that does not exist: {gone}"
