@@ -27,53 +27,59 @@ def module_file(name: str) -> Path | None:
     return next((p for p in (base.with_suffix(".py"), base / "__init__.py") if p.is_file()), None)
 
 
-def _skipped(tree: ast.AST, functions: bool) -> set[ast.AST]:
-    """Nodes whose imports never run: under ``if TYPE_CHECKING:``, and inside functions when the
-    module is only imported as the parent of another (only its top level runs then)."""
+def _type_checking_only(tree: ast.AST) -> set[ast.AST]:
     skipped = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skipped.update(n for child in node.body for n in ast.walk(child))
-        if not functions and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            skipped.update(n for child in node.body for n in ast.walk(child))
     return skipped
 
 
-def imported_names(path: Path, name: str, functions: bool = True) -> dict[str, bool]:
-    """Every module ``path`` (module ``name``) may import: True for the modules its import statements
-    name (their functions may all be called), False for the parent packages that come with them."""
+def _top_level(tree: ast.Module) -> set[ast.AST]:
+    """The nodes outside every function body: what running the module itself executes."""
+    inside = {n for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+              for n in ast.walk(node)}  # fmt: skip
+    return {n for n in ast.walk(tree) if n not in inside}
+
+
+def imported_names(path: Path, name: str, top_level_only: bool = False) -> tuple[set[str], set[str]]:
+    """The modules ``path`` (module ``name``) may import, as (imported by name, parents only): a parent
+    package only runs its ``__init__``, so of a parent only the module-level imports count."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = _skipped(tree, functions)
+    skipped = _type_checking_only(tree)
+    allowed = _top_level(tree) if top_level_only else None
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    named: set[str] = set()
+    found: set[str] = set()
     for node in ast.walk(tree):
-        if node in skipped:
+        if node in skipped or (allowed is not None and node not in allowed):
             continue
         if isinstance(node, ast.Import):
-            named.update(alias.name for alias in node.names)
+            found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
             module = ".".join([*base, *([node.module] if node.module else [])])
-            submodules = {f"{module}.{alias.name}" for alias in node.names}
-            named.update(submodules)
-            if any(module_file(m) is None for m in submodules):  # a name from the module itself
-                named.add(module)
-    parents = {".".join(n.split(".")[: k + 1]) for n in named for k in range(n.count("."))}
-    return {n: n in named for n in named | parents}
+            names = [f"{module}.{alias.name}" for alias in node.names]
+            submodules = [n for n in names if module_file(n)]
+            found.update(submodules)
+            if len(submodules) < len(names):  # it takes a name defined in the module itself
+                found.add(module)
+    parents = {".".join(n.split(".")[: k + 1]) for n in found for k in range(n.count("."))}
+    return found, parents - found
 
 
 def closure(module: str) -> set[Path]:
-    """Every project file reachable from ``module`` through imports: a module a statement names with
-    every import in it (inside functions too), a parent package with its top-level imports only."""
-    todo, seen = [(module, True)], {}
+    """Every project file reachable from ``module`` through imports (a parent package's functions are
+    reached only when something imports from the package itself)."""
+    todo, seen = [(module, False)], {}
     while todo:
-        name, whole = todo.pop()
+        name, parent_only = todo.pop()
         path = module_file(name)
-        if path is None or seen.get(name, (None, False))[1] >= whole and name in seen:
+        if path is None or seen.get(name, True) is False or (name in seen and parent_only):
             continue
-        seen[name] = (path, whole)
-        todo.extend(imported_names(path, name, whole).items())
-    return {path for path, _ in seen.values()}
+        seen[name] = parent_only
+        direct, parents = imported_names(path, name, top_level_only=parent_only)
+        todo.extend([(n, False) for n in direct] + [(n, True) for n in parents])
+    return {module_file(name) for name in seen}
 
 
 def test_closure_sees_imports_inside_functions():

@@ -45,10 +45,14 @@ def report() -> None:
     help="a PNG for the Pictures section (repeatable; default: params.yaml report.scene_images, as the stage)",
 )
 @click.option("--run", "runs", multiple=True, help="report only this run (repeatable; default: every run)")
-def build(results_dir: Path, out_dir: Path, pictures: tuple[Path, ...], runs: tuple[str, ...]) -> None:
+@click.option("--force", is_flag=True, help="replace --out even if it exists and housebench did not make it")
+def build(results_dir: Path, out_dir: Path, pictures: tuple[Path, ...], runs: tuple[str, ...], force: bool) -> None:
     """Write index.html, plots and metrics.json for the runs under --results, with the same pictures,
-    captions, control and asset health as the DVC stage."""
-    from housebench.io import dumps_json
+    captions, control and asset health as the DVC stage.
+
+    --out is replaced atomically; an existing folder housebench did not make is refused (--force
+    replaces it), and so are the working folder, its ancestors and any folder holding a results table."""
+    from housebench.io import check_output, dumps_json, foreign
     from housebench.report.build import build_report
     from housebench.report.inputs import report_inputs
 
@@ -56,9 +60,12 @@ def build(results_dir: Path, out_dir: Path, pictures: tuple[Path, ...], runs: tu
         raise click.ClickException(
             f"{REPORT_DIR} is the DVC report stage's output: `dvc repro report`, or another --out"
         )
+    if force and foreign(out_dir):
+        click.echo(f"--force: replacing {out_dir} and everything in it (housebench did not make it)", err=True)
     try:
+        check_output(Path(out_dir), [Path(results_dir) / table for table in SCHEMAS], guard=True, force=force)
         inputs = report_inputs(pictures=pictures or None) | {"runs": list(runs) or None}
-        metrics = build_report(results_dir, out_dir, **inputs)
+        metrics = build_report(results_dir, out_dir, **inputs, guard=True, force=force)
     except (FileNotFoundError, ValueError) as err:
         raise click.ClickException(str(err)) from None
     click.echo(dumps_json(metrics), nl=False)

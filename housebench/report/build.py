@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from housebench.io import atomic_dir, write_json
+from housebench.io import atomic_dir, check_output, write_json
 from housebench.report import page, plots
 from housebench.report.summary import metrics, summarize
+from housebench.results.schema import SCHEMAS
 from housebench.results.writer import connect
 
 DEFAULT_TITLE = "housebench benchmark report"
@@ -32,6 +33,8 @@ def build_report(
     pictures: Sequence[Path | tuple[Path, str]] = (),
     title: str = DEFAULT_TITLE,
     runs: Sequence[str] | None = None,
+    guard: bool = False,
+    force: bool = False,
     control: str = "noop",
     assets: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
@@ -43,8 +46,11 @@ def build_report(
     policy). ``pictures`` (PNG files, or ``(file, caption)``) fill the Pictures section; ``control`` is
     the policy every other is set beside; ``assets`` the asset health rows
     (:func:`housebench.report.assets.asset_health`). The same inputs give the same bytes. Returns
-    the metrics.
+    the metrics. ``out_dir`` may never hold a results table; ``guard`` and ``force`` as in
+    :func:`housebench.io.check_output`.
     """
+    tables = [Path(results_dir) / table for table in SCHEMAS]
+    check_output(Path(out_dir), tables, guard, force)
     pictures = [(Path(p), "/".join(Path(p).parts[-3:])) if not isinstance(p, tuple) else p for p in pictures]
     missing = [str(p) for p, _ in pictures if not p.is_file()]
     if missing:
@@ -53,7 +59,7 @@ def build_report(
     sections = summarize(con, control)
     con.close()
     summary = metrics(sections)
-    with atomic_dir(Path(out_dir)) as tmp:
+    with atomic_dir(Path(out_dir), tables, guard, force) as tmp:
         figures = [
             (
                 plots.success_by_task(sections["tasks"], tmp / "success_by_task.png"),

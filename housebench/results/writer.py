@@ -94,14 +94,28 @@ def read_table(results_dir: Path, table: str) -> pa.Table:
     return data.sort_by([(key, "ascending") for key in SORT_KEYS[table]])
 
 
+# A query reads the registered tables and nothing else: no file access (COPY, read_csv, glob, ATTACH,
+# EXPORT), no extensions installed or loaded, a bounded memory, and the configuration locked after.
+LOCKED_DOWN = {
+    "enable_external_access": False,
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+    "allow_community_extensions": False,
+    "allow_unsigned_extensions": False,
+    "temp_directory": "",
+    "memory_limit": "2GB",
+    "threads": 1,  # same float sums in the same order, every time
+}
+
+
 def connect(results_dir: Path, runs: Sequence[str] | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB with each results table as a view of the same name: every run, or only
-    the runs named in ``runs``."""
-    con = duckdb.connect()
-    con.execute("SET threads TO 1")  # same float sums in the same order, every time
+    the runs named in ``runs``. Read-only over those tables (:data:`LOCKED_DOWN`, configuration locked)."""
+    con = duckdb.connect(config=LOCKED_DOWN)
     for table in SCHEMAS:
         data = read_table(results_dir, table)
         if runs is not None:
             data = data.filter(pc.is_in(data["run"], pa.array(list(runs), pa.string())))
         con.register(table, data)
+    con.execute("SET lock_configuration = true")
     return con
