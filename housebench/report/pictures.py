@@ -13,7 +13,7 @@ from pathlib import Path
 from housebench.tasks.spec import load_spec
 
 KNOWN = {
-    "topdown.png": "Top-down plan of the house: rooms, furniture and doors labelled",
+    "topdown.png": "Top-down plan of the house: rooms and furniture labelled, the robot start marked",
     "assets.png": "Every built asset: visual mesh beside its collision hulls (drop-test failures marked FAILED)",
 }
 
