@@ -15,11 +15,11 @@ from housebench.annotations.schema import AssetsFile
 from housebench.io import write_json
 from housebench.jsonfile import SpecError, load_model
 from housebench.params import load_section
-from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM
+from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM, DROPTEST
 from housebench.procs import die_with_parent
 from housebench.sim.offscreen import use_offscreen_gl
 
-OUT = ASSETS_SIM.parent / "droptest.json"
+OUT = DROPTEST
 SHEET = ASSETS_SIM.parent / "assets.png"
 
 

@@ -16,8 +16,8 @@ from housebench.results.writer import connect
 
 DEFAULT_TITLE = "housebench benchmark report"
 PLOTS_DATA = {  # file -> the columns of the task rows it keeps (``dvc plots`` reads them)
-    "success_by_task.csv": ("task", "policy", "episodes", "success_rate", "ci_low", "ci_high"),
-    "progress_by_task.csv": ("task", "policy", "episodes", "mean_progress"),
+    "success_by_task.csv": ("label", "task", "policy", "episodes", "success_rate", "ci_low", "ci_high"),
+    "progress_by_task.csv": ("label", "task", "policy", "episodes", "mean_progress"),
 }
 
 
@@ -72,7 +72,8 @@ def build_report(
         ]
         html = page.render(title, sections, control, figures, pictures, assets)
         (tmp / "index.html").write_text(html, encoding="utf-8")
+        labelled = [{**r, "label": f"{r['task']} / {r['policy']}"} for r in sections["tasks"]]
         for name, columns in PLOTS_DATA.items():
-            _write_csv(tmp / name, sections["tasks"], columns)
+            _write_csv(tmp / name, labelled, columns)
         write_json(tmp / "metrics.json", summary)
     return summary

@@ -13,10 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from housebench.params import PARAMS, load_section
-from housebench.paths import ASSETS_COLLISION, ASSETS_IMPORTED, ASSETS_SIM, TASK_SPECS_DIR
+from housebench.paths import ASSETS_COLLISION, ASSETS_IMPORTED, ASSETS_SIM, DROPTEST, TASK_SPECS_DIR
 from housebench.report.pictures import ReportParams, caption, report_pictures
-
-DROPTEST = ASSETS_SIM.parent / "droptest.json"
 
 
 def _read(path: Path) -> dict[str, Any]:

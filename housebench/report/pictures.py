@@ -67,7 +67,7 @@ def inside(path: Path, root: Path = Path()) -> Path:
 
 
 KNOWN = {
-    "topdown.png": "Top-down plan of the house: rooms, furniture and doors labelled",
+    "topdown.png": "Top-down plan of the house: rooms and furniture labelled, the robot start marked",
     "assets.png": "Every built asset: visual mesh beside its collision hulls (drop-test failures marked FAILED)",
 }
 

@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
-WIDE = 0.5  # a 95% interval wider than this many points of rate says little on its own
+WIDE = 0.3  # a 95% interval wider than this (30 points of rate) says little on its own
 
 QUERIES = {
     "policies": """
