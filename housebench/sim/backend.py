@@ -43,9 +43,11 @@ class Simulation(Protocol):
     def set_control(self, targets: dict[str, float]) -> None:
         """Position targets for named actuators (e.g. ``robot0:torso_lift_joint``)."""
 
-    def render(self, camera: str | View | None = None, width: int = 640, height: int = 480) -> np.ndarray:
+    def render(
+        self, camera: str | View | None = None, width: int = 640, height: int = 480, collision: bool = False
+    ) -> np.ndarray:
         """An RGB image (H, W, 3 uint8) from a named camera, a :class:`View`, or (None) a free
-        camera over the whole scene."""
+        camera over the whole scene; ``collision``: the collision shapes instead of the visual meshes."""
 
 
 class Backend(Protocol):

@@ -12,6 +12,7 @@ import mujoco
 import numpy as np
 
 from housebench.sim.backend import View
+from housebench.sim.mujoco.bodies import HULL_GROUP
 from housebench.sim.state import ObjectState, SimState
 
 
@@ -92,19 +93,26 @@ class MujocoSimulation:
                 raise KeyError(f"no actuator {name!r}; known: {sorted(self._actuators)}")
             self.data.ctrl[self._actuators[name]] = value
 
-    def render(self, camera: str | View | None = None, width: int = 640, height: int = 480) -> np.ndarray:
-        """RGB image from a named camera, a :class:`View`, or a free camera over the whole scene."""
+    def render(
+        self, camera: str | View | None = None, width: int = 640, height: int = 480, collision: bool = False
+    ) -> np.ndarray:
+        """RGB image from a named camera, a :class:`View`, or a free camera over the whole scene;
+        ``collision``: the colliders (mesh hulls, boxes, spheres) instead of the visual meshes."""
         renderer = self._renderers.get((width, height))
         if renderer is None:
             renderer = self._renderers[(width, height)] = mujoco.Renderer(self.model, height, width)
+        option = mujoco.MjvOption()
+        if collision:
+            option.geomgroup[:] = 0
+            option.geomgroup[[0, HULL_GROUP]] = 1
         if isinstance(camera, str):
-            renderer.update_scene(self.data, camera=camera)
+            renderer.update_scene(self.data, camera=camera, scene_option=option)
             return renderer.render().copy()
         view = camera or View(tuple(self.model.stat.center), 1.3 * float(self.model.stat.extent), 135.0, -40.0)
         cam = mujoco.MjvCamera()
         cam.lookat[:] = view.lookat
         cam.distance, cam.azimuth, cam.elevation = view.distance, view.azimuth, view.elevation
-        renderer.update_scene(self.data, camera=cam)
+        renderer.update_scene(self.data, camera=cam, scene_option=option)
         return renderer.render().copy()
 
     def close(self) -> None:
