@@ -41,13 +41,19 @@ def report() -> None:
     type=click.Path(path_type=Path, exists=True),
     help="scene preview PNG for the gallery (repeatable)",
 )
-def build(results_dir: Path, out_dir: Path, scenes: tuple[Path, ...]) -> None:
-    """Write index.html, plots and metrics.json for every run under --results."""
-    from housebench.io import dumps_json
+@click.option("--force", is_flag=True, help="replace --out even if it exists and housebench did not make it")
+def build(results_dir: Path, out_dir: Path, scenes: tuple[Path, ...], force: bool) -> None:
+    """Write index.html, plots and metrics.json for every run under --results.
+
+    --out is replaced atomically; an existing folder housebench did not make is refused (--force
+    replaces it), and so are the working folder, its ancestors and any folder holding a results table."""
+    from housebench.io import dumps_json, foreign
     from housebench.report.build import build_report
 
+    if force and foreign(out_dir):
+        click.echo(f"--force: replacing {out_dir} and everything in it (housebench did not make it)", err=True)
     try:
-        metrics = build_report(results_dir, out_dir, scenes)
+        metrics = build_report(results_dir, out_dir, scenes, guard=True, force=force)
     except (FileNotFoundError, ValueError) as err:
         raise click.ClickException(str(err)) from None
     click.echo(dumps_json(metrics), nl=False)

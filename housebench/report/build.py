@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from housebench.io import atomic_dir, write_json
+from housebench.io import atomic_dir, check_output, write_json
 from housebench.report import page, plots
 from housebench.report.summary import metrics, summarize
+from housebench.results.schema import SCHEMAS
 from housebench.results.writer import connect
 
 DEFAULT_TITLE = "housebench benchmark report"
@@ -20,14 +21,19 @@ def build_report(
     scene_images: Sequence[Path] = (),
     title: str = DEFAULT_TITLE,
     runs: Sequence[str] | None = None,
+    guard: bool = False,
+    force: bool = False,
 ) -> dict[str, Any]:
     """Write the report for every run under ``results_dir`` (or only ``runs``) into ``out_dir``
     (replaced atomically).
 
     ``out_dir`` gets ``index.html`` (self-contained), ``success_by_task.png``, ``progress.png`` and
     ``metrics.json``; ``scene_images`` (PNG files) fill the page's Pictures gallery. The same Parquet
-    gives the same bytes. Returns the metrics.
+    gives the same bytes. Returns the metrics. ``out_dir`` may never hold a results table; ``guard``
+    and ``force`` as in :func:`housebench.io.check_output`.
     """
+    tables = [Path(results_dir) / table for table in SCHEMAS]
+    check_output(Path(out_dir), tables, guard, force)
     missing = [str(p) for p in scene_images if not Path(p).is_file()]
     if missing:
         raise FileNotFoundError(f"scene image not found: {missing[0]}")
@@ -35,7 +41,7 @@ def build_report(
     sections = summarize(con)
     con.close()
     summary = metrics(sections)
-    with atomic_dir(Path(out_dir)) as tmp:
+    with atomic_dir(Path(out_dir), tables, guard, force) as tmp:
         figures = [
             (
                 plots.success_by_task(sections["tasks"], tmp / "success_by_task.png"),

@@ -14,7 +14,7 @@ from PIL import Image
 
 from housebench.io import r6, r6s
 from housebench.sim.backend import Simulation, View
-from housebench.sim.state import SimState
+from housebench.state import SimState
 
 ELEVATION = -35.0  # degrees
 MIN_DISTANCE, MAX_DISTANCE = 1.2, 3.0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from housebench.annotations.schema import SceneAnnotations
-from housebench.sim.state import SimState
+from housebench.state import SimState
 from housebench.tasks.context import Context
 from housebench.tasks.geometry import GoalError
 from housebench.tasks.goal import AllOf, AnyOf, Goal, Node

@@ -23,7 +23,7 @@ from typing import Annotated
 from pydantic import Field
 
 from housebench.annotations.schema import AssetAnnotation, HouseAnnotations
-from housebench.sim.state import SimState
+from housebench.state import SimState
 from housebench.tasks import geometry
 from housebench.tasks.goal import Closed, Inside, Name, Strict
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from housebench.results.writer import event_rows, verdict_rows, write_run
+from housebench.results.writer import write_run
+from housebench.rollout.records import event_rows, verdict_rows
 from housebench.tasks.verdict import ConditionResult, ItemResult, Verdict
 
 TASKS = {"fruit_in_bowl": ("inside", ["apple", "pear"]), "book_on_shelf": ("on", ["book"])}

@@ -2,7 +2,8 @@
 
 import pytest
 
-from housebench.results.writer import build_table, read_table, verdict_rows, write_run
+from housebench.results.writer import build_table, read_table, write_run
+from housebench.rollout.records import verdict_rows
 from housebench.tasks.verdict import ConditionResult, ItemResult, Verdict
 
 

@@ -8,7 +8,7 @@
   :mod:`.joints`;
 - other rigid bodies (props) -> bodies with a free joint named after the prim (:mod:`.bodies`);
 - ``UsdGeom.Camera`` prims -> cameras named after the path under ``/World/Cameras``;
-- ``/World/Robot`` with ``housebench:robot = "fetch"`` -> Fetch (:mod:`housebench.sim.mujoco.fetch`),
+- ``/World/Robot`` with ``housebench:robot = "fetch"`` -> Fetch (:mod:`housebench.robot.model`),
   its planar base joints set to the prim's x, y and yaw in keyframe ``home``.
 
 Island sleeping (``mjENBL_SLEEP``) is on: a prop or part at rest is taken out of the computation
@@ -26,8 +26,8 @@ import numpy as np
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
 from housebench.robot import fetch
-from housebench.sim.mujoco.bodies import HOUSE, MATTE, PROP, add_box, add_rigid_body, rigid
-from housebench.sim.mujoco.fetch import fetch_spec
+from housebench.robot.model import fetch_spec
+from housebench.sim.mujoco.bodies import AFFINITY, HOUSE, MATTE, PROP, ROBOT, add_box, add_rigid_body, rigid
 from housebench.sim.mujoco.joints import add_part, find_joints
 from housebench.usd.paths import CAMERAS, HOUSE_ROOT
 
@@ -124,7 +124,7 @@ def compile_stage(stage: Usd.Stage) -> mujoco.MjModel:
             _add_camera(spec, prim, world)
         elif prim.GetAttribute("housebench:robot").Get() == "fetch":
             robot_start = _robot_start(world)
-            spec.attach(fetch_spec(), prefix=fetch.PREFIX, frame=spec.worldbody.add_frame())
+            spec.attach(fetch_spec(ROBOT, AFFINITY[ROBOT]), prefix=fetch.PREFIX, frame=spec.worldbody.add_frame())
     spec.add_key(name=HOME_KEY)
     model = spec.compile()
     for name, value in (fetch.home_qpos(robot_start) if robot_start else {}).items():
