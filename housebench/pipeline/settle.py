@@ -26,6 +26,7 @@ SETTLE_KEYS = (
     "robot_tol",
     "part_tol",
     "preview",
+    "mjcf_cache_mb",
 )
 
 HOUSE_CHECK, PREVIEW = "house_check.json", "preview.png"
@@ -49,7 +50,7 @@ def settle_all(layout: Layout, params: dict[str, Any], backend: str = "mujoco") 
     from housebench.sim.preview import write_preview
     from housebench.sim.registry import make_backend
 
-    sim_backend = make_backend(backend)
+    sim_backend = make_backend(backend, cache_max_mb=params["mjcf_cache_mb"])
     reports = [{"scene": "house", **check_house(sim_backend, layout.at(paths.HOUSE_DIR) / "house.usda", params)}]
     with atomic_dir(layout.at(layout.settled_dir)) as tmp:
         write_json(tmp / HOUSE_CHECK, reports[0])
