@@ -57,6 +57,7 @@ def test_a_grasp_wakes_a_sleeping_prop_and_lifts_it_as_without_sleeping(scenes, 
         assert asleep(sim, "box") == sleeping  # the open fingers around it have not touched it
         grip(sim, CLOSED)
         assert not asleep(sim, "box")
+        assert sim.get_state().contacts == {"left": ["box"], "right": ["box"]}  # what each finger touches
         move(sim, {fetch.TORSO_JOINT: sim.get_state().joints[fetch.TORSO_JOINT] + 0.1}, 1.0)
 
     on, off = _both(scene, tmp_path, lift)
@@ -89,6 +90,7 @@ def test_pulling_a_drawer_wakes_it_and_opens_it_as_without_sleeping(scenes, tmp_
         move(sim, reach(sim, handle, (0, -1), vertical=True), 1.0)
         grip(sim, CLOSED)
         assert not asleep(sim, DRAWER)
+        assert DRAWER in sim.get_state().contacts["left"] + sim.get_state().contacts["right"]
         y = fetch.BASE_JOINTS[1]
         move(sim, {y: sim.get_state().joints[y] + 0.2}, 2.0)  # the base backs away, the hand holds on
 
