@@ -45,7 +45,7 @@ def main() -> int:
     failed = sorted(name for name, record in records.items() if not record["passed"])
     write_json(OUT, {"version": 1, "params": drop.model_dump(), "failed": failed, "assets": records})
     pictures = {name: asset_picture(backend, ASSETS_SIM / name / "asset.usda") for name in sorted(assets)}
-    contact_sheet(pictures).save(SHEET)
+    contact_sheet(pictures, failed=failed).save(SHEET)
     for name in failed:
         print(f"{name}: FAILED: {'; '.join(records[name]['failures'])}", file=sys.stderr)
     return int(strict and bool(failed))
