@@ -30,7 +30,6 @@ HOUSE_KEYS = (
     "door_width",
     "door_height",
     "robot_start",
-    "robot_radius",
     "grid",
     "bookcase_low",
     "bookcase_tall",

@@ -99,12 +99,40 @@ class Room(Strict):
     polygon: list[tuple[float, float]]
 
 
+class Footprint(Strict):
+    """The robot seen from above, with heights, at its home pose (torso down, arm tucked): a base disc
+    and the column standing on it (torso, tucked arm, head). Measured from the robot's model."""
+
+    radius: float  # the base disc, metres
+    base_height: float  # top of the base above the floor
+    column_radius: float  # the column's farthest point from the base centre (any heading)
+    column: Box2  # the column's extent in the base frame (x forward, y left): xmin, ymin, xmax, ymax
+    height: float  # top of the robot
+
+
+class ReachBand(Strict):
+    """Where the gripper takes a point whose height is within ``z``: its horizontal distance from the
+    base centre, the base facing it, lies in ``[min, max]``."""
+
+    z: tuple[float, float]
+    min: float
+    max: float
+
+
 class RobotAnnotation(Strict):
     name: str = "fetch"
     start: Vec3  # x, y, yaw
-    reach: float  # horizontal reach from the base centre, metres
     gripper_opening: float  # metres
-    radius: float | None = None  # base footprint radius used for the free-floor grid, metres
+    footprint: Footprint
+    reach: list[ReachBand] = Field(min_length=1)  # by height, lowest first
+
+    def reach_at(self, z: float) -> ReachBand | None:
+        """The band for a point at height ``z`` (None: no grasp at that height)."""
+        return next((b for b in self.reach if b.z[0] <= z <= b.z[1]), None)
+
+    @property
+    def max_reach(self) -> float:
+        return max(b.max for b in self.reach)
 
 
 class Handle(Strict):

@@ -183,3 +183,16 @@ def test_topdown_plan_labels_furniture(ann):
     py = 300 - ((b[1] + b[3]) / 2 - y0 - cy) * scale
     near = (np.abs(blue[1] - px) < 40) & (np.abs(blue[0] - py) < 10)
     assert near.any()  # blue text where the dining table stands
+
+
+def test_robot_footprint_and_reach_are_measured(ann):
+    """Fetch's footprint comes from its MJCF: a 0.29 m base disc 0.36 m tall whose column stands back
+    far enough that the base slides under a tabletop; reach by height from the IK measurement."""
+    fp = ann.robot.footprint
+    assert fp.radius == pytest.approx(0.288, abs=0.002) and fp.base_height == pytest.approx(0.364, abs=0.002)
+    assert fp.column_radius <= fp.radius and fp.column[2] < fp.radius - 0.1 and fp.height > 1.0
+    zs = [b.z for b in ann.robot.reach]
+    assert zs == sorted(zs) and all(a[1] <= b[0] for a, b in zip(zs, zs[1:]))
+    table = ann.robot.reach_at(0.8)  # issue 12's probe: top-down at table height works 0.45-0.75, fails 0.85
+    assert table.min <= 0.45 and 0.75 <= table.max < 0.85
+    assert ann.robot.reach_at(2.0) is None
