@@ -6,16 +6,17 @@ Needs the built pipeline (``dvc repro annotate``). Three measurements, in one ru
   (observations, thermal model, policy, verdict), against the same physics as bare ``mujoco.mj_step``
   calls on the same compiled model, from the same start state, replaying the control targets the
   episode's policy set at each control step. CPU seconds of this process (the machine is shared).
-- **Episodes**: every planned job (every settled variant x ``--episodes`` seeds of ``--policy``) in
-  this process: CPU seconds per episode by task, and episodes per hour per core over the whole plan.
-- **Workers**: the same jobs through :func:`housebench.rollout.batch.run_batch` on 1 worker and on 2
-  worker processes, wall clock (the 2-worker side pays its processes' start-up), with the load average
-  of the machine at the time; and the bound the plan itself sets: the jobs' own CPU seconds handed out
+- **Episodes**: every planned job (every settled variant x ``--episodes`` seeds of ``--policy``) run in
+  this process as one worker runs them: CPU seconds per episode by task, episodes per hour per core
+  over the whole plan, and the wall clock.
+- **Workers**: the same jobs through :func:`housebench.rollout.batch.run_batch` on 2 worker processes,
+  wall clock (paying the processes' start-up), against the one-worker wall clock, with the machine's
+  load average at the time; and the bound the plan itself sets: the jobs' own CPU seconds handed out
   in plan order to whichever of two workers is free first (what two idle cores would give).
 
 Goals (issue 15): overhead at most 1.3x raw ``mj_step``; 2 workers at least 1.8x faster than 1.
 
-    python bench/bench_rollout.py [--policy noop] [--episodes 1] [--write]
+    python bench/bench_rollout.py [--policy noop] [--episodes 1] [--tasks t1 t2] [--write]
 """
 
 from __future__ import annotations
@@ -82,16 +83,17 @@ def overhead(job: EpisodeJob) -> dict:
     return {"job": f"{job.task}/{job.variant}", "sim_s": episode.time, "loop_s": loop_s, "act_s": act_s, "raw_s": raw_s}
 
 
-def episodes(jobs: list[EpisodeJob]) -> tuple[dict[str, list[tuple[float, float]]], list[float]]:
-    """Per task: (simulated s, CPU s) of each of its jobs run in this process; and each job's CPU s."""
-    by_task, costs = defaultdict(list), []
+def episodes(jobs: list[EpisodeJob]) -> tuple[dict[str, list[tuple[float, float]]], list[float], tuple[float, float]]:
+    """Per task: (simulated s, CPU s) of each of its jobs run in this process; each job's CPU s; and the
+    wall clock of them all with the load average after (one worker)."""
+    by_task, costs, wall = defaultdict(list), [], time.perf_counter()
     for job in jobs:
         clock = time.process_time()
         outcome = run_episode(job)
         assert outcome.crash is None, outcome.crash
         costs.append(time.process_time() - clock)
         by_task[job.task].append((outcome.sim_s, costs[-1]))
-    return by_task, costs
+    return by_task, costs, (time.perf_counter() - wall, os.getloadavg()[0])
 
 
 def workers(jobs: list[EpisodeJob], n: int) -> tuple[float, float]:
@@ -124,7 +126,7 @@ def report(policy: str, over: dict, by_task: dict, walls: dict[int, tuple[float,
         f"policy.act {over['act_s']:.2f} s) |",
         f"| episodes per hour per core (this plan, CPU time) | **{3600 * n_jobs / cpu:.0f}** |",
         f"| real-time factor of the episodes (CPU time) | {sim / cpu:.1f}x |",
-        f"| 1 worker (in-process), wall | {walls[1][0]:.1f} s (load average {walls[1][1]:.1f}) |",
+        f"| 1 worker (this process), wall | {walls[1][0]:.1f} s (load average {walls[1][1]:.1f}) |",
         f"| 2 workers (spawned processes), wall | {walls[2][0]:.1f} s (load average {walls[2][1]:.1f}) |",
         f"| 2 workers against 1, measured | **{walls[1][0] / walls[2][0]:.2f}x** |",
         f"| 2 workers against 1, bound of the plan on two idle cores | {bound:.2f}x |",
@@ -138,22 +140,25 @@ def report(policy: str, over: dict, by_task: dict, walls: dict[int, tuple[float,
     return "\n".join(lines)
 
 
+INTRO = (
+    "`bench/bench_rollout.py` (after `dvc repro`), one part per policy: the episode loop's overhead over raw "
+    "`mj_step` on the same model replaying the same control targets, every planned episode in one process "
+    "(CPU seconds: the development machine is shared), and the same jobs on two worker processes."
+)
+
+
 def write_section(policy: str, text: str) -> None:
-    """Replace (or add) this policy's part of the Rollout section of RESULTS.md."""
-    head = f"### `{policy}`"
+    """Replace this policy's part of the Rollout section of RESULTS.md (other policies' parts stay)."""
     command = f"python bench/bench_rollout.py --policy {policy} --write"
-    part = f"{head}\n\n`{command}` ({time.strftime('%Y-%m-%d')}).\n\n{text}\n"
+    parts = {policy: f"### `{policy}`\n\n`{command}` ({time.strftime('%Y-%m-%d')}).\n\n{text}\n"}
     old = RESULTS.read_text()
-    if SECTION not in old:
-        old = old.rstrip("\n") + f"\n\n{SECTION}\n"
-    pattern = re.compile(rf"{re.escape(head)}\n.*?(?=\n### |\n## |\Z)", re.S)
-    if pattern.search(old):
-        new = pattern.sub(lambda _: part.rstrip("\n") + "\n", old)
-    else:
-        at = old.index(SECTION) + len(SECTION)
-        end = re.search(r"\n## ", old[at:])
-        cut = at + end.start() if end else len(old)
-        new = old[:cut].rstrip("\n") + "\n\n" + part + old[cut:]
+    pattern = re.compile(rf"{re.escape(SECTION)}\n.*?(?=\n## |\Z)", re.S)
+    found = pattern.search(old)
+    if found:
+        for match in re.finditer(r"(?s)### `([^`]+)`\n.*?(?=\n### |\Z)", found.group(0)):
+            parts.setdefault(match.group(1), match.group(0).rstrip("\n") + "\n")
+    section = f"{SECTION}\n\n{INTRO}\n\n" + "\n".join(parts[name] for name in sorted(parts))
+    new = pattern.sub(lambda _: section.rstrip("\n") + "\n", old) if found else old.rstrip("\n") + "\n\n" + section
     RESULTS.write_text(new if new.endswith("\n") else new + "\n")
 
 
@@ -161,13 +166,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--policy", default="noop", choices=sorted(POLICIES))
     parser.add_argument("--episodes", type=int, default=1, help="episodes per variant")
+    parser.add_argument("--tasks", nargs="*", help="only these tasks (default: every settled task)")
     parser.add_argument("--write", action="store_true", help="update bench/RESULTS.md")
     args = parser.parse_args()
     params = load_section("rollout", RolloutParams, episodes_per_variant=args.episodes, policies=[args.policy])
-    jobs = plan_jobs("bench", params, Layout(ROOT), load_params("policies"))
+    jobs = [
+        job
+        for job in plan_jobs("bench", params, Layout(ROOT), load_params("policies"))
+        if not args.tasks or job.task in args.tasks
+    ]
     over = overhead(max(jobs, key=lambda j: j.horizon_s))
-    by_task, costs = episodes(jobs)  # also puts every scene in the compile cache: the worker runs load cached models
-    walls = {n: workers(jobs, n) for n in (1, 2)}
+    by_task, costs, serial = episodes(jobs)  # also fills the compile cache: the workers load cached models
+    walls = {1: serial, 2: workers(jobs, 2)}
     text = report(args.policy, over, by_task, walls, schedule_bound(costs))
     print(text)
     if args.write:

@@ -132,9 +132,10 @@ def table(rows: dict[str, dict]) -> str:
 def noop_table(rows: dict[str, dict]) -> str:
     same = all(r["same"] for r in rows.values())
     worst = max(r["max_diff_m"] for r in rows.values())
+    variants = {name.split("#")[0] for name in rows}
     return (
-        f"Noop episodes (every variant x the rollout params' seeds, each task's horizon), sleeping on against "
-        f"off: {len(rows)} episodes, verdicts and progress identical: **{same}**; final props apart by at most "
+        f"Noop episodes (each task's horizon), sleeping on against off: {len(rows)} episodes over "
+        f"{len(variants)} variants, verdicts and progress identical: **{same}**; final props apart by at most "
         f"**{1000 * worst:.3f} mm**."
     )
 
@@ -154,6 +155,7 @@ def write_section(text: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="update bench/RESULTS.md")
+    parser.add_argument("--episodes", type=int, help="noop episodes per variant (default: the rollout params')")
     args = parser.parse_args()
     params = yaml.safe_load((ROOT / "params.yaml").read_text())["settle"]
     layout = Layout(ROOT)
@@ -162,7 +164,8 @@ def main() -> None:
         for task, variant in layout.variants():
             rows[f"{task}/{variant}"] = settle_both(layout.task_dir(task, variant) / "task.usda", params, Path(cache))
             print(f"{task}/{variant}: {rows[f'{task}/{variant}']}", flush=True)
-    rollout = load_section("rollout", RolloutParams, path=ROOT / "params.yaml", policies=["noop"])
+    overrides = {"episodes_per_variant": args.episodes} if args.episodes else {}
+    rollout = load_section("rollout", RolloutParams, path=ROOT / "params.yaml", policies=["noop"], **overrides)
     episodes = {}
     for job in plan_jobs("bench", rollout, layout, load_params("policies", ROOT / "params.yaml")):
         episodes[f"{job.task}/{job.variant}#{job.seed}"] = noop_both(job)
