@@ -16,7 +16,7 @@ Needs the built pipeline (``dvc repro annotate``). Three measurements, in one ru
 
 Goals (issue 15): overhead at most 1.3x raw ``mj_step``; 2 workers at least 1.8x faster than 1.
 
-    python bench/bench_rollout.py [--policy noop] [--episodes 1] [--tasks t1 t2] [--write]
+    python bench/bench_rollout.py [--policy noop] [--episodes 1] [--tasks t1 t2] [--horizon 400] [--write]
 """
 
 from __future__ import annotations
@@ -167,9 +167,13 @@ def main() -> None:
     parser.add_argument("--policy", default="noop", choices=sorted(POLICIES))
     parser.add_argument("--episodes", type=int, default=1, help="episodes per variant")
     parser.add_argument("--tasks", nargs="*", help="only these tasks (default: every settled task)")
+    parser.add_argument("--horizon", type=float, help="horizon s of tasks that name none (default: rollout params')")
     parser.add_argument("--write", action="store_true", help="update bench/RESULTS.md")
     args = parser.parse_args()
-    params = load_section("rollout", RolloutParams, episodes_per_variant=args.episodes, policies=[args.policy])
+    overrides = {"episodes_per_variant": args.episodes, "policies": [args.policy]}
+    params = load_section(
+        "rollout", RolloutParams, **overrides, **({"horizon_s": args.horizon} if args.horizon else {})
+    )
     jobs = [
         job
         for job in plan_jobs("bench", params, Layout(ROOT), load_params("policies"))
