@@ -10,7 +10,6 @@ import yaml
 
 from housebench.assets.build import PhysicsParams
 from housebench.assets.collision import CollisionParams
-from housebench.assets.droptest import DropParams
 from housebench.assets.importer import ImportParams
 from housebench.house.params import HouseParams
 from housebench.params import Section, load_section, missing_keys
@@ -18,6 +17,7 @@ from housebench.pipeline.settle import SettleParams
 from housebench.pipeline.verify import VerifyParams
 from housebench.report.pictures import ReportParams
 from housebench.rollout.plan import RolloutParams
+from housebench.sim.droptest import DropParams
 from housebench.skill_library.plans import PlanParams
 from housebench.tasks.sampler import SamplerParams
 from tests.conftest import ROOT

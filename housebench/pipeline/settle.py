@@ -35,6 +35,7 @@ class SettleParams(Section):
     robot_tol: Positive  # allowed robot joint deviation during the check (m or rad)
     part_tol: Positive  # allowed opening of any articulated part during the check (rad or m from closed)
     preview: list[Annotated[int, Field(ge=16, le=4096)]] = Field(min_length=2, max_length=2)  # width, height
+    mjcf_cache_mb: Positive  # bound of the compiled-model cache, least recently used pruned first
 
 
 HOUSE_CHECK, PREVIEW = "house_check.json", "preview.png"
@@ -58,7 +59,7 @@ def settle_all(layout: Layout, settings: SettleParams, backend: str = "mujoco") 
     from housebench.sim.preview import write_preview
     from housebench.sim.registry import make_backend
 
-    sim_backend = make_backend(backend)
+    sim_backend = make_backend(backend, cache_max_mb=settings.mjcf_cache_mb)
     params = settings.model_dump()
     reports = [{"scene": "house", **check_house(sim_backend, layout.at(paths.HOUSE_DIR) / "house.usda", params)}]
     with atomic_dir(layout.at(layout.settled_dir)) as tmp:
