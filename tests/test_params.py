@@ -13,12 +13,12 @@ from housebench.assets.collision import CollisionParams
 from housebench.assets.importer import ImportParams
 from housebench.house.params import HouseParams
 from housebench.params import Section, load_section, missing_keys
+from housebench.pipeline.plan import PlanParams
 from housebench.pipeline.settle import SettleParams
 from housebench.pipeline.verify import VerifyParams
 from housebench.report.pictures import ReportParams
 from housebench.rollout.plan import RolloutParams
 from housebench.sim.droptest import DropParams
-from housebench.skill_library.plans import PlanParams
 from housebench.tasks.sampler import SamplerParams
 from tests.conftest import ROOT
 
@@ -134,7 +134,9 @@ def test_bad_files_are_one_line_errors(tmp_path, text, message):
     assert message in _error("house", _params(tmp_path, text=text))
 
 
-@pytest.mark.parametrize("stage", ["import_assets", "house", "settle", "report", "rollout", "droptest"])
+@pytest.mark.parametrize(
+    "stage", ["import_assets", "house", "settle", "report", "rollout", "droptest", "plan", "verify"]
+)
 def test_every_stage_refuses_an_unknown_key(tmp_path, stage):
     section = {"import_assets": "import"}.get(stage, stage)
     text = (ROOT / "params.yaml").read_text().replace(f"\n{section}:\n", f"\n{section}:\n  typo_key: 1\n", 1)

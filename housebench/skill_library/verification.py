@@ -3,7 +3,8 @@
 A scenario names a verb, a settled task scene (``<task>/<variant>``), setup nodes that bring the start
 state about and the verb's arguments; :func:`subgraph` turns it into the subgraph the runtime runs
 (setup nodes ``s1``, ``s2``, ..., the verb's node ``v``). ``$near_<object>`` in an argument is a zone
-8-30 cm along +x from the object's start (for push, pull and sweep). :func:`status_rows` reads a run's
+8-30 cm along +x from the object's start (for push, pull and sweep), ``$support_<object>`` the support
+it rests on. :func:`status_rows` reads a run's
 events into one row per scenario: the verb, the path the runtime chose, passed or failed with the
 measured reason; :func:`summary` gives the pass shares by verb and by path.
 """
@@ -56,6 +57,8 @@ def load_scenarios(path: Path = SCENARIOS_FILE) -> list[Scenario]:
 
 
 def _resolve(value: Any, world: World) -> Any:
+    if isinstance(value, str) and value.startswith("$support_"):
+        return world.support_of(value.removeprefix("$support_")).name
     if isinstance(value, str) and value.startswith("$near_"):
         name = value.removeprefix("$near_")
         centre = geometry.centre(world.pose(name), world.scene.objects[name].asset)
