@@ -85,7 +85,13 @@ def report(layout: Layout, run: str) -> dict:
     """The night's report with the same pictures as the DVC report (the house plan, the asset sheet)
     but the night's own scene previews, captioned; and a markdown artifact, one row per policy."""
     control = report_inputs(layout.at(PARAMS), layout.root)["control"]
-    patterns = ["scenes/house/topdown.png", "assets_built/assets.png", f"{layout.settled_dir}/*/*/preview.png"]
+    settled = layout.settled_dir
+    patterns = [
+        "scenes/house/topdown.png",
+        "assets_built/assets.png",
+        f"{settled}/*/*/preview.png",
+        f"{settled}/*/v000/plan.png",
+    ]
     metrics = build_report(
         layout.at(RESULTS_DIR),
         layout.at(layout.report_dir),

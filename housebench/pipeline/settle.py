@@ -1,14 +1,18 @@
 """The settle stage's work: the house's own stability check, then every task scene of a layout settled,
-checked and previewed."""
+checked and previewed (``preview.png``: the props from nearly overhead; ``plan.png``: the house plan with
+the props marked where they rest)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated
 
+from PIL import Image
 from pydantic import Field
 
 from housebench import paths
+from housebench.annotations.schema import HouseAnnotations
+from housebench.house.picture import label_props
 from housebench.io import atomic_dir, write_json
 from housebench.jsonfile import load_model
 from housebench.params import Section
@@ -38,7 +42,7 @@ class SettleParams(Section):
     mjcf_cache_mb: Positive  # bound of the compiled-model cache, least recently used pruned first
 
 
-HOUSE_CHECK, PREVIEW = "house_check.json", "preview.png"
+HOUSE_CHECK, PREVIEW, PLAN = "house_check.json", "preview.png", "plan.png"
 
 
 def _eye(task_dir: Path) -> tuple[float, float] | None:
@@ -50,6 +54,13 @@ def _eye(task_dir: Path) -> tuple[float, float] | None:
     bases = [o.base for o in variant.objects.values() if o.base]
     x, y = (bases[0] if bases else variant.robot_start)[:2]
     return float(x), float(y)
+
+
+def _write_plan(layout: Layout, props: dict[str, tuple[float, float]], out: Path) -> None:
+    """The house's labelled plan with the props marked where they rest (when the house stage drew one)."""
+    plan, house = layout.at(paths.HOUSE_DIR / "topdown.png"), layout.at(paths.ANNOTATIONS_DIR / "house.json")
+    if plan.is_file() and house.is_file():
+        label_props(Image.open(plan), load_model(HouseAnnotations, house), props).save(out)
 
 
 def settle_all(layout: Layout, settings: SettleParams, backend: str = "mujoco") -> list[dict]:
@@ -73,9 +84,9 @@ def settle_all(layout: Layout, settings: SettleParams, backend: str = "mujoco") 
                     "scene": f"{task}/{variant}",
                     **settle_scene(sim_backend, task_dir / "task.usda", out, params),
                 }
-                write_preview(
-                    sim_backend.load(out / SCENE_FILE), _eye(task_dir), tuple(params["preview"]), out / PREVIEW
-                )
+                sim = sim_backend.load(out / SCENE_FILE)
+                write_preview(sim, _eye(task_dir), tuple(params["preview"]), out / PREVIEW)
+                _write_plan(layout, {n: o.pos[:2] for n, o in sim.get_state().objects.items()}, out / PLAN)
             except Exception as err:
                 raise SystemExit(f"{task_dir / 'task.usda'}: settle failed: {err}") from err
             write_json(out / CHECK_FILE, report)
