@@ -90,12 +90,12 @@ def atomic_dir(target: Path, protect: Iterable[Path] = (), guard: bool = False, 
         if guard:
             (tmp / MARK).write_text("made by housebench; replaced by the next run that writes here\n")
         tmp.chmod(0o755)
-        if target.exists():
+        if target.exists() or target.is_symlink():
             target.rename(old)
         try:
             tmp.rename(target)
         except OSError:
-            if old.exists():
+            if old.exists() or old.is_symlink():
                 old.rename(target)
             raise
     finally:
