@@ -152,3 +152,9 @@ def test_every_stage_refuses_an_unknown_key(tmp_path, stage):
     assert proc.returncode != 0
     assert proc.stderr.strip().splitlines()[-1] == f"params.yaml: {section}.typo_key: unknown key"
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-.inf"])
+def test_yaml_nan_and_infinity_are_refused(tmp_path, value):
+    text = (ROOT / "params.yaml").read_text().replace("threshold: 0.05", f"threshold: {value}", 1)
+    assert _error("collision", _params(tmp_path, text=text)).startswith("collision.threshold: Input should be a finite")
