@@ -6,6 +6,7 @@
 - ``annotations/scenes/<task>__<variant>.json``: :class:`SceneAnnotations`, the house plus every
   placed object at its settled pose, self-contained so the evaluator needs no other file.
 
+Every number is finite, coordinates within 10 km, quaternions unit length (:mod:`housebench.numbers`).
 Frames: world frame, metres, Z up. An asset's local frame has its origin at the bottom centre of the
 asset (so ``bottom_offset`` is normally 0), Z up. Boxes are axis-aligned ``[xmin, ymin, xmax, ymax]``
 on a support, or ``[xmin, ymin, zmin, xmax, ymax, zmax]`` for 3-D boxes.
@@ -18,14 +19,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Vec3 = tuple[float, float, float]
-Quat = tuple[float, float, float, float]
-Box2 = tuple[float, float, float, float]
-Box3 = tuple[float, float, float, float, float, float]
+from housebench.numbers import Coord, Quat, Vec3
+
+Box2 = tuple[Coord, Coord, Coord, Coord]
+Box3 = tuple[Coord, Coord, Coord, Coord, Coord, Coord]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class ContainerProfile(Strict):
@@ -66,7 +67,7 @@ class AssetAnnotation(Strict):
     name: str
     category: str
     size: Vec3  # extents x, y, z in metres, Z up
-    mass: float
+    mass: float = Field(gt=0)
     tags: list[str] = Field(default_factory=list)
     bottom_offset: float = 0.0  # height of the lowest point below the asset origin
     container: ContainerProfile | None = None
@@ -99,12 +100,40 @@ class Room(Strict):
     polygon: list[tuple[float, float]]
 
 
+class Footprint(Strict):
+    """The robot seen from above, with heights, at its home pose (torso down, arm tucked): a base disc
+    and the column standing on it (torso, tucked arm, head). Measured from the robot's model."""
+
+    radius: float  # the base disc, metres
+    base_height: float  # top of the base above the floor
+    column_radius: float  # the column's farthest point from the base centre (any heading)
+    column: Box2  # the column's extent in the base frame (x forward, y left): xmin, ymin, xmax, ymax
+    height: float  # top of the robot
+
+
+class ReachBand(Strict):
+    """Where the gripper takes a point whose height is within ``z``: its horizontal distance from the
+    base centre, the base facing it, lies in ``[min, max]``."""
+
+    z: tuple[float, float]
+    min: float
+    max: float
+
+
 class RobotAnnotation(Strict):
     name: str = "fetch"
     start: Vec3  # x, y, yaw
-    reach: float  # horizontal reach from the base centre, metres
     gripper_opening: float  # metres
-    radius: float | None = None  # base footprint radius used for the free-floor grid, metres
+    footprint: Footprint
+    reach: list[ReachBand] = Field(min_length=1)  # by height, lowest first
+
+    def reach_at(self, z: float) -> ReachBand | None:
+        """The band for a point at height ``z`` (None: no grasp at that height)."""
+        return next((b for b in self.reach if b.z[0] <= z <= b.z[1]), None)
+
+    @property
+    def max_reach(self) -> float:
+        return max(b.max for b in self.reach)
 
 
 class Handle(Strict):

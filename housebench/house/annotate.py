@@ -13,19 +13,21 @@ from collections.abc import Iterable
 from housebench.annotations.schema import (
     ApplianceAnnotation,
     ArticulatedPart,
+    Footprint,
     Handle,
     HouseAnnotations,
     Obstacle,
+    ReachBand,
     RobotAnnotation,
     Room,
     Support,
 )
-from housebench.house.floor import ROBOT_HEIGHT
 from housebench.house.geometry import Box
 from housebench.house.layout import House
 from housebench.house.parts import Part
 from housebench.io import r6, r6s
 from housebench.robot import fetch
+from housebench.robot.footprint import fetch_footprint
 
 STRUCTURE = ("floor", "walls")  # owners that are the building, not furniture
 Rect = tuple[float, float, float, float]
@@ -78,14 +80,14 @@ def find_supports(boxes: Iterable[Box], min_size: float = 0.16, min_clearance: f
     return found
 
 
-def floor_supports(house: House, min_size: float = 0.3) -> list[Support]:
-    """The largest free patch of each room's floor (under nothing that the base could hit)."""
+def floor_supports(house: House, fp: Footprint, min_size: float = 0.3) -> list[Support]:
+    """The largest free patch of each room's floor (under nothing that the robot could hit)."""
     standing = [
         _plan(b)
         for b in [*house.boxes, *(q for p in house.parts for q in p.boxes)]
-        if b.owner not in STRUCTURE and b.bounds[2] < ROBOT_HEIGHT
+        if b.owner not in STRUCTURE and b.bounds[2] < fp.height
     ]
-    x, y, r = house.robot_start[0], house.robot_start[1], house.robot_radius
+    x, y, r = house.robot_start[0], house.robot_start[1], fp.radius
     standing.append((x - r, y - r, x + r, y + r))
     found = []
     for room in house.rooms:
@@ -119,17 +121,17 @@ def part_annotation(part: Part) -> ArticulatedPart:
 
 def house_annotations(house: House) -> HouseAnnotations:
     """Everything skills, sampler and evaluator read about the house (the ``house.json``)."""
-    moving = [b for p in house.parts for b in p.boxes]
+    moving, fp = [b for p in house.parts for b in p.boxes], fetch_footprint()
     return HouseAnnotations(
         rooms=[Room(name=r.name, polygon=r.polygon) for r in house.rooms],
-        supports=find_supports(house.boxes) + floor_supports(house),
+        supports=find_supports(house.boxes) + floor_supports(house, fp),
         obstacles=[Obstacle(name=b.name, box=b.bounds) for b in [*house.boxes, *moving] if b.owner != "floor"],
         robot=RobotAnnotation(
             name="fetch",
             start=house.robot_start,
-            reach=fetch.REACH,
             gripper_opening=fetch.GRIPPER_OPENING,
-            radius=house.robot_radius,
+            footprint=fp,
+            reach=[ReachBand(z=z, min=lo, max=hi) for z, lo, hi in fetch.REACH],
         ),
         articulated=[part_annotation(p) for p in house.parts],
         appliances=[

@@ -12,7 +12,7 @@ from typing import Any
 
 from housebench.house.furniture import BOARD
 from housebench.house.geometry import Box, Frame
-from housebench.house.parts import Part, button, door, knob
+from housebench.house.parts import CLEAR, Part, button, door, knob
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def fridge(
     boxes += _shell(name, f, w, d, (0.05, h), BOARD)
     for i, z in enumerate(levels, start=1):
         boxes.append(f.box(f"{name}/shelf_{i}", (-w / 2 + BOARD, 0.03, z - BOARD), (w / 2 - BOARD, d - BOARD, z)))
-    hinge = door(f"{name}/door", f, (-w / 2, w / 2), (0.05, h), "left", p, handle_z=1.1)
+    hinge = door(f"{name}/door", f, (-w / 2, w / 2), (0.05, h), "left", p)
     cavity = f.box(f"{name}/cavity", (-w / 2 + BOARD, 0, 0.05 + BOARD), (w / 2 - BOARD, d - BOARD, h - BOARD))
     return boxes, [hinge], Appliance(name, "fridge", cavity, hinge.name, None)
 
@@ -57,7 +57,7 @@ def microwave(
     button on the right, the door hinged on the left edge."""
     panel = 0.14
     boxes = _shell(name, f, w, d, (base, base + h), panel)
-    hinge = door(f"{name}/door", f, (-w / 2, w / 2 - panel - 0.002), (base, base + h), "left", p)
+    hinge = door(f"{name}/door", f, (-w / 2, w / 2 - panel - CLEAR), (base + CLEAR, base + h), "left", p)
     start = button(f"{name}/start_button", f, w / 2 - panel / 2, base + 0.4 * h, 0.04, p)
     cavity = f.box(f"{name}/cavity", (-w / 2 + BOARD, 0, base + BOARD), (w / 2 - panel, d - BOARD, base + h - BOARD))
     return boxes, [hinge, start], Appliance(name, "microwave", cavity, hinge.name, start.name)

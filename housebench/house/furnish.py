@@ -13,43 +13,35 @@ from typing import Any
 from housebench.house.appliances import Appliance, fridge, microwave, stove
 from housebench.house.furniture import Built, bed, block, bookcase, cabinet, seat, table
 from housebench.house.geometry import Box
-from housebench.house.parts import BAR, HANDLE_GAP, Part, drawer
+from housebench.house.parts import Part, drawer
 from housebench.house.plan import Room
 
 Jig = Callable[[], float]
 COUNTER = (0.6, 0.9)  # kitchen counter depth and height
-CLEARANCE = 0.005  # free space between kitchen pieces that meet at the corner or side by side
+CORNER = 1.25  # the west counter starts here: past the south counter's door swing (0.62 + 0.6)
 
 
 def kitchen(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Appliance]]:
-    """The south counter runs from the west wall; the west counter starts past the south counter's
-    fronts and handles, and the stove past its east end, with room for the jitter (no overlaps)."""
-    parts = p["parts"]
-    clear = p["furniture_jitter"] + CLEARANCE
-    south = r.against("S", 1.2, COUNTER[0])
-    fronts = COUNTER[0] + parts["panel"] + HANDLE_GAP + BAR  # the south counter's depth, handles included
-    west_at = fronts + clear + 0.9 + jig()
-    west = r.against("W", west_at, COUNTER[0])
-    fr = fridge("fridge", r.against("W", west_at + 1.35, 0.7), 0.7, 0.7, 1.8, [0.5, 0.9, 1.3], parts)
-    mw = microwave("microwave", west.shifted(-0.6, 0.2), 0.5, 0.38, 0.3, COUNTER[1], parts)
-    st = stove("stove", r.against("S", 2.7 + clear + jig(), COUNTER[0]), 0.6, COUNTER[0], COUNTER[1], parts)
+    """Counters on the south and west walls, the stove beside the south counter, the fridge north of
+    the west counter, a free-standing island facing south near the north wall. The west counter
+    starts past the south counter's door swing; every front has at least ``AISLE`` of free floor."""
+    parts, (depth, height) = p["parts"], COUNTER
+    south = r.against("S", 1.2, depth)
+    west_at = CORNER + 0.9 + jig()
+    west = r.against("W", west_at, depth)
+    fr = fridge("fridge", r.against("W", west_at + 1.3, 0.7), 0.7, 0.7, 1.8, [0.5, 0.9, 1.3], parts)
+    mw = microwave("microwave", west.shifted(-0.6, 0.2), 0.5, 0.38, 0.3, height, parts)
+    st = stove("stove", r.against("S", 2.75 + jig(), depth), 0.6, depth, height, parts)
+    fronts = ["door_left", "door_right", "drawers:2", "drawers:2"]
     built = [
-        cabinet(
-            "counter_south",
-            south,
-            2.4,
-            COUNTER[0],
-            COUNTER[1],
-            ["door_left", "door_right", "drawers:2", "drawers:2"],
-            parts,
-        ),
-        cabinet("counter_west", west, 1.8, COUNTER[0], COUNTER[1], ["door_left", "door_right", "drawers:3"], parts),
+        cabinet("counter_south", south, 2.4, depth, height, fronts, parts),
+        cabinet("counter_west", west, 1.8, depth, height, ["door_left", "door_right", "drawers:3"], parts),
         cabinet(
             "kitchen_island",
-            r.centred(2.0 + jig(), 2.4, 0.7, "N"),
+            r.centred(2.6 + jig(), r.y1 - r.y0 - 0.8, 0.7, "S"),
             1.4,
             0.7,
-            COUNTER[1],
+            height,
             ["drawers:2", "drawers:2"],
             parts,
         ),
@@ -61,7 +53,7 @@ def kitchen(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[App
 def dining_room(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Appliance]]:
     cx = (r.x1 - r.x0) / 2 + jig()
     chairs = [
-        seat(f"dining_chair_{i + 1}", r.centred(cx + dx, 1.2, 0.45, "N"), 0.45, 0.45, 0.45, 0.9)
+        seat(f"dining_chair_{i + 1}", r.centred(cx + dx, 2.8, 0.45, "S"), 0.45, 0.45, 0.45, 0.9)
         for i, dx in enumerate((-0.4, 0.4))
     ]
     return [
@@ -122,6 +114,8 @@ def bathroom(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Ap
 
 
 def bedroom(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Appliance]]:
+    """The bed and nightstands on the north wall with free walls beside them, the wardrobe and the
+    dresser in the south corners, the desk free-standing south of the bed's foot."""
     parts, mid = p["parts"], (r.x1 - r.x0) / 2
     stands = [
         cabinet(f"nightstand_{side}", r.against("N", mid + dx, 0.4), 0.45, 0.4, 0.55, ["drawers:1"], parts)
@@ -130,9 +124,9 @@ def bedroom(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[App
     return [
         bed("bed", r.against("N", mid, 2.0), 1.6, 2.0),
         *stands,
-        cabinet("wardrobe", r.against("E", 1.6 + jig(), 0.6), 1.2, 0.6, 2.0, ["door_left", "door_right"], parts),
-        table("bedroom_desk", r.against("W", r.y1 - r.y0 - 1.15, 0.6), 1.1, 0.6, 0.75),
-        cabinet("dresser", r.against("S", r.x1 - r.x0 - 0.65, 0.5), 1.0, 0.5, 0.9, ["drawers:3"], parts),
+        cabinet("wardrobe", r.against("E", 0.75 + jig(), 0.6), 1.2, 0.6, 2.0, ["door_left", "door_right"], parts),
+        table("bedroom_desk", r.centred(mid - 0.2, 1.3, 0.6, "S"), 1.1, 0.6, 0.75),
+        cabinet("dresser", r.against("S", 0.6, 0.5), 1.0, 0.5, 0.9, ["drawers:3"], parts),
     ], []
 
 

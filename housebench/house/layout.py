@@ -32,7 +32,6 @@ class House:
     parts: tuple[Part, ...]  # articulated parts, closed
     appliances: tuple[Appliance, ...]
     robot_start: tuple[float, float, float]  # x, y, yaw
-    robot_radius: float  # the base's footprint, for the free-floor grid
 
 
 def generate_house(params: dict[str, Any]) -> House:
@@ -51,7 +50,6 @@ def generate_house(params: dict[str, Any]) -> House:
         tuple(parts),
         tuple(appliances),
         (x, y, yaw),
-        float(params["robot_radius"]),
     )
 
 

@@ -1,7 +1,8 @@
 """Questions skills ask of the house, answered from its annotations alone (``house.json``).
 
-``HouseQuery(annotations)``: which room a point is in, the free-floor grid for base planning and
-the rooms the base can reach, the support under a point, and where a handle is at a joint value.
+``HouseQuery(annotations)``: which room a point is in, the free-floor grid for base planning, the
+floor the base can reach from the robot's start and the rooms on it, the obstacles as arrays for
+testing base poses, the support under a point, and where a handle is at a joint value.
 """
 
 from __future__ import annotations
@@ -11,10 +12,9 @@ from functools import cached_property
 import numpy as np
 
 from housebench.annotations.schema import ArticulatedPart, HouseAnnotations, Support
-from housebench.house.floor import FloorGrid, free_grid
+from housebench.house.floor import FloorGrid, Obstacles, free_grid
 
 GRID = 0.05  # default free-floor grid resolution, metres
-ROBOT_RADIUS = 0.35  # the base's footprint when house.json does not say (Fetch's base)
 
 
 def inside(x: float, y: float, polygon: list[tuple[float, float]]) -> bool:
@@ -42,18 +42,25 @@ class HouseQuery:
 
     @cached_property
     def grid(self) -> FloorGrid:
-        """Free floor for the robot's base (closed doors, every obstacle box)."""
+        """Free floor for the robot's base (closed doors, every obstacle box, the robot's footprint)."""
         h = self.house
         bounds = h.bounds or tuple(
             f(c[i] for r in h.rooms for c in r.polygon) for f, i in ((min, 0), (min, 1), (max, 0), (max, 1))
         )
-        radius = h.robot.radius if h.robot.radius is not None else ROBOT_RADIUS
-        return free_grid((o.box for o in h.obstacles), bounds, radius, self.resolution)
+        return free_grid((o.box for o in h.obstacles), bounds, h.robot.footprint, self.resolution)
+
+    @cached_property
+    def reachable_floor(self) -> np.ndarray:
+        """The free cells the base can drive to from the robot's start (a mask over :attr:`grid`)."""
+        return self.grid.reachable(*self.house.robot.start[:2])
+
+    @cached_property
+    def obstacles(self) -> Obstacles:
+        return Obstacles((o.box for o in self.house.obstacles), self.house.robot.footprint)
 
     def reachable_rooms(self) -> set[str]:
         """Rooms with a free floor cell the base can drive to from the robot's start."""
-        x, y = self.house.robot.start[:2]
-        return {name for px, py in self.grid.points(self.grid.reachable(x, y)) if (name := self.room_at(px, py))}
+        return {name for px, py in self.grid.points(self.reachable_floor) if (name := self.room_at(px, py))}
 
     def support_under(self, x: float, y: float, z: float = np.inf) -> Support | None:
         """The highest support whose box holds ``(x, y)`` and whose surface is at or below ``z``."""

@@ -1,4 +1,4 @@
-"""The Fetch mobile manipulator, simulator-agnostic facts: joint names, home pose, reach.
+"""The Fetch mobile manipulator, simulator-agnostic facts: joint names, home pose, reach by height.
 
 The model files are gymnasium-robotics' Fetch MJCF (MIT, ``envs/assets/fetch/``); a backend builds
 its robot from them (MuJoCo: :mod:`housebench.robot.model`). The base is planar: x, y and yaw
@@ -43,7 +43,29 @@ HOME: dict[str, float] = {
     **dict.fromkeys(FINGER_JOINTS, 0.05),
     **dict.fromkeys(HEAD_JOINTS, 0.0),
 }
-REACH = 1.0  # horizontal reach of the gripper from the base centre, metres (arm links sum ~1.1)
+# The head camera from the base frame (Fetch's URDF, rounded): the pan axis stands HEAD_PAN_XZ from
+# the base origin (at torso 0); the camera sits HEAD_CAMERA_XZ from the tilt axis's foot, along the
+# pan direction. Enough to say what the camera sees, not to render it.
+HEAD_PAN_XZ = (-0.034, 1.040)
+HEAD_CAMERA_XZ = (0.198, 0.081)
+# Reach by height of the grasp point: ((zmin, zmax), min, max horizontal distance from the base centre,
+# the base facing the point), metres. Measured with IK by bench/measure_reach.py (table in
+# bench/RESULTS.md): top-down grasps up to 1.3 m, side grasps above; 5 cm off the far end.
+REACH = (
+    ((0.0, 0.1), 0.4, 0.55),
+    ((0.1, 0.2), 0.4, 0.6),
+    ((0.2, 0.4), 0.4, 0.7),
+    ((0.4, 0.8), 0.4, 0.75),
+    ((0.8, 1.0), 0.45, 0.75),
+    ((1.0, 1.1), 0.4, 0.7),
+    ((1.1, 1.2), 0.4, 0.65),
+    ((1.2, 1.3), 0.4, 0.6),
+    ((1.3, 1.4), 0.65, 1.05),
+    ((1.4, 1.5), 0.4, 1.0),
+    ((1.5, 1.6), 0.4, 0.95),
+    ((1.6, 1.7), 0.4, 0.85),
+    ((1.7, 1.8), 0.5, 0.65),
+)
 GRIPPER_OPENING = 0.1  # finger gap when open, metres (2 x 0.05 finger travel)
 
 

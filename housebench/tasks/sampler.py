@@ -3,7 +3,8 @@
 Randomizations, per object in spec order: present or not (optional objects), the asset among
 alternatives, the support among its candidates (or the floor of its container, or a surface inside
 its appliance), the yaw, and the position (uniform, see :mod:`.placement`). A pose is kept only if
-it is collision-free and some collision-free robot base pose on the floor lies within reach of it.
+it is collision-free and some robot base pose can reach it (:func:`housebench.house.reach.base_pose`: in
+the reach band for its height, the footprint free, approachable from the robot's start).
 """
 
 from __future__ import annotations
@@ -14,25 +15,29 @@ import numpy as np
 from pydantic import Field
 
 from housebench.annotations.schema import AssetsFile, HouseAnnotations, Support
-from housebench.house.query import ROBOT_RADIUS
+from housebench.house.query import HouseQuery
+from housebench.house.reach import base_pose
+from housebench.params import Section
 from housebench.tasks import refs
 from housebench.tasks.checks import SamplingError, check_spec
-from housebench.tasks.goal import Goal, Strict
+from housebench.tasks.goal import Goal
 from housebench.tasks.placement import Spot, in_container, is_free, on_support
-from housebench.tasks.reach import base_pose
 from housebench.tasks.spec import ObjectSpec, PlacedTaskObject, TaskSpec, TaskVariant
 
 __all__ = ["SamplerParams", "SamplingError", "sample_variant"]
 
 
-class SamplerParams(Strict):
+MAX_VARIANTS = 1000  # variants per task (each is a settled scene on disk)
+
+
+class SamplerParams(Section):
     """The ``tasks`` section of params.yaml."""
 
-    variants_per_task: int = Field(2, ge=1)
-    seed: int = 0  # variant i of every task uses seed + i
-    clearance: float = Field(0.005, ge=0.0)  # drop height above the support; gap to obstacles
-    margin: float = Field(0.02, ge=0.0)  # between footprints, and to a support's edges
-    max_tries: int = Field(200, ge=1)  # positions tried per object before giving up
+    variants_per_task: int = Field(2, ge=1, le=MAX_VARIANTS)
+    seed: int = Field(0, ge=0)  # variant i of every task uses seed + i
+    clearance: float = Field(0.005, ge=0.0, le=0.5)  # drop height above the support; gap to obstacles
+    margin: float = Field(0.02, ge=0.0, le=1.0)  # between footprints, and to a support's edges
+    max_tries: int = Field(200, ge=1, le=100_000)  # positions tried per object before giving up
 
 
 def _candidates(spec: TaskSpec, obj: ObjectSpec, height: float, house: HouseAnnotations) -> list[Support]:
@@ -54,11 +59,12 @@ def _place(
     spec: TaskSpec,
     placed: dict[str, Spot],
     assets: AssetsFile,
-    house: HouseAnnotations,
+    query: HouseQuery,
     p: SamplerParams,
     rng: np.random.Generator,
 ) -> tuple[Spot, tuple[float, float, float]]:
     """A free, reachable spot and its robot base pose; raises after ``max_tries``."""
+    house = query.house
     asset = assets.assets[asset_name]
     supports = [] if obj.inside in spec.objects else _candidates(spec, obj, asset.size[2], house)
     if obj.inside not in spec.objects and not supports:
@@ -73,9 +79,7 @@ def _place(
             spot = on_support(support, asset, obj.yaw_deg, obj.overhang, p.margin, p.clearance, rng, near)
         if spot is None or not is_free(spot, placed, house, p.margin, p.clearance):
             continue
-        base = base_pose(
-            (spot.x, spot.y), house, house.robot.radius if house.robot.radius is not None else ROBOT_RADIUS
-        )
+        base = base_pose((spot.x, spot.y, spot.z + spot.asset.size[2] / 2), query)
         if base is not None:
             return spot, base
     where = obj.inside or [s.name for s in supports]
@@ -95,6 +99,7 @@ def sample_variant(
     """Sample one variant of ``spec`` (objects in spec order); the same inputs give the same variant."""
     check_spec(task, spec, house, assets)
     rng = np.random.default_rng(seed)
+    query = HouseQuery(house)
     objects: dict[str, PlacedTaskObject] = {}
     dropped: dict[str, str] = {}
     choices: dict[str, str] = {}
@@ -107,7 +112,7 @@ def sample_variant(
         if not present:
             dropped[name] = obj.role
             continue
-        spot, base = _place(task, name, obj, asset_name, spec, placed, assets, house, params, rng)
+        spot, base = _place(task, name, obj, asset_name, spec, placed, assets, query, params, rng)
         placed[name] = spot
         choices[f"{name}.asset"], choices[f"{name}.support"] = asset_name, spot.support.name
         objects[name] = PlacedTaskObject(

@@ -47,7 +47,7 @@ STEPS_PER_S = 500  # physics steps per second (the MuJoCo backend's 2 ms), for P
 PHYSICS_MATERIAL = "/World/Looks/HousePhysicsMaterial"
 ROBOT_FILE = "fetch.usda"  # the robot asset, beside the house layer
 # group -> the groups it never touches (symmetric), as the MuJoCo backend's collision classes
-FILTERS = {"house": ("house", "parts"), "parts": ("house", "parts"), "robot": ("robot",), "props": ()}
+FILTERS = {"house": ("house",), "parts": (), "robot": ("robot",), "props": ()}
 _PALETTE = {
     "floor": (0.62, 0.58, 0.52),
     "walls": (0.92, 0.92, 0.9),

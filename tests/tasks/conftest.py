@@ -16,15 +16,19 @@ from housebench.annotations.schema import (
     AssetAnnotation,
     AssetsFile,
     ContainerProfile,
+    Footprint,
     Handle,
     HouseAnnotations,
     Obstacle,
     PlacedObject,
+    ReachBand,
     RobotAnnotation,
     Room,
     SceneAnnotations,
     Support,
 )
+
+FOOTPRINT = Footprint(radius=0.29, base_height=0.36, column_radius=0.28, column=(-0.27, -0.21, 0.16, 0.23), height=1.15)
 
 
 def _part(name: str, category: str, joint: str, limits: tuple[float, float], open_: float) -> ArticulatedPart:
@@ -71,7 +75,12 @@ def house() -> HouseAnnotations:
             Obstacle(name="fridge/shelf_1", box=(0.02, 3.02, 0.48, 0.56, 3.58, 0.5)),
             Obstacle(name="fridge/door", box=(0.58, 3.0, 0.0, 0.6, 3.6, 1.8)),
         ],
-        robot=RobotAnnotation(start=(0.8, 0.8, 0.0), reach=0.9, gripper_opening=0.1),
+        robot=RobotAnnotation(
+            start=(0.8, 0.8, 0.0),
+            gripper_opening=0.1,
+            footprint=FOOTPRINT,
+            reach=[ReachBand(z=(0.0, 2.0), min=0.4, max=0.9)],
+        ),
         articulated=[
             _part("fridge/door", "door", "revolute", (0.0, 1.9), 1.4),
             _part("cabinet/door", "door", "revolute", (-1.9, 1.9), 1.4),

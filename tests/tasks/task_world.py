@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from housebench.annotations.schema import AssetsFile, SceneAnnotations, Support
+from housebench.annotations.schema import AssetsFile, HouseAnnotations, SceneAnnotations, Support
 from housebench.state import SimState
 from housebench.tasks.geometry import footprint
 from housebench.tasks.spec import TaskVariant
@@ -31,3 +31,11 @@ def footprint_box(variant: TaskVariant, name: str, assets: AssetsFile) -> tuple[
     obj = variant.objects[name]
     hx, hy = footprint(assets.assets[obj.asset].size, 2 * math.atan2(obj.quat[3], obj.quat[0]))
     return obj.pos[0] - hx, obj.pos[1] - hy, obj.pos[0] + hx, obj.pos[1] + hy
+
+
+def in_reach(variant: TaskVariant, name: str, house: HouseAnnotations, assets: AssetsFile) -> bool:
+    """Whether a placed object's centre lies in the reach band, for its height, of its base pose."""
+    obj, asset = variant.objects[name], assets.assets[variant.objects[name].asset]
+    band = house.robot.reach_at(obj.pos[2] - asset.bottom_offset + asset.size[2] / 2)
+    dist = math.hypot(obj.pos[0] - obj.base[0], obj.pos[1] - obj.base[1])
+    return band is not None and band.min - 1e-5 <= dist <= band.max + 1e-5

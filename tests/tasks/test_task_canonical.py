@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from task_world import footprint_box
+from task_world import footprint_box, in_reach
 
 from housebench.annotations.schema import AssetsFile
 from housebench.cli import main
@@ -76,7 +76,7 @@ def test_sampler_places_every_task_on_the_house(task, default_house, default_ass
                 - {s.name for r in rule.keep_out for s in refs.supports(r, spec.places, default_house)}
             )
             assert obj.support in allowed, (name, obj.support)
-            assert math.hypot(obj.pos[0] - obj.base[0], obj.pos[1] - obj.base[1]) <= default_house.robot.reach + 1e-5
+            assert in_reach(variant, name, default_house, default_assets), (name, obj.pos, obj.base)
             x0, y0, x1, y1 = footprint_box(variant, name, default_assets)
             box = (x0, y0, obj.pos[2], x1, y1, obj.pos[2] + default_assets.assets[obj.asset].size[2])
             assert not any(overlap(box, ob.box, 0.0) for ob in default_house.obstacles), (name, obj.pos)

@@ -7,10 +7,12 @@ import math
 from collections import Counter
 
 import pytest
-from task_world import SPEC, footprint_box
+from task_world import SPEC, footprint_box, in_reach
 
+from housebench.annotations.schema import Obstacle, ReachBand
+from housebench.house.query import HouseQuery
+from housebench.house.reach import base_pose
 from housebench.io import dumps_json
-from housebench.tasks.reach import base_pose
 from housebench.tasks.sampler import SamplerParams, SamplingError, sample_variant
 from housebench.tasks.spec import TaskSpec, load_spec
 
@@ -49,7 +51,7 @@ def test_props_rest_on_the_table_without_overlap_and_within_reach(house, assets)
             assert obj.support == "table/top" and obj.pos[2] == pytest.approx(top.height + PARAMS.clearance)
             assert top.box[0] + PARAMS.margin <= box[0] + eps and box[2] <= top.box[2] - PARAMS.margin + eps
             assert top.box[1] + PARAMS.margin <= box[1] + eps and box[3] <= top.box[3] - PARAMS.margin + eps
-            assert math.hypot(obj.pos[0] - obj.base[0], obj.pos[1] - obj.base[1]) <= house.robot.reach + eps
+            assert in_reach(variant, name, house, assets)
             assert sum(q * q for q in obj.quat) == pytest.approx(1.0)
             boxes.append(box)
         for i, a in enumerate(boxes):
@@ -57,15 +59,34 @@ def test_props_rest_on_the_table_without_overlap_and_within_reach(house, assets)
                 assert max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3]) >= PARAMS.margin - eps
 
 
-def test_base_pose_is_collision_free_and_in_the_room(house):
-    x, y, yaw = base_pose((2.0, 1.6), house, 0.35)
-    assert 0.35 <= x <= 3.65 and 0.35 <= y <= 3.65
-    assert not (1.5 - 0.35 < x < 2.5 + 0.35 and 1.5 - 0.35 < y < 2.3 + 0.35)  # clear of the table
+def _with(house, obstacles=(), reach=None):
+    robot = house.robot if reach is None else house.robot.model_copy(update={"reach": reach})
+    return HouseQuery(house.model_copy(update={"obstacles": [*house.obstacles, *obstacles], "robot": robot}))
+
+
+def test_base_pose_is_collision_free_in_reach_and_in_the_room(house):
+    x, y, yaw = base_pose((2.0, 1.6, 0.8), HouseQuery(house))
+    r = house.robot.footprint.radius
+    assert r <= x <= 4 - r and r <= y <= 4 - r
+    assert not (1.5 - r < x < 2.5 + r and 1.5 - r < y < 2.3 + r)  # clear of the (solid) table
     assert math.atan2(1.6 - y, 2.0 - x) == pytest.approx(yaw)
-    assert (
-        base_pose((2.0, 1.9), house.model_copy(update={"robot": house.robot.model_copy(update={"reach": 0.3})}), 0.35)
-        is None
-    )  # table centre out of reach
+    assert 0.4 <= math.hypot(2.0 - x, 1.6 - y) <= 0.9
+    assert base_pose((2.0, 1.9, 0.8), _with(house, reach=[ReachBand(z=(0, 2), min=0.3, max=0.3)])) is None
+    assert base_pose((2.0, 1.9, 2.5), HouseQuery(house)) is None  # above every band
+
+
+def test_the_base_slides_under_a_tabletop_but_not_into_a_pocket(house):
+    """Height-aware: a tabletop at 0.71 m blocks the column, not the base; a free spot that the base
+    cannot drive to from the start does not count."""
+    top = Obstacle(name="desk/top", box=(1.0, 2.8, 0.71, 3.0, 3.6, 0.75))
+    walled = [o for o in house.obstacles if o.name != "table"]
+    q = HouseQuery(house.model_copy(update={"obstacles": [*walled, top]}))
+    near = [ReachBand(z=(0, 2), min=0.35, max=0.4)]
+    x, y, yaw = base_pose((2.0, 2.95, 0.8), _with(house.model_copy(update={"obstacles": [*walled, top]}), reach=near))
+    assert 2.8 - y < house.robot.footprint.radius  # the base disc reaches under the top, the column stays out
+    assert q.grid.is_free(2.0, 2.45) and not q.grid.is_free(2.0, 2.7)  # 0.33 m from the top's edge is free floor
+    pocket = [Obstacle(name=f"pocket/{i}", box=b) for i, b in enumerate([(0.0, 2.0, 0, 4.0, 2.05, 2.0)])]
+    assert base_pose((2.0, 2.9, 0.8), _with(house.model_copy(update={"obstacles": [*walled, top]}), pocket)) is None
 
 
 def test_optional_objects_and_alternatives_are_drawn_and_recorded(house, assets):

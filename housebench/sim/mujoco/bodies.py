@@ -1,8 +1,10 @@
 """USD prims -> MjSpec geoms and bodies: house boxes, props (free bodies), articulated parts.
 
 Collision classes (bit = ``contype``, ``conaffinity`` = the classes it touches): the static house
-(1) touches the robot and props; the robot (2) touches everything but itself; props (4) touch
-everything; moving parts (8) touch the robot and props, never the house frame they sit in.
+(1) touches the robot, props and moving parts; the robot (2) touches everything but itself; props (4)
+and moving parts (8) touch everything. A closed part keeps a gap to the frame it sits in
+(:data:`housebench.house.parts.CLEAR`), so it rests without contact and stops against the furniture
+in its way.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from pxr import Gf, Usd, UsdGeom, UsdPhysics, UsdShade
 
 HOUSE, ROBOT, PROP, PART = 1, 2, 4, 8
 MATTE = "matte"  # material of box geoms (no specular highlights); the scene spec defines it
-AFFINITY = {HOUSE: ROBOT | PROP, ROBOT: HOUSE | PROP | PART, PROP: HOUSE | ROBOT | PROP | PART, PART: ROBOT | PROP}
+ALL = HOUSE | ROBOT | PROP | PART
+AFFINITY = {HOUSE: ROBOT | PROP | PART, ROBOT: HOUSE | PROP | PART, PROP: ALL, PART: ALL}
 
 
 def rigid(matrix: Gf.Matrix4d) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -1,0 +1,91 @@
+"""Every task is possible in the house: a base pose, in reach and free, that the robot can drive to
+from its start, for every handle (closed, and opened with the open part in the way) and for every
+surface a task spawns on or names in its goal. Checked on the params' house and two more seeds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from housebench.annotations.schema import HouseAnnotations, Obstacle
+from housebench.house.annotate import house_annotations
+from housebench.house.layout import generate_house
+from housebench.house.parts import Part
+from housebench.house.query import HouseQuery, _rotate
+from housebench.house.reach import base_pose
+from housebench.tasks import refs
+
+REPO = Path(__file__).resolve().parents[2]
+SEEDS = (0, 1, 2)  # added to the params' seed
+
+
+@pytest.fixture(scope="module", params=SEEDS)
+def built(request):
+    params = yaml.safe_load((REPO / "params.yaml").read_text())["house"]
+    house = generate_house({**params, "seed": params["seed"] + request.param})
+    return house, house_annotations(house)
+
+
+def _opened(part: Part, house: HouseAnnotations) -> HouseAnnotations:
+    """The house with ``part`` at its open value: its boxes' bounds where they swung or slid to."""
+    axis, pivot = np.array(part.axis), np.array(part.pivot)
+    moved = []
+    for b in part.boxes:
+        corners = np.array(np.meshgrid(*np.reshape(b.bounds, (2, 3)).T)).reshape(3, -1).T
+        if part.kind == "prismatic":
+            corners = corners + axis * part.open
+        else:
+            corners = np.array([pivot + _rotate(c - pivot, axis, part.open) for c in corners])
+        moved.append(Obstacle(name=b.name, box=(*corners.min(axis=0), *corners.max(axis=0))))
+    kept = [o for o in house.obstacles if not o.name.startswith(f"{part.name}/")]
+    return house.model_copy(update={"obstacles": kept + moved})
+
+
+def test_every_handle_can_be_reached_closed_and_open(built):
+    house, ann = built
+    query = HouseQuery(ann)
+    missing = [p.name for p in ann.articulated if base_pose(p.handle.center, query) is None]
+    assert missing == []
+    for part in house.parts:
+        if part.category in ("door", "drawer"):
+            opened = HouseQuery(_opened(part, ann))
+            handle, _, _ = opened.handle_pose(part.name, part.open)
+            missing.append(part.name) if base_pose(tuple(handle), opened) is None else None
+    assert missing == []
+
+
+def _support_refs(spec: dict) -> set[str]:
+    """Every support reference of a task file: objects' candidates and insides, goals' ``support``."""
+    found = {r for o in spec["objects"].values() for r in o.get("supports", [])}
+    found |= {f"inside:{o['inside']}" for o in spec["objects"].values() if "inside" in o}
+
+    def goal(node: dict):
+        yield from [node["support"]] if "support" in node else []
+        for child in node.get("all_of", []) + node.get("any_of", []):
+            yield from goal(child)
+
+    return found | set(goal(spec["goal"]))
+
+
+def test_every_surface_a_task_uses_has_a_reachable_spot(built):
+    _, ann = built
+    query = HouseQuery(ann)
+    unreachable = set()
+    for path in sorted((REPO / "tasks").glob("*.json")):
+        spec = json.loads(path.read_text())
+        for ref in _support_refs(spec):
+            if ref.startswith("inside:"):
+                surfaces = refs.inside_supports(ref.split(":", 1)[1], ann)
+            else:
+                surfaces = refs.supports(ref, spec.get("places", {}), ann)
+            for s in surfaces:
+                if ann.robot.reach_at(s.height + 0.05) is None:
+                    continue  # above the robot's reach (a fridge's or a tall bookcase's top)
+                xs, ys = np.linspace(s.box[0], s.box[2], 5), np.linspace(s.box[1], s.box[3], 5)
+                if not any(base_pose((x, y, s.height + 0.05), query) for x in xs for y in ys):
+                    unreachable.add(f"{path.stem}: {s.name}")
+    assert sorted(unreachable) == []
