@@ -9,10 +9,10 @@
    ``HOUSEBENCH_USD_CONVERTER``, e.g. ``/work/venv-conv/bin/python``) turns it into links, meshes, joints
    with limits, ``newton:armature`` / ``newton:damping`` and ``MjcActuator`` prims;
 3. :func:`finish` flattens that into one layer, turns the massless camera frames into plain Xforms of
-   their links, and adds what the converter leaves out: a UsdPhysics
-   drive on every actuated joint (stiffness, damping and force limit of the compiled MuJoCo position
-   actuators, target the home pose), gravity compensated on every link (``physxRigidBody:disableGravity``, ``mjc:gravcomp``),
-   no self-collision, and the cameras ``head`` (Fetch's head camera) and ``third`` (behind-and-above view).
+   their links, and adds what the converter leaves out: a UsdPhysics drive on every actuated joint
+   (stiffness, damping and force limit of the compiled MuJoCo position actuators, target the home pose),
+   gravity compensated on every link (``physxRigidBody:disableGravity``, ``mjc:gravcomp``), no
+   self-collision, and the cameras ``head`` (Fetch's head camera) and ``third`` (behind-and-above view).
 
 The base joints move the robot in its prim's frame: ``/World/Robot``'s translate and rotateZ are the start
 pose, so ``q = 0`` on the base joints is the start, unlike MuJoCo's world-coordinate base joints.
