@@ -1,5 +1,5 @@
-"""Fetch's reach by height, measured with IK (mink on the robot-only model): the source of
-``housebench.robot.fetch.REACH``.
+"""Fetch's reach by height, measured with IK (mink on ``housebench.robot.model.kinematic_model``, the
+robot alone): the source of ``housebench.robot.fetch.REACH``.
 
 For each height of the grasp point (the ``grip`` site) and each horizontal distance in front of the
 base (base fixed at the origin facing +x, torso, arm and wrist free within their limits), mink
@@ -24,7 +24,7 @@ import mink
 import numpy as np
 
 from housebench.robot import fetch
-from housebench.sim.mujoco.fetch import fetch_spec
+from housebench.robot.model import kinematic_model
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "RESULTS.md"
@@ -38,17 +38,8 @@ GRASPS = {  # gripper axes (x: approach, y: finger travel) as columns, for a tar
 }
 
 
-def _model():
-    spec = fetch_spec()
-    return spec.compile()
-
-
-def _short(joint: str) -> str:
-    return joint[len(fetch.PREFIX) :]
-
-
 def _solve(config: mink.Configuration, target: np.ndarray, rot: np.ndarray, limits, frozen) -> bool:
-    task = mink.FrameTask("grip", "site", position_cost=1.0, orientation_cost=1.0, lm_damping=1e-3)
+    task = mink.FrameTask(f"{fetch.PREFIX}grip", "site", position_cost=1.0, orientation_cost=1.0, lm_damping=1e-3)
     task.set_target(mink.SE3.from_rotation_and_translation(mink.SO3.from_matrix(rot), target))
     for _ in range(300):
         vel = mink.solve_ik(config, [task], 0.05, "daqp", damping=1e-3, limits=limits, constraints=[frozen])
@@ -61,11 +52,11 @@ def _solve(config: mink.Configuration, target: np.ndarray, rot: np.ndarray, limi
 
 def measure() -> dict[str, np.ndarray]:
     """``{grasp: ok[height, distance]}``."""
-    model = _model()
-    base = [model.joint(_short(j)).id for j in fetch.BASE_JOINTS]
+    model = kinematic_model()
+    base = [model.joint(j).id for j in fetch.BASE_JOINTS]
     home = model.qpos0.copy()
     for joint, value in fetch.HOME.items():
-        home[model.joint(_short(joint)).qposadr[0]] = value
+        home[model.joint(joint).qposadr[0]] = value
     config = mink.Configuration(model)
     limits = [mink.ConfigurationLimit(model)]
     frozen = mink.DofFreezingTask(model, dof_indices=[int(model.jnt_dofadr[j]) for j in base])

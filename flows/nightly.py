@@ -18,15 +18,15 @@ import yaml
 from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
 
-from housebench.params import PARAMS, load_keys, load_section
+from housebench.params import PARAMS, load_keys, load_params, load_section
 from housebench.paths import RESULTS_DIR, Layout
+from housebench.pipeline.annotate import annotate_all
+from housebench.pipeline.settle import SETTLE_KEYS, settle_all
+from housebench.pipeline.tasks import write_variants
 from housebench.report.build import build_report
 from housebench.rollout.plan import RolloutParams
 from housebench.rollout.run import run_rollouts
 from housebench.tasks.sampler import SamplerParams
-from stages.annotate import annotate_all
-from stages.settle import SETTLE_KEYS, settle_all
-from stages.tasks import write_variants
 
 PREFECT_YAML = Path(__file__).resolve().parents[1] / "prefect.yaml"
 
@@ -61,7 +61,8 @@ def annotate(layout: Layout) -> None:
 @task(retries=2, retry_delay_seconds=10)
 def rollout(layout: Layout, run: str, seed: int) -> int:
     params = load_section("rollout", RolloutParams, layout.at(PARAMS), seed=seed)
-    return len(run_rollouts(run, params, layout, layout.at(RESULTS_DIR), progress=False))
+    policies = load_params("policies", layout.at(PARAMS))
+    return len(run_rollouts(run, params, layout, layout.at(RESULTS_DIR), policies, progress=False))
 
 
 @task

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 from pathlib import Path
 
@@ -24,3 +25,43 @@ def tree_hash(root: Path) -> str:
 def text_hash(text: str) -> str:
     """SHA-256 of a string's UTF-8 bytes, hex."""
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+PACKAGE_ROOT = Path(__file__).resolve().parent  # housebench/
+
+
+def _source(module: str, root: Path) -> Path | None:
+    """The file of a module or package of the package at ``root`` (None: not one of its modules)."""
+    parts = module.split(".")
+    if parts[0] != root.name:
+        return None
+    base = root.joinpath(*parts[1:])
+    return next((p for p in (base.with_suffix(".py"), base / "__init__.py") if p.is_file()), None)
+
+
+def module_files(module: str, root: Path = PACKAGE_ROOT) -> list[Path]:
+    """The source files of ``module`` and of every module of the same package (at ``root``) that it
+    imports, transitively (imports inside functions included), found by reading the sources, never
+    by importing them."""
+    seen: set[Path] = set()
+    todo = [module]
+    while todo:
+        path = _source(todo.pop(), root)
+        if path is None or path in seen:
+            continue
+        seen.add(path)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                todo += [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                todo += [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+    return sorted(seen)
+
+
+def code_hash(module: str, root: Path = PACKAGE_ROOT) -> str:
+    """SHA-256 over the source of ``module`` and the package code it imports (:func:`module_files`)."""
+    digest = hashlib.sha256()
+    for path in module_files(module, root):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(file_hash(path).encode())
+    return digest.hexdigest()

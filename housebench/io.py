@@ -1,4 +1,5 @@
-"""Atomic outputs and canonical JSON: a failed stage leaves no half-written file or folder."""
+"""Atomic outputs and canonical JSON: a failed stage leaves no half-written file or folder, and an
+output never replaces what housebench did not create."""
 
 from __future__ import annotations
 
@@ -11,25 +12,87 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+MARK = ".housebench-output"  # written into a guarded output folder: housebench made it, may replace it
+
+
+class OutputError(ValueError):
+    """An output place that must not be written or replaced; the message is one line naming it."""
+
+
+def check_output(target: Path, protect: Iterable[Path] = (), guard: bool = False, force: bool = False) -> None:
+    """Refuse ``target`` as an output folder when it is the filesystem root, the working folder or one
+    of its ancestors, or contains (or is) a ``protect`` path; with ``guard``, also an existing folder
+    that is not empty and was not made by housebench (no :data:`MARK`), unless ``force``."""
+    where = Path(target).resolve()
+    cwd = Path.cwd().resolve()
+    if where == cwd or where in cwd.parents:
+        raise OutputError(f"{target}: output: the working folder or one of its ancestors; choose a new folder")
+    for path in protect:
+        if Path(path).resolve().is_relative_to(where):
+            raise OutputError(f"{target}: output: would replace {path}; choose a new folder")
+    if where.exists() and not where.is_dir():
+        raise OutputError(f"{target}: output: exists and is not a folder")
+    if guard and not force and foreign(where):
+        raise OutputError(f"{target}: output: exists and was not made by housebench (--force replaces it)")
+
+
+def foreign(target: Path) -> bool:
+    """Whether ``target`` is a folder with content that housebench did not make (no :data:`MARK`)."""
+    target = Path(target)
+    return target.is_dir() and not (target / MARK).is_file() and any(target.iterdir())
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_stale_temps(target: Path) -> list[Path]:
+    """Remove the temp folders of :func:`atomic_dir` beside ``target`` left by killed runs (their
+    process is gone); returns what was removed."""
+    target = Path(target)
+    stale = []
+    for path in target.parent.glob(f".{target.name}.tmp-*"):
+        pid = path.name.removeprefix(f".{target.name}.tmp-").split("-")[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(path, ignore_errors=True)
+            stale.append(path)
+    return stale
+
 
 @contextmanager
-def atomic_dir(target: Path) -> Iterator[Path]:
-    """Yield a temp dir beside ``target``; on success it replaces ``target``, on error it vanishes."""
+def atomic_dir(target: Path, protect: Iterable[Path] = (), guard: bool = False, force: bool = False) -> Iterator[Path]:
+    """Yield a temp dir beside ``target``; on success it replaces ``target``, on error it vanishes.
+
+    ``target`` passes :func:`check_output` first; a guarded output gets :data:`MARK`, so a later
+    guarded run may replace it. Temp folders of killed runs beside ``target`` are removed."""
     target = Path(target)
+    check_output(target, protect, guard, force)
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    remove_stale_temps(target)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-{os.getpid()}-", dir=target.parent))
+    old = target.with_name(f".{target.name}.tmp-{os.getpid()}-old")
     try:
         yield tmp
-    except BaseException:
+        if guard:
+            (tmp / MARK).write_text("made by housebench; replaced by the next run that writes here\n")
+        tmp.chmod(0o755)
+        if target.exists():
+            target.rename(old)
+        try:
+            tmp.rename(target)
+        except OSError:
+            if old.exists():
+                old.rename(target)
+            raise
+    finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    old = target.with_name(f".{target.name}.old")
-    if target.exists():
         shutil.rmtree(old, ignore_errors=True)
-        target.rename(old)
-    tmp.chmod(0o755)
-    tmp.rename(target)
-    shutil.rmtree(old, ignore_errors=True)
 
 
 def r6(value: float) -> float:

@@ -40,7 +40,8 @@ def main() -> int:
     }
     failed = sorted(name for name, record in records.items() if not record["passed"])
     write_json(OUT, {"version": 1, "params": drop.model_dump(), "failed": failed, "assets": records})
-    contact_sheet({name: asset_picture(ASSETS_SIM / name / "body.xml") for name in sorted(assets)}).save(SHEET)
+    pictures = {name: asset_picture(ASSETS_SIM / name / "body.xml") for name in sorted(assets)}
+    contact_sheet(pictures, failed=failed).save(SHEET)
     for name in failed:
         print(f"{name}: FAILED: {'; '.join(records[name]['failures'])}", file=sys.stderr)
     return int(strict and bool(failed))

@@ -52,3 +52,27 @@ def test_asset_import_with_a_bad_params_file_is_one_line(tmp_path):
     )
     assert result.exit_code != 0 and not (tmp_path / "out").exists()
     assert f"{tmp_path / 'params.yaml'}: collision.bogus: Extra inputs" in str(result.exception or result.output)
+
+
+HEAVY = ("trimesh", "pymeshlab", "pxr", "mujoco", "coacd", "manifold3d", "gymnasium")
+LOADED_BY_HELP = """
+import sys
+from click.testing import CliRunner
+from housebench.cli import main
+result = CliRunner().invoke(main, sys.argv[1:] + ["--help"])
+assert result.exit_code == 0, result.output
+print(" ".join(sorted({m.split(".")[0] for m in sys.modules} & set(sys.argv[0].split(",")))))
+"""
+
+
+@pytest.mark.parametrize("area", [[], *([a] for a in AREAS)])
+def test_help_imports_no_mesh_usd_or_simulator_library(area):
+    """`housebench [area] --help` starts without the heavy libraries (a fresh process for each)."""
+    out = subprocess.run(
+        [sys.executable, "-c", LOADED_BY_HELP.replace("sys.argv[0]", repr(",".join(HEAVY))), *area],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.strip() == "", f"housebench {' '.join(area)} --help imported {out.strip()}"

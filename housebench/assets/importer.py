@@ -56,6 +56,7 @@ def _lay_flat(z_up: np.ndarray) -> np.ndarray:
 def _placement(raw: RawAsset, spec: AssetSpec | None) -> tuple[Placement, list[str]]:
     rotation = Rotation.from_euler("xyz", raw.rpy).as_matrix()
     translation = np.asarray(raw.xyz)
+    standing = float(np.ptp((raw.vertices @ rotation.T)[:, 2]))  # the height as generated, before lay_flat
     if spec and spec.lay_flat:
         turn = _lay_flat(raw.vertices @ rotation.T)
         rotation, translation = turn @ rotation, turn @ translation
@@ -73,7 +74,7 @@ def _placement(raw: RawAsset, spec: AssetSpec | None) -> tuple[Placement, list[s
     if spec and spec.size:
         scale = np.asarray(spec.size) / extents
     elif spec and spec.height:
-        scale = np.full(3, spec.height / extents[2])
+        scale = np.full(3, spec.height / standing)
     if spec and spec.sized and not failed_sizing and np.abs(scale - 1).max() > SCALE_WARNING:
         warnings.append(f"spec rescales the baked-in size by {np.round(scale, 3).tolist()}")
     scaled = z_up * scale

@@ -15,9 +15,11 @@ from housebench.assets.errors import AssetError
 
 
 class AssetSpec(BaseModel):
-    """One asset's real-world facts. ``size`` (x, y, z extents, Z up) scales per axis; ``height``
-    scales uniformly; give at most one. ``container`` (round/rect) requires the ``container`` tag.
-    ``origin: base`` centres the asset on the footprint it stands on (a mug's axis, not its handle)."""
+    """One asset's real-world facts. ``size`` (x, y, z extents, Z up, as the asset ends up) scales per
+    axis; ``height`` scales uniformly to the asset's real height as generated, upright (EmbodiedGen's
+    ``real_height``), measured before ``lay_flat`` lays it down; give at most one. ``container``
+    (round/rect) requires the ``container`` tag. ``origin: base`` centres the asset on the footprint
+    it stands on (a mug's axis, not its handle)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -8,15 +8,13 @@ from pathlib import Path
 
 import click
 
-from housebench.assets.build import PhysicsParams, build_sim, collide
-from housebench.assets.collision import CollisionParams
 from housebench.assets.errors import AssetError
-from housebench.assets.importer import VISUAL_MAX_FACES, asset_name, import_asset
-from housebench.assets.spec import load_specs
-from housebench.assets.standins import DEFAULT_SET, FACTORIES, generate
-from housebench.io import atomic_dir, write_json
+from housebench.io import OutputError, atomic_dir, foreign, write_json
 from housebench.params import load_section, sections
 from housebench.sim.offscreen import use_offscreen_gl
+
+# The mesh, USD and simulator libraries are imported by the commands that use them, so that
+# ``housebench --help`` and every other command start without them.
 
 
 @click.group()
@@ -34,8 +32,17 @@ def asset() -> None:
     type=click.Path(path_type=Path),
     help="params.yaml whose import/collision/physics sections to use (default: built-in).",
 )
-def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | None) -> None:
-    """Import RESULT_DIR (an EmbodiedGen ``<name>/result`` folder) as a sim-ready asset in OUT."""
+@click.option("--force", is_flag=True, help="Replace OUT even if it exists and housebench did not make it.")
+def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | None, force: bool) -> None:
+    """Import RESULT_DIR (an EmbodiedGen ``<name>/result`` folder) as a sim-ready asset in OUT.
+
+    OUT is replaced atomically; an existing OUT that housebench did not make is refused (``--force``
+    replaces it), and so are the working folder, its ancestors and RESULT_DIR's."""
+    from housebench.assets.build import PhysicsParams, build_sim, collide
+    from housebench.assets.collision import CollisionParams
+    from housebench.assets.importer import VISUAL_MAX_FACES, asset_name, import_asset
+    from housebench.assets.spec import load_specs
+
     name = asset_name(result_dir)
     try:
         entry = load_specs(spec).assets.get(name) if spec else None
@@ -45,7 +52,9 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
         )
         physics = load_section("physics", PhysicsParams, params_file) if "physics" in given else PhysicsParams()
         max_faces = given.get("import", {}).get("visual_max_faces", VISUAL_MAX_FACES)
-        with tempfile.TemporaryDirectory() as work, atomic_dir(out) as tmp:
+        if force and foreign(out):
+            click.echo(f"--force: replacing {out} and everything in it (housebench did not make it)", err=True)
+        with tempfile.TemporaryDirectory() as work, atomic_dir(out, (result_dir,), True, force) as tmp:
             imported, hulls = Path(work) / "imported", Path(work) / "collision"
             imported.mkdir()
             hulls.mkdir()
@@ -53,7 +62,7 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
             collide(imported, hulls, collision)
             annotation = build_sim(imported, hulls, tmp, physics)
             write_json(tmp / "annotation.json", annotation.model_dump(mode="json"))
-    except AssetError as err:
+    except (AssetError, OutputError) as err:
         raise click.ClickException(str(err)) from None
     click.echo(f"{name}: {out}")
 
@@ -90,11 +99,16 @@ def preview(sim_dirs: tuple[Path, ...], out: Path, size: int, columns: int) -> N
     "--only",
     "names",
     multiple=True,
-    type=click.Choice(sorted(FACTORIES)),
     help="Props to write (repeatable; default: the default set).",
 )
 def generate_raw(out: Path, seed: int, names: tuple[str, ...]) -> None:
     """Write the seeded stand-in props in EmbodiedGen's layout."""
+    from housebench.assets.standins import DEFAULT_SET, FACTORIES, generate
+
+    if unknown := sorted(set(names) - set(FACTORIES)):
+        raise click.BadParameter(
+            f"unknown prop '{unknown[0]}' (known: {', '.join(sorted(FACTORIES))})", param_hint="--only"
+        )
     generate(names or DEFAULT_SET, out, seed)
     click.echo(f"wrote {', '.join(names or DEFAULT_SET)} to {out}")
 

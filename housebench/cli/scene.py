@@ -71,4 +71,40 @@ def check(stage: Path) -> None:
         raise SystemExit(1)
 
 
+@scene.command()
+@click.argument("stage", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default="state.json",
+    show_default=True,
+    help="JSON to write",
+)
+@click.option(
+    "--task",
+    "task_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="the variant's task.json: temperatures from its thermal setup (else none)",
+)
+def state(stage: Path, out: Path, task_path: Path | None) -> None:
+    """Write the state of STAGE as loaded (a settled scene: its rest poses) for ``housebench evaluate``."""
+    from housebench.io import write_json
+    from housebench.jsonfile import SpecError, load_model
+    from housebench.sim.mujoco import MujocoBackend
+    from housebench.tasks.spec import TaskVariant
+
+    now = MujocoBackend().load(stage).get_state()
+    if task_path is not None:
+        try:
+            thermal = load_model(TaskVariant, task_path).thermal
+        except SpecError as err:
+            click.echo(str(err), err=True)
+            raise SystemExit(2) from None
+        if thermal is not None:
+            temperatures = {n: float(thermal.initial_c.get(n, thermal.ambient_c)) for n in sorted(now.objects)}
+            now = now.model_copy(update={"temperatures_c": temperatures})
+    write_json(out, now.model_dump(mode="json"))
+    click.echo(f"{out}")
+
+
 COMMANDS = [scene]

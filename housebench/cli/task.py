@@ -10,7 +10,7 @@ from housebench.annotations.schema import SceneAnnotations
 from housebench.io import dumps_json
 from housebench.jsonfile import SpecError, load_model
 from housebench.paths import ANNOTATIONS_DIR
-from housebench.sim.state import SimState
+from housebench.state import SimState
 from housebench.tasks.evaluator import GoalError
 from housebench.tasks.evaluator import evaluate as judge
 from housebench.tasks.spec import TaskVariant, load_spec

@@ -1,42 +1,64 @@
-"""Policies: given the simulation and the task, choose actuator targets each control step."""
+"""Policies: given the resolved task, the scene's annotations and an :class:`Observation` each control
+step, choose an :class:`Action`. A policy never sees the simulator; planning code gets the robot's
+kinematic model (:func:`housebench.robot.model.kinematic_model`) instead."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar, Protocol
 
-from housebench.sim.backend import Simulation
+from pydantic import BaseModel, ConfigDict
+
+from housebench.annotations.schema import SceneAnnotations
+from housebench.state import Action, Observation
 from housebench.tasks.spec import TaskVariant
 
 
+@dataclass(frozen=True)
+class PolicyContext:
+    """What a policy is given at reset: the resolved task (goal, objects, thermal setup), the scene's
+    ground-truth annotations, the control period and horizon, and ``log(kind, **detail)``, which records an
+    event at the current simulated time in the ``events`` table."""
+
+    task: TaskVariant
+    scene: SceneAnnotations
+    control_dt: float
+    horizon_s: float
+    log: Callable[..., None]
+
+
+class PolicyParams(BaseModel):
+    """A policy's section of ``params.yaml`` (``policies.<name>``): strict, empty unless it says more."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 class Policy(Protocol):
-    name: str
+    name: ClassVar[str]
+    Params: ClassVar[type[PolicyParams]]
 
-    def reset(self, sim: Simulation, task: TaskVariant) -> None:
-        """Called once before the first step of an episode."""
+    def __init__(self, params: PolicyParams) -> None: ...
 
-    def act(self, sim: Simulation) -> dict[str, float]:
-        """Actuator position targets for the next control step (empty: hold the current targets)."""
+    def reset(self, ctx: PolicyContext, obs: Observation) -> None:
+        """Called once, with the first observation, before the first step of an episode."""
+
+    def act(self, obs: Observation) -> Action | None:
+        """The next action (None: keep the current targets)."""
 
 
 class NoopPolicy:
     """The matched control: it never acts, so an episode measures what the scene does on its own."""
 
     name = "noop"
+    Params = PolicyParams
 
-    def reset(self, sim: Simulation, task: TaskVariant) -> None:
-        del sim, task
+    def __init__(self, params: PolicyParams) -> None:
+        self.params = params
 
-    def act(self, sim: Simulation) -> dict[str, float]:
-        del sim
-        return {}
+    def reset(self, ctx: PolicyContext, obs: Observation) -> None:
+        del ctx, obs
 
-
-POLICIES: dict[str, type] = {"noop": NoopPolicy}
-
-
-def make_policy(name: str) -> Policy:
-    """A fresh policy by registered name; an unknown name is a one-line error."""
-    try:
-        return POLICIES[name]()
-    except KeyError:
-        raise ValueError(f"policy: unknown name '{name}' (known: {', '.join(sorted(POLICIES))})") from None
+    def act(self, obs: Observation) -> Action | None:
+        del obs
+        return None

@@ -2,14 +2,13 @@
 
 A run is written as ``<results>/<table>/run=<run>/part-0.parquet`` for every table (an empty
 table still gets its file), each partition dir replaced atomically. Rows are sorted by the table's
-``SORT_KEYS``, so the same records give the same bytes. The rollout builds its rows with
-``verdict_rows`` (evaluator verdict -> episode row + condition rows) and ``event_rows``.
+``SORT_KEYS``, so the same records give the same bytes. The rollout builds the rows
+(:mod:`housebench.rollout.records`); this module validates and writes them.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,6 @@ import pyarrow.parquet as pq
 
 from housebench.io import atomic_dir
 from housebench.results.schema import PARTITION, SCHEMAS, SORT_KEYS, file_schema
-from housebench.tasks.verdict import Verdict
 
 PART_FILE = "part-0.parquet"
 
@@ -96,82 +94,28 @@ def read_table(results_dir: Path, table: str) -> pa.Table:
     return data.sort_by([(key, "ascending") for key in SORT_KEYS[table]])
 
 
+# A query reads the registered tables and nothing else: no file access (COPY, read_csv, glob, ATTACH,
+# EXPORT), no extensions installed or loaded, a bounded memory, and the configuration locked after.
+LOCKED_DOWN = {
+    "enable_external_access": False,
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+    "allow_community_extensions": False,
+    "allow_unsigned_extensions": False,
+    "temp_directory": "",
+    "memory_limit": "2GB",
+    "threads": 1,  # same float sums in the same order, every time
+}
+
+
 def connect(results_dir: Path, runs: Sequence[str] | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB with each results table as a view of the same name: every run, or only
-    the runs named in ``runs``."""
-    con = duckdb.connect()
-    con.execute("SET threads TO 1")  # same float sums in the same order, every time
+    the runs named in ``runs``. Read-only over those tables (:data:`LOCKED_DOWN`, configuration locked)."""
+    con = duckdb.connect(config=LOCKED_DOWN)
     for table in SCHEMAS:
         data = read_table(results_dir, table)
         if runs is not None:
             data = data.filter(pc.is_in(data["run"], pa.array(list(runs), pa.string())))
         con.register(table, data)
+    con.execute("SET lock_configuration = true")
     return con
-
-
-def episode_id(task: str, variant: str, seed: int, policy: str) -> str:
-    """The deterministic episode key within a run: ``<task>/<variant>/<seed>/<policy>``."""
-    return f"{task}/{variant}/{seed}/{policy}"
-
-
-def verdict_rows(
-    meta: dict[str, Any], verdict: Verdict | None, crash_reason: str | None = None
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The episode row and its condition rows from the evaluator's ``verdict``.
-
-    ``meta`` holds the episode's provenance columns (run, task, variant, seed, policy, backend,
-    backend_version, code_commit, scene_hash, assets_hash, host, started_at, wall_s, sim_s, steps).
-    A crashed episode has no verdict: pass ``verdict=None`` and ``crash_reason``.
-    """
-    if (verdict is None) == (crash_reason is None):
-        raise ValueError("verdict_rows: pass exactly one of verdict or crash_reason")
-    key = {"episode_id": episode_id(meta["task"], meta["variant"], meta["seed"], meta["policy"])}
-    if verdict is None:
-        outcome = {
-            "status": "crash",
-            "failure_reason": crash_reason,
-            "success": False,
-            "progress": 0.0,
-            "n_conditions": 0,
-            "n_conditions_ok": 0,
-        }
-        return key | meta | outcome, []
-    outcome = {
-        "status": "success" if verdict.success else "fail",
-        "failure_reason": None if verdict.success else _reason(verdict),
-        "success": verdict.success,
-        "progress": verdict.progress,
-        "n_conditions": len(verdict.conditions),
-        "n_conditions_ok": sum(c.ok for c in verdict.conditions),
-    }
-    base = key | {name: meta[name] for name in ("run", "task", "variant", "seed")}
-    conditions = [
-        base | {"condition_index": c.index, "predicate": c.predicate, "item": i.item, "ok": i.ok, "reason": i.reason}
-        for c in verdict.conditions
-        for i in c.items
-    ]
-    return key | meta | outcome, conditions
-
-
-def _reason(verdict: Verdict) -> str:
-    """The first failing item, e.g. ``inside(apple): 0.12 m outside bowl``."""
-    for condition in verdict.conditions:
-        for item in condition.items:
-            if not item.ok:
-                return f"{condition.predicate}({item.item}): {item.reason}"
-    return "goal not met"
-
-
-def event_rows(episode: dict[str, Any], events: Iterable[tuple[float, str, dict[str, Any]]]) -> list[dict[str, Any]]:
-    """Event rows of ``episode`` (its row) from ``(t_sim, kind, detail)`` in order of occurrence."""
-    return [
-        {
-            "episode_id": episode["episode_id"],
-            "run": episode["run"],
-            "seq": seq,
-            "t_sim": float(t_sim),
-            "kind": kind,
-            "detail": json.dumps(detail, sort_keys=True, separators=(",", ":")),
-        }
-        for seq, (t_sim, kind, detail) in enumerate(events)
-    ]

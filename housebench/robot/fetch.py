@@ -1,14 +1,17 @@
 """The Fetch mobile manipulator, simulator-agnostic facts: joint names, home pose, reach by height.
 
 The model files are gymnasium-robotics' Fetch MJCF (MIT, ``envs/assets/fetch/``); a backend builds
-its robot from them (MuJoCo: :mod:`housebench.sim.mujoco.fetch`). The base is planar: x, y and yaw
+its robot from them (MuJoCo: :mod:`housebench.robot.model`). The base is planar: x, y and yaw
 in world coordinates. Names carry the ``robot0:`` prefix, as in the shared :class:`SimState`.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import math
 from pathlib import Path
+
+from housebench.state import Action
 
 PREFIX = "robot0:"
 BASE_JOINTS = (f"{PREFIX}base_x_joint", f"{PREFIX}base_y_joint", f"{PREFIX}base_yaw_joint")
@@ -28,6 +31,8 @@ FINGER_JOINTS = (f"{PREFIX}l_gripper_finger_joint", f"{PREFIX}r_gripper_finger_j
 TORSO_JOINT = f"{PREFIX}torso_lift_joint"
 HEAD_JOINTS = (f"{PREFIX}head_pan_joint", f"{PREFIX}head_tilt_joint")
 HEAD_CAMERA = f"{PREFIX}head_camera_rgb"
+GRIP_SITE = f"{PREFIX}grip"  # the gripper frame between the finger pads
+FINGER_BODIES = {"left": f"{PREFIX}l_gripper_finger_link", "right": f"{PREFIX}r_gripper_finger_link"}
 BASE_CLEARANCE = 0.005  # the base glides 5 mm above the floor (driven, not rolling)
 
 # Fetch's standard "tucked" arm pose (fetch_ros), torso low, gripper open.
@@ -69,3 +74,21 @@ def model_dir() -> Path:
 def home_qpos(start: tuple[float, float, float]) -> dict[str, float]:
     """Initial joint values: the base at ``start`` (x, y, yaw in the world) plus :data:`HOME`."""
     return {**dict(zip(BASE_JOINTS, start)), **HOME}
+
+
+def action_targets(action: Action) -> dict[str, float]:
+    """Position targets by actuator (joint) name for ``action``: its joints, the base's x, y and yaw, and
+    each finger at half the gripper opening."""
+    targets = dict(action.joints)
+    if action.base is not None:
+        targets.update(zip(BASE_JOINTS, action.base))
+    if action.gripper is not None:
+        targets.update(dict.fromkeys(FINGER_JOINTS, min(max(action.gripper, 0.0), GRIPPER_OPENING) / 2))
+    return targets
+
+
+def third_person_view(base: tuple[float, float, float]) -> tuple[tuple[float, float, float], float, float, float]:
+    """A camera behind and above the robot, looking where it faces: lookat, distance, azimuth and
+    elevation (degrees)."""
+    x, y, yaw = base
+    return (x + 0.4 * math.cos(yaw), y + 0.4 * math.sin(yaw), 0.7), 2.4, math.degrees(yaw) + 25.0, -30.0

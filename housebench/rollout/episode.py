@@ -1,29 +1,19 @@
-"""One episode: load a settled scene, perturb it by the seed, run a policy, score the final state.
-
-Object temperatures come from the task-level thermal model (:mod:`housebench.tasks.thermal`),
-stepped after every control step on the simulator's state and started from the task's thermal setup.
-"""
+"""One episode of a policy as a job: plain data in (:class:`EpisodeJob`), the loop of
+:class:`housebench.rollout.env.Episode`, the verdict and events out (:class:`EpisodeOutcome`)."""
 
 from __future__ import annotations
 
 import socket
 import time
 import traceback
-import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-import numpy as np
-
-from housebench.annotations.schema import SceneAnnotations
-from housebench.jsonfile import load_model
-from housebench.policy.base import make_policy
-from housebench.sim.registry import make_backend
-from housebench.sim.state import SimState
-from housebench.tasks.evaluator import evaluate
-from housebench.tasks.spec import TaskVariant
-from housebench.tasks.thermal import ThermalModel, ThermalSetup
+from housebench.policy.base import PolicyContext
+from housebench.policy.registry import make_policy
+from housebench.rollout.env import Episode, Event
+from housebench.state import SimState
 from housebench.tasks.verdict import Verdict
 
 
@@ -40,16 +30,18 @@ class EpisodeJob:
     scene: Path  # settled scene.usda
     task_file: Path  # task.json of the variant
     annotations: Path  # scene annotations json
-    horizon_s: float
+    horizon_s: float  # the task's own horizon, or the rollout's default
     control_dt: float
     pose_noise_m: float
+    policy_params: dict = field(default_factory=dict)  # policies.<policy> of params.yaml
     provenance: dict = field(default_factory=dict)  # code_commit, scene_hash, assets_hash
     choices: dict = field(default_factory=dict)  # the variant's sampled choices, for the report
 
 
 @dataclass
 class EpisodeOutcome:
-    """What the rollout writes: the verdict (None on a crash) and the episode's events."""
+    """What the rollout writes: the verdict (None on a crash), the episode's events and its initial
+    and final states."""
 
     job: EpisodeJob
     started_at: datetime
@@ -60,70 +52,55 @@ class EpisodeOutcome:
     crash: str | None
     host: str
     backend_version: str
-    events: list[tuple[float, str, dict]]  # (t_sim, kind, detail)
-
-
-def perturb(state: SimState, seed: int, scene: str, noise_m: float) -> SimState:
-    """Shift every object in x/y by a uniform offset of at most ``noise_m``, drawn from the episode
-    seed and the scene's name (so episode ``i`` of two variants gets different noise)."""
-    rng = np.random.default_rng([seed, zlib.crc32(scene.encode())])
-    objects = {}
-    for name in sorted(state.objects):
-        obj = state.objects[name]
-        dx, dy = rng.uniform(-noise_m, noise_m, size=2)
-        objects[name] = obj.model_copy(update={"pos": (obj.pos[0] + dx, obj.pos[1] + dy, obj.pos[2])})
-    return state.model_copy(update={"objects": objects})
+    events: list[Event]
+    initial: SimState | None = None  # after the seed's pose noise
+    final: SimState | None = None  # the state the verdict judged (the last one reached, on a crash)
 
 
 def run_episode(job: EpisodeJob) -> EpisodeOutcome:
-    """Run one episode; any exception becomes a ``crash`` outcome instead of taking the batch down."""
+    """Run one episode of ``job.policy``; any exception becomes a ``crash`` outcome instead of taking the
+    batch down. The policy's own events land between ``episode_start`` and ``episode_end``."""
     started_at = datetime.now(UTC)
     clock = time.perf_counter()
-    events = [_event(0.0, "episode_start", seed=job.seed, policy=job.policy)]
-    sim, verdict, crash, steps, version = None, None, None, 0, ""
+    episode, verdict, crash, version = None, None, None, ""
+    early: list[Event] = [(0.0, "episode_start", {"seed": job.seed, "policy": job.policy})]
     try:
-        backend = make_backend(job.backend)
-        version = backend.version
-        task = load_model(TaskVariant, Path(job.task_file))
-        scene = load_model(SceneAnnotations, Path(job.annotations))
-        sim = backend.load(Path(job.scene))
-        sim.set_state(perturb(sim.get_state(), job.seed, f"{job.task}/{job.variant}", job.pose_noise_m))
-        thermal = ThermalModel(
-            task.thermal or ThermalSetup(), scene.house, {name: obj.asset for name, obj in scene.objects.items()}
+        policy = make_policy(job.policy, job.policy_params)
+        episode = Episode(
+            job.scene,
+            job.task_file,
+            job.annotations,
+            backend=job.backend,
+            control_dt=job.control_dt,
+            horizon_s=job.horizon_s,
+            pose_noise_m=job.pose_noise_m,
         )
-        initial = sim.get_state().model_copy(update={"temperatures_c": dict(thermal.temperatures_c)})
-        policy = make_policy(job.policy)
-        policy.reset(sim, task)
-        substeps = max(1, round(job.control_dt / sim.timestep))
-        state = initial
-        while sim.time < job.horizon_s:
-            targets = policy.act(sim)
-            if targets:
-                sim.set_control(targets)
-            sim.step(substeps)
-            steps += substeps
-            state = sim.get_state()
-            thermal.step(state, substeps * sim.timestep)
-        final = state.model_copy(update={"temperatures_c": dict(thermal.temperatures_c)})
-        verdict = evaluate(task.goal, final, scene, initial=initial)
+        version = episode.backend.version
+        obs = episode.reset(job.seed)
+        policy.reset(PolicyContext(episode.task, episode.scene, job.control_dt, episode.horizon_s, episode.log), obs)
+        while not episode.done:
+            obs = episode.step(policy.act(obs))
+        verdict = episode.verdict()
     except Exception as err:  # noqa: BLE001 - a crashed episode is a result, not an abort
         crash = f"{type(err).__name__}: {err}"
-        events.append(_event(sim.time if sim else 0.0, "crash", error=crash, trace=traceback.format_exc(limit=3)))
-    sim_s = sim.time if sim else 0.0
-    events.append(_event(sim_s, "episode_end", success=bool(verdict and verdict.success)))
+        t_sim = episode.time if episode else 0.0
+        (episode.events if episode else early).append(
+            (t_sim, "crash", {"error": crash, "trace": traceback.format_exc(limit=3)})
+        )
+    sim_s = episode.time if episode else 0.0
+    events = early + (episode.events if episode else [])
+    events.append((sim_s, "episode_end", {"success": bool(verdict and verdict.success)}))
     return EpisodeOutcome(
         job=job,
         started_at=started_at,
         wall_s=time.perf_counter() - clock,
         sim_s=sim_s,
-        steps=steps,
+        steps=episode.steps if episode else 0,
         verdict=verdict,
         crash=crash,
         host=socket.gethostname(),
         backend_version=version,
         events=events,
+        initial=episode.initial if episode else None,
+        final=episode.state() if episode else None,
     )
-
-
-def _event(t_sim: float, kind: str, **detail) -> tuple[float, str, dict]:
-    return float(t_sim), kind, detail

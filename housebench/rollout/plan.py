@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from housebench import paths
 from housebench.jsonfile import load_model
 from housebench.paths import Layout
-from housebench.policy.base import POLICIES
+from housebench.policy.registry import POLICIES, make_policy
 from housebench.provenance import assets_hash, code_commit, scene_hash
 from housebench.rollout.batch import EXECUTORS
 from housebench.rollout.episode import EpisodeJob
@@ -25,15 +25,20 @@ class RolloutParams(BaseModel):
     episodes_per_variant: int = Field(ge=1)
     policies: list[Literal[tuple(POLICIES)]] = Field(min_length=1)
     backend: Literal[BACKENDS]
-    horizon_s: float = Field(gt=0)
+    horizon_s: float = Field(gt=0)  # for tasks whose spec names no horizon
     control_dt: float = Field(gt=0)
     pose_noise_m: float = Field(ge=0)
     executor: Literal[EXECUTORS]
     workers: int = Field(ge=0)  # 0: one per core
 
 
-def plan_jobs(run: str, params: RolloutParams, layout: Layout) -> list[EpisodeJob]:
-    """One job per settled variant x policy x episode seed, in a stable order."""
+def plan_jobs(
+    run: str, params: RolloutParams, layout: Layout, policy_params: dict[str, dict] | None = None
+) -> list[EpisodeJob]:
+    """One job per settled variant x policy x episode seed, in a stable order; ``policy_params`` is the
+    ``policies`` section of params.yaml (each policy's own params)."""
+    for policy in params.policies:  # a bad param is one line now, not a crash in every episode
+        make_policy(policy, (policy_params or {}).get(policy))
     commit = code_commit(layout.root)
     jobs = []
     for task, variant in layout.variants():
@@ -59,9 +64,10 @@ def plan_jobs(run: str, params: RolloutParams, layout: Layout) -> list[EpisodeJo
                         scene=scene,
                         task_file=task_file,
                         annotations=layout.scene_annotations(task, variant),
-                        horizon_s=params.horizon_s,
+                        horizon_s=variant_file.horizon_s or params.horizon_s,
                         control_dt=params.control_dt,
                         pose_noise_m=params.pose_noise_m,
+                        policy_params=(policy_params or {}).get(policy) or {},
                         provenance=provenance,
                         choices=variant_file.choices,
                     )

@@ -9,7 +9,7 @@ from typing import Protocol
 
 import numpy as np
 
-from housebench.sim.state import SimState
+from housebench.state import Observation, SimState
 
 
 @dataclass(frozen=True)
@@ -43,9 +43,15 @@ class Simulation(Protocol):
     def set_control(self, targets: dict[str, float]) -> None:
         """Position targets for named actuators (e.g. ``robot0:torso_lift_joint``)."""
 
-    def render(self, camera: str | View | None = None, width: int = 640, height: int = 480) -> np.ndarray:
-        """An RGB image (H, W, 3 uint8) from a named camera, a :class:`View`, or (None) a free
-        camera over the whole scene."""
+    def observe(self, cameras: tuple[str, ...] = (), size: tuple[int, int] = (320, 240)) -> Observation:
+        """The robot, props and parts as an :class:`Observation` (temperatures empty: the episode's
+        thermal model adds them), with RGB and depth images of ``cameras`` (``head``, ``third``)."""
+
+    def render(
+        self, camera: str | View | None = None, width: int = 640, height: int = 480, depth: bool = False
+    ) -> np.ndarray:
+        """An RGB image (H, W, 3 uint8), or with ``depth`` metres (H, W float32), from a named camera, a
+        :class:`View`, or (None) a free camera over the whole scene."""
 
 
 class Backend(Protocol):

@@ -22,7 +22,7 @@ from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 from housebench.io import r6
 from housebench.robot import fetch
 from housebench.sim.backend import Backend, Simulation
-from housebench.sim.state import SimState
+from housebench.state import SimState
 
 SCENE_FILE, CHECK_FILE = "scene.usda", "check.json"
 

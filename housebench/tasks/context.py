@@ -7,7 +7,7 @@ from collections.abc import Callable
 import numpy as np
 
 from housebench.annotations.schema import ArticulatedPart, AssetAnnotation, SceneAnnotations, Support
-from housebench.sim.state import ObjectState, SimState
+from housebench.state import ObjectState, SimState
 from housebench.tasks import geometry, refs
 from housebench.tasks.geometry import GoalError
 from housebench.tasks.goal import Goal

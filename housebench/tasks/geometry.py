@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from housebench.annotations.schema import ArticulatedPart, AssetAnnotation, ContainerProfile
-from housebench.sim.state import ObjectState, SimState
+from housebench.state import ObjectState, SimState
 
 
 class GoalError(ValueError):

@@ -87,11 +87,13 @@ class Upright(Condition):
 
 class NotDropped(Condition):
     """No object that started with its bottom >= ``start_min`` now has its bottom <= ``floor_max``
-    outside every container."""
+    outside every container (its centre in a cavity, ``floor-container_below .. rim+container_above``)."""
 
     predicate: Literal["not_dropped"]
     start_min: float = 0.10
     floor_max: float = 0.05
+    container_below: float = 0.01
+    container_above: float = 0.03
 
 
 class Heated(Condition):

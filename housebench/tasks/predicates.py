@@ -129,7 +129,7 @@ def upright(cond: g.Upright, ctx: Context) -> list[ItemResult]:
 
 def not_dropped(cond: g.NotDropped, ctx: Context) -> list[ItemResult]:
     containers = [n for n in sorted(ctx.roles) if ctx.asset(n).container is not None]
-    below, above = (g.Inside.model_fields[k].default for k in ("below", "above"))
+    below, above = cond.container_below, cond.container_above
 
     def check(name: str) -> tuple[bool, str]:
         start, now = ctx.bottom(name, ctx.initial), ctx.bottom(name)

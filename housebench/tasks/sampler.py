@@ -132,5 +132,6 @@ def sample_variant(
         dropped=sorted(dropped),
         choices=choices,
         thermal=spec.thermal,
+        horizon_s=spec.horizon_s,
         goal=goal,
     )

@@ -83,6 +83,7 @@ class TaskSpec(Strict):
     places: Places = Field(default_factory=dict)
     objects: Annotated[dict[Annotated[str, StringConstraints(pattern=NAME)], ObjectSpec], Field(min_length=1)]
     thermal: ThermalSetup | None = None
+    horizon_s: Annotated[float, Field(gt=0, le=3600)] | None = None  # simulated seconds (None: rollout default)
     goal: Node
 
     @model_validator(mode="after")
@@ -127,6 +128,7 @@ class TaskVariant(Strict):
     dropped: list[Name]  # optional objects drawn absent
     choices: dict[str, str]  # "<object>.<asset|present|support>" -> what was drawn
     thermal: ThermalSetup | None = None  # the spec's thermal setup, for the episode's model
+    horizon_s: float | None = None  # the spec's horizon (None: the rollout's default)
     goal: Goal
 
 

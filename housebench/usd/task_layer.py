@@ -8,19 +8,30 @@ the house and the assets are written relative to the layer's final folder.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 from pxr import Gf, Sdf, UsdGeom
 
-from housebench.tasks.spec import TaskVariant
+
+class PlacedProp(NamedTuple):
+    """One prop of a task layer: the asset it references and its pose (quaternion w, x, y, z)."""
+
+    asset: str
+    pos: tuple[float, float, float]
+    quat: tuple[float, float, float, float]
 
 
 def _relative(target: Path, anchor: Path) -> str:
     return Path(os.path.relpath(Path(target).resolve(), Path(anchor).resolve())).as_posix()
 
 
-def write_task_layer(path: Path, variant: TaskVariant, house: Path, assets: Path, anchor: Path | None = None) -> None:
-    """Write ``path``. ``house`` is the house layer, ``assets`` the folder of ``<asset>/asset.usda``;
+def write_task_layer(
+    path: Path, props: Mapping[str, PlacedProp], house: Path, assets: Path, anchor: Path | None = None
+) -> None:
+    """Write ``path`` with ``props`` by name. ``house`` is the house layer, ``assets`` the folder of
+    ``<asset>/asset.usda``;
     relative paths are taken from ``anchor`` (the folder the layer will finally live in; default:
     ``path``'s folder), so a layer written in a temp dir stays valid once moved."""
     path = Path(path)
@@ -31,10 +42,10 @@ def write_task_layer(path: Path, variant: TaskVariant, house: Path, assets: Path
     layer.pseudoRoot.SetInfo(UsdGeom.Tokens.upAxis, UsdGeom.Tokens.z)
     layer.pseudoRoot.SetInfo(UsdGeom.Tokens.metersPerUnit, 1.0)
     world = Sdf.PrimSpec(layer, "World", Sdf.SpecifierOver)
-    props = Sdf.PrimSpec(world, "Props", Sdf.SpecifierDef, "Scope")
-    for name in sorted(variant.objects):
-        obj = variant.objects[name]
-        prim = Sdf.PrimSpec(props, name, Sdf.SpecifierDef, "Xform")
+    scope = Sdf.PrimSpec(world, "Props", Sdf.SpecifierDef, "Scope")
+    for name in sorted(props):
+        obj = props[name]
+        prim = Sdf.PrimSpec(scope, name, Sdf.SpecifierDef, "Xform")
         prim.referenceList.Prepend(Sdf.Reference(_relative(Path(assets) / obj.asset / "asset.usda", anchor)))
         _attr(prim, "housebench:asset", Sdf.ValueTypeNames.String, obj.asset, custom=True)
         _attr(prim, "xformOp:translate", Sdf.ValueTypeNames.Double3, Gf.Vec3d(*obj.pos))

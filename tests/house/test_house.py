@@ -176,3 +176,23 @@ def test_robot_footprint_and_reach_are_measured(ann):
     table = ann.robot.reach_at(0.8)  # issue 12's probe: top-down at table height works 0.45-0.75, fails 0.85
     assert table.min <= 0.45 and 0.75 <= table.max < 0.85
     assert ann.robot.reach_at(2.0) is None
+
+
+def test_topdown_plan_labels_furniture(ann):
+    """Each piece of furniture's name is written (in blue) on the plan, over its surfaces."""
+    from housebench.house.picture import _footprints, label_rooms, topdown_view
+
+    blank = np.full((600, 800, 3), 255, np.uint8)
+    picture = np.asarray(label_rooms(blank, ann)).astype(int)
+    blue = (np.abs(picture - (20, 40, 120)).sum(-1) < 40).nonzero()
+    assert blue[0].size > 0
+    x0, y0, x1, y1 = ann.bounds
+    cx, cy, extent = topdown_view(x1 - x0, y1 - y0)
+    scale = 600 / extent
+    footprints = _footprints(ann)
+    assert {"dining_table", "fridge"} <= set(footprints)
+    b = footprints["dining_table"]
+    px = 400 + ((b[0] + b[2]) / 2 - x0 - cx) * scale
+    py = 300 - ((b[1] + b[3]) / 2 - y0 - cy) * scale
+    near = (np.abs(blue[1] - px) < 40) & (np.abs(blue[0] - py) < 10)
+    assert near.any()  # blue text where the dining table stands

@@ -2,7 +2,8 @@
 
 import pytest
 
-from housebench.results.writer import build_table, read_table, verdict_rows, write_run
+from housebench.results.writer import build_table, read_table, write_run
+from housebench.rollout.records import verdict_rows
 from housebench.tasks.verdict import ConditionResult, ItemResult, Verdict
 
 
@@ -73,8 +74,10 @@ def test_verdict_rows(episode):
         conditions=[
             ConditionResult(
                 index=0,
+                path="goal",
                 predicate="inside",
                 ok=False,
+                progress=0.5,
                 items=[
                     ItemResult(item="apple", ok=True, reason="inside bowl"),
                     ItemResult(item="pear", ok=False, reason="on table"),

@@ -6,12 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from housebench.policy.base import NoopPolicy, make_policy
+from housebench.policy.base import NoopPolicy
+from housebench.policy.registry import make_policy
 from housebench.results.writer import read_table, write_run
 from housebench.rollout.batch import run_batch
-from housebench.rollout.episode import EpisodeJob, perturb, run_episode
+from housebench.rollout.env import perturb
+from housebench.rollout.episode import EpisodeJob, run_episode
 from housebench.rollout.run import records
-from housebench.sim.state import ObjectState, SimState
+from housebench.state import ObjectState, SimState
 
 
 def job(tmp_path: Path, seed: int, **changes) -> EpisodeJob:

@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 from housebench.annotations.schema import AssetsFile, HouseAnnotations, SceneAnnotations, Support
-from housebench.sim.state import SimState
+from housebench.state import SimState
 from housebench.tasks.geometry import footprint
 from housebench.tasks.spec import TaskVariant
 

@@ -10,9 +10,9 @@ import yaml
 from test_task_canonical import CANONICAL, ROOT
 
 from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM, HOUSE_DIR, TASK_SPECS_DIR, Layout
+from housebench.pipeline.settle import settle_all
+from housebench.pipeline.tasks import write_variants
 from housebench.tasks.sampler import SamplerParams
-from stages.settle import settle_all
-from stages.tasks import write_variants
 
 
 @pytest.mark.slow

@@ -12,6 +12,7 @@ from task_world import SPEC
 
 from housebench.hashing import tree_hash
 from housebench.io import write_json
+from housebench.pipeline.tasks import layer_props
 from housebench.tasks.sampler import SamplerParams, sample_variant
 from housebench.tasks.spec import TaskVariant, load_spec
 from housebench.usd.task_layer import write_task_layer
@@ -26,7 +27,7 @@ def _errors(stage_: Usd.Stage) -> list[str]:
 def test_task_layer_composes_over_house_and_assets(usd_world, house, assets):
     variant = sample_variant("put", load_spec(SPEC), "h", "v000", 0, house, assets, SamplerParams())
     path = usd_world / "scenes" / "tasks" / "put" / "v000" / "task.usda"
-    write_task_layer(path, variant, usd_world / "scenes/house/house.usda", usd_world / "assets_built/sim")
+    write_task_layer(path, layer_props(variant), usd_world / "scenes/house/house.usda", usd_world / "assets_built/sim")
     text = path.read_text()
     assert "@../../../house/house.usda@" in text and "@../../../../assets_built/sim/bowl/asset.usda@" in text
     composed = Usd.Stage.Open(str(path))

@@ -1,13 +1,19 @@
 """Compile a composed USD stage into a MuJoCo model (through ``mujoco.MjSpec``).
 
-- ``UsdGeom.Cube`` colliders outside rigid bodies -> box geoms of the world body (the house);
+- ``UsdGeom.Cube`` colliders outside rigid bodies -> box geoms of static bodies (the house): one body
+  per piece of furniture, wall run or floor (``House/<owner>`` for ``/World/House/<owner>/...``), so
+  collision's broad phase sees each piece's own bounds; colliders elsewhere go to the world body;
 - rigid bodies that are body1 of a UsdPhysics revolute / prismatic joint -> articulated parts on a
   hinge / slide joint named after the part's path under ``/World/House`` (``fridge/door``), see
   :mod:`.joints`;
 - other rigid bodies (props) -> bodies with a free joint named after the prim (:mod:`.bodies`);
 - ``UsdGeom.Camera`` prims -> cameras named after the path under ``/World/Cameras``;
-- ``/World/Robot`` with ``housebench:robot = "fetch"`` -> Fetch (:mod:`housebench.sim.mujoco.fetch`),
+- ``/World/Robot`` with ``housebench:robot = "fetch"`` -> Fetch (:mod:`housebench.robot.model`),
   its planar base joints set to the prim's x, y and yaw in keyframe ``home``.
+
+Island sleeping (``mjENBL_SLEEP``) is on: a prop or part at rest is taken out of the computation
+until something touches it (a contact with an awake body), a user force acts on it, or its state is
+set; the actuated robot never sleeps.
 """
 
 from __future__ import annotations
@@ -20,8 +26,8 @@ import numpy as np
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
 from housebench.robot import fetch
-from housebench.sim.mujoco.bodies import HOUSE, MATTE, PROP, add_box, add_rigid_body, rigid
-from housebench.sim.mujoco.fetch import fetch_spec
+from housebench.robot.model import fetch_spec
+from housebench.sim.mujoco.bodies import AFFINITY, HOUSE, MATTE, PROP, ROBOT, add_box, add_rigid_body, rigid
 from housebench.sim.mujoco.joints import add_part, find_joints
 from housebench.usd.paths import CAMERAS, HOUSE_ROOT
 
@@ -68,6 +74,7 @@ def _scene_spec() -> mujoco.MjSpec:
     spec = mujoco.MjSpec()
     spec.option.timestep = TIMESTEP
     spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
+    spec.option.enableflags |= mujoco.mjtEnableBit.mjENBL_SLEEP
     spec.visual.global_.offwidth, spec.visual.global_.offheight = 1920, 1440
     spec.visual.headlight.ambient, spec.visual.headlight.diffuse = [0.3] * 3, [0.3] * 3
     spec.worldbody.add_light(
@@ -82,11 +89,22 @@ def _scene_spec() -> mujoco.MjSpec:
     return spec
 
 
+def _static_body(spec: mujoco.MjSpec, bodies: dict[str, mujoco.MjsBody], path: Sdf.Path) -> mujoco.MjsBody:
+    """The static body (at the origin, no joint) of the house piece that ``path`` belongs to."""
+    root = Sdf.Path(HOUSE_ROOT)
+    if not path.HasPrefix(root) or path.pathElementCount <= root.pathElementCount + 1:
+        return spec.worldbody
+    owner = _name(path.GetPrefixes()[root.pathElementCount], "/World")
+    if owner not in bodies:
+        bodies[owner] = spec.worldbody.add_body(name=owner)
+    return bodies[owner]
+
+
 def compile_stage(stage: Usd.Stage) -> mujoco.MjModel:
     """The MuJoCo model of a composed stage; keyframe 0 (``home``) holds the initial state and the
     actuator targets that keep it (props where the stage puts them, parts closed, robot at its
     start pose)."""
-    spec, cache, robot_start = _scene_spec(), UsdGeom.XformCache(), None
+    spec, cache, robot_start, statics = _scene_spec(), UsdGeom.XformCache(), None, {}
     joints = find_joints(stage)
     it = iter(Usd.PrimRange(stage.GetPseudoRoot(), Usd.TraverseInstanceProxies()))
     for prim in it:
@@ -100,12 +118,13 @@ def compile_stage(stage: Usd.Stage) -> mujoco.MjModel:
                 body.add_freejoint(name=prim.GetName()).damping = [_free_damping(prim), 0.0, 0.0]
             it.PruneChildren()
         elif prim.IsA(UsdGeom.Cube) and prim.HasAPI(UsdPhysics.CollisionAPI):
-            add_box(spec.worldbody, prim, world, _WORLD, HOUSE, _name(prim.GetPath(), "/World"))
+            body = _static_body(spec, statics, prim.GetPath())
+            add_box(body, prim, world, _WORLD, HOUSE, _name(prim.GetPath(), "/World"))
         elif prim.IsA(UsdGeom.Camera):
             _add_camera(spec, prim, world)
         elif prim.GetAttribute("housebench:robot").Get() == "fetch":
             robot_start = _robot_start(world)
-            spec.attach(fetch_spec(), prefix=fetch.PREFIX, frame=spec.worldbody.add_frame())
+            spec.attach(fetch_spec(ROBOT, AFFINITY[ROBOT]), prefix=fetch.PREFIX, frame=spec.worldbody.add_frame())
     spec.add_key(name=HOME_KEY)
     model = spec.compile()
     for name, value in (fetch.home_qpos(robot_start) if robot_start else {}).items():

@@ -11,8 +11,9 @@ from pathlib import Path
 import mujoco
 import numpy as np
 
+from housebench.robot import fetch
 from housebench.sim.backend import View
-from housebench.sim.state import ObjectState, SimState
+from housebench.state import FINGERS, HOUSE_CONTACT, ObjectState, Observation, SimState
 
 
 def _rotate(quat: np.ndarray, vec: np.ndarray, inverse: bool = False) -> np.ndarray:
@@ -40,6 +41,11 @@ class MujocoSimulation:
             else:
                 self._joints[name] = int(model.jnt_qposadr[j])
         self._actuators = {model.actuator(a).name: a for a in range(model.nu)}
+        self._dofs = {model.joint(j).name: int(model.jnt_dofadr[j]) for j in range(model.njnt)}
+        self._labels = _body_labels(model)
+        self._fingers = {
+            side: model.body(name).id for side, name in fetch.FINGER_BODIES.items() if _has_body(model, name)
+        }
         self.reset()
 
     def reset(self) -> None:
@@ -69,7 +75,53 @@ class MujocoSimulation:
                 angvel=tuple(_rotate(quat, d.qvel[v + 3 : v + 6]).tolist()),
             )
         joints = {name: float(d.qpos[q]) for name, q in self._joints.items()}
-        return SimState(time=float(d.time), objects=objects, joints=joints)
+        return SimState(time=float(d.time), objects=objects, joints=joints, contacts=self._finger_contacts())
+
+    def _finger_contacts(self) -> dict[str, list[str]]:
+        """For each robot finger, the sorted labels of the bodies its geoms touch now."""
+        if not self._fingers:
+            return {}
+        touched = {side: set() for side in self._fingers}
+        by_body = {body: side for side, body in self._fingers.items()}
+        geom_body = self.model.geom_bodyid
+        for contact in self.data.contact[: self.data.ncon]:
+            a, b = int(geom_body[contact.geom1]), int(geom_body[contact.geom2])
+            for mine, other in ((a, b), (b, a)):
+                if mine in by_body and self._labels[other] is not None:
+                    touched[by_body[mine]].add(self._labels[other])
+        return {side: sorted(names) for side, names in touched.items()}
+
+    def observe(self, cameras: tuple[str, ...] = (), size: tuple[int, int] = (320, 240)) -> Observation:
+        """The robot's joints, base, gripper and finger contacts, every prop and part, and the images of
+        ``cameras`` (``head`` or ``third``; RGB as ``<camera>/rgb``, depth in metres as ``<camera>/depth``)."""
+        state = self.get_state()
+        robot = {name: value for name, value in state.joints.items() if name.startswith(fetch.PREFIX)}
+        site = self.data.site(fetch.GRIP_SITE)
+        quat = np.zeros(4)
+        mujoco.mju_mat2Quat(quat, site.xmat)
+        base = tuple(robot.get(name, 0.0) for name in fetch.BASE_JOINTS)
+        images = {}
+        for camera in cameras:
+            if camera not in ("head", "third"):
+                raise ValueError(f"observe: unknown camera {camera!r} (known: head, third)")
+            view = fetch.HEAD_CAMERA if camera == "head" else View(*fetch.third_person_view(base))
+            images[f"{camera}/rgb"] = self.render(view, *size)
+            images[f"{camera}/depth"] = self.render(view, *size, depth=True)
+        return Observation(
+            time=state.time,
+            joints=robot,
+            joint_velocities={name: float(self.data.qvel[self._dofs[name]]) for name in robot},
+            base=base,
+            ee_pos=tuple(site.xpos.tolist()),
+            ee_quat=tuple(quat.tolist()),
+            gripper_opening=sum(robot.get(name, 0.0) for name in fetch.FINGER_JOINTS),
+            finger_contacts={side: tuple(state.contacts.get(side, ())) for side in FINGERS},
+            objects=state.objects,
+            parts={name: value for name, value in state.joints.items() if name not in robot},
+            temperatures_c={},
+            state=state,
+            images=images,
+        )
 
     def set_state(self, state: SimState) -> None:
         """Set what ``state`` names; joint values also become the targets of their actuators."""
@@ -92,22 +144,55 @@ class MujocoSimulation:
                 raise KeyError(f"no actuator {name!r}; known: {sorted(self._actuators)}")
             self.data.ctrl[self._actuators[name]] = value
 
-    def render(self, camera: str | View | None = None, width: int = 640, height: int = 480) -> np.ndarray:
-        """RGB image from a named camera, a :class:`View`, or a free camera over the whole scene."""
+    def render(
+        self, camera: str | View | None = None, width: int = 640, height: int = 480, depth: bool = False
+    ) -> np.ndarray:
+        """RGB image (or, with ``depth``, metres as float32) from a named camera, a :class:`View`, or a free
+        camera over the whole scene."""
         renderer = self._renderers.get((width, height))
         if renderer is None:
             renderer = self._renderers[(width, height)] = mujoco.Renderer(self.model, height, width)
         if isinstance(camera, str):
             renderer.update_scene(self.data, camera=camera)
+        else:
+            view = camera or View(tuple(self.model.stat.center), 1.3 * float(self.model.stat.extent), 135.0, -40.0)
+            cam = mujoco.MjvCamera()
+            cam.lookat[:] = view.lookat
+            cam.distance, cam.azimuth, cam.elevation = view.distance, view.azimuth, view.elevation
+            renderer.update_scene(self.data, camera=cam)
+        if not depth:
             return renderer.render().copy()
-        view = camera or View(tuple(self.model.stat.center), 1.3 * float(self.model.stat.extent), 135.0, -40.0)
-        cam = mujoco.MjvCamera()
-        cam.lookat[:] = view.lookat
-        cam.distance, cam.azimuth, cam.elevation = view.distance, view.azimuth, view.elevation
-        renderer.update_scene(self.data, camera=cam)
-        return renderer.render().copy()
+        renderer.enable_depth_rendering()
+        try:
+            return renderer.render().astype(np.float32)
+        finally:
+            renderer.disable_depth_rendering()
 
     def close(self) -> None:
         for renderer in self._renderers.values():
             renderer.close()
         self._renderers.clear()
+
+
+def _has_body(model: mujoco.MjModel, name: str) -> bool:
+    return mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, name) >= 0
+
+
+def _body_labels(model: mujoco.MjModel) -> list[str | None]:
+    """What a contact with each body means: the prop or part it belongs to (the name of the free or part
+    joint at or above it), ``house`` for static bodies, None for the robot's own bodies."""
+    labels: list[str | None] = [HOUSE_CONTACT] * model.nbody
+    for body in range(1, model.nbody):
+        owner, label = body, HOUSE_CONTACT
+        while owner > 0:
+            joints = range(model.body_jntadr[owner], model.body_jntadr[owner] + model.body_jntnum[owner])
+            names = [model.joint(j).name for j in joints]
+            if any(name.startswith(fetch.PREFIX) for name in names) or model.body(owner).name.startswith(fetch.PREFIX):
+                label = None
+                break
+            if names:
+                label = names[0]
+                break
+            owner = int(model.body_parentid[owner])
+        labels[body] = label
+    return labels

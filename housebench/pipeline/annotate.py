@@ -1,13 +1,17 @@
-"""Scene annotations: the house plus every prop of a settled scene at its rest pose."""
+"""The annotate stage's work: ground truth of every settled scene, the house plus every prop at its rest
+pose (``SceneAnnotations``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from housebench.annotations.files import load_house_and_assets
 from housebench.annotations.schema import AssetsFile, HouseAnnotations, PlacedObject, SceneAnnotations
 from housebench.house.query import HouseQuery
-from housebench.io import r6
-from housebench.sim.state import ObjectState
+from housebench.io import atomic_dir, r6, write_json
+from housebench.jsonfile import load_model
+from housebench.paths import Layout
+from housebench.state import ObjectState
 from housebench.tasks.geometry import world_box
 from housebench.tasks.spec import TaskVariant
 from housebench.usd.props import prop_poses
@@ -27,3 +31,16 @@ def annotate_scene(scene_usd: Path, task: TaskVariant, house: HouseAnnotations, 
             asset=asset, pos=pos, quat=quat, support=placed.support, box=box, room=rooms.room_at(pos[0], pos[1])
         )
     return SceneAnnotations(scene=f"{task.task}/{task.variant}", house=house, objects=objects)
+
+
+def annotate_all(layout: Layout) -> list[str]:
+    """Annotate every variant of ``layout``; returns the scene names written."""
+    house, assets = load_house_and_assets(layout)
+    written = []
+    with atomic_dir(layout.at(layout.scene_annotations_dir)) as tmp:
+        for task, variant in layout.variants():
+            variant_file = load_model(TaskVariant, layout.task_dir(task, variant) / "task.json")
+            scene = annotate_scene(layout.settled_scene(task, variant), variant_file, house, assets)
+            write_json(tmp / layout.scene_annotations(task, variant).name, scene.model_dump(mode="json"))
+            written.append(scene.scene)
+    return written

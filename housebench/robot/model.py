@@ -1,11 +1,13 @@
-"""Fetch as an ``mujoco.MjSpec``, from gymnasium-robotics' ``fetch/pick_and_place.xml`` (no gym).
+"""Fetch as a ``mujoco.MjSpec``, from gymnasium-robotics' ``fetch/pick_and_place.xml`` (no gym): the one
+robot model that the MuJoCo backend attaches to a scene and that planning code (IK, collision checks) loads
+alone through :func:`kinematic_model`, without touching the physics that runs an episode.
 
 The scene parts (floor, table, object, mocap body and weld, lights, textures incl. the skybox,
 gripper actuators) are deleted; the base's x/y/z slides become a planar base (slide x, slide y, hinge yaw; the base
 body at the world origin, so joint values are world coordinates). Every joint gets a position actuator named
 after it; robot bodies are gravity-compensated, so at rest the actuators hold the initial targets.
-Robot geoms collide with the scene, never with each other. Element names lose the ``robot0:``
-prefix here; :mod:`compile` attaches the spec with ``prefix=PREFIX``.
+Robot geoms get the caller's collision class (``contype``, ``conaffinity``) and never touch each other.
+Element names lose the ``robot0:`` prefix in :func:`fetch_spec`; a scene attaches it with ``prefix=PREFIX``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from housebench.robot.fetch import (
     TORSO_JOINT,
     model_dir,
 )
-from housebench.sim.mujoco.bodies import AFFINITY, ROBOT
 
 # Position gains per joint: (kp, damping ratio or None for no actuator damping).
 _GAINS = {
@@ -70,8 +71,10 @@ def _planar_base(spec: mujoco.MjSpec) -> mujoco.MjsBody:
     return base
 
 
-def fetch_spec() -> mujoco.MjSpec:
-    """The robot alone: planar base at the origin, a position actuator on every joint."""
+def fetch_spec(contype: int = 0, conaffinity: int = 0) -> mujoco.MjSpec:
+    """The robot alone: planar base at the origin, a position actuator on every joint; its geoms get
+    the collision class ``contype``/``conaffinity`` (no self-contact as long as ``contype & conaffinity``
+    is 0)."""
     spec = mujoco.MjSpec.from_file(str(model_dir() / "pick_and_place.xml"))
     _strip_scene(spec)
     base = _planar_base(spec)
@@ -80,7 +83,7 @@ def fetch_spec() -> mujoco.MjSpec:
     for body in [base, *base.find_all(mujoco.mjtObj.mjOBJ_BODY)]:
         body.gravcomp = 1.0
     for geom in base.find_all(mujoco.mjtObj.mjOBJ_GEOM):
-        geom.contype, geom.conaffinity = ROBOT, AFFINITY[ROBOT]  # touches the scene, never itself
+        geom.contype, geom.conaffinity = contype, conaffinity
     for joint in spec.joints:
         kp, ratio = _GAINS[_group(joint.name)]
         act = spec.add_actuator(name=_short(joint.name), target=_short(joint.name), trntype=mujoco.mjtTrn.mjTRN_JOINT)
@@ -93,3 +96,12 @@ def fetch_spec() -> mujoco.MjSpec:
     for pair in spec.excludes:
         pair.bodyname1, pair.bodyname2 = _short(pair.bodyname1), _short(pair.bodyname2)
     return spec
+
+
+def kinematic_model() -> mujoco.MjModel:
+    """Fetch alone, compiled, with the simulator's joint names (``robot0:`` prefix) and limits: the model
+    an IK library (mink) or a collision checker works on. Robot geoms have ``contype`` 1 and
+    ``conaffinity`` 0, so they never touch each other; an obstacle added with ``conaffinity`` 1 touches them."""
+    spec = mujoco.MjSpec()
+    spec.attach(fetch_spec(contype=1, conaffinity=0), prefix=PREFIX, frame=spec.worldbody.add_frame())
+    return spec.compile()

@@ -1,0 +1,128 @@
+"""Island sleeping changes no result: every task scene settled and checked with sleeping on and off.
+
+For every ``scenes/tasks/<task>/<variant>/task.usda`` (run ``dvc repro tasks`` first) the scene is
+settled twice in one process, from the same compiled model, once as the backend compiles it
+(sleeping on) and once with ``mjENBL_SLEEP`` cleared: the settle verdict, the skipped props, the
+stability check's verdict and every prop's rest position are compared, and the CPU time of each
+(after a first untimed run has put both compiled scenes in the cache).
+Goals (issue 15): identical verdicts, props within 1 mm.
+
+    python bench/bench_sleep.py [--write]   # --write: the "Sleeping" section of bench/RESULTS.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import tempfile
+import time
+from pathlib import Path
+
+import mujoco
+import numpy as np
+import yaml
+
+from housebench.paths import Layout
+from housebench.sim.mujoco import MujocoBackend
+from housebench.sim.mujoco.simulation import MujocoSimulation
+from housebench.sim.settle import settle_scene
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "RESULTS.md"
+SECTION = "## Sleeping"
+TOLERANCE_M = 0.001
+
+
+class SleepOff(MujocoBackend):
+    """The MuJoCo backend with island sleeping cleared on every model it loads."""
+
+    def load(self, stage_path: Path) -> MujocoSimulation:
+        sim = super().load(stage_path)
+        sim.model.opt.enableflags &= ~int(mujoco.mjtEnableBit.mjENBL_SLEEP)
+        sim.reset()
+        return sim
+
+
+def settle_both(task_usda: Path, params: dict, cache: Path) -> dict:
+    """The scene settled with sleeping on and off: verdicts, largest rest-pose difference, CPU s."""
+    reports, cpu = {}, {}
+    with tempfile.TemporaryDirectory() as out:  # compile both scenes into the cache: time physics only
+        settle_scene(MujocoBackend(cache_dir=cache), task_usda, Path(out), params)
+    for name, backend in (("on", MujocoBackend(cache_dir=cache)), ("off", SleepOff(cache_dir=cache))):
+        with tempfile.TemporaryDirectory() as out:
+            clock = time.process_time()
+            reports[name] = settle_scene(backend, task_usda, Path(out), params)
+            cpu[name] = time.process_time() - clock
+    on, off = reports["on"], reports["off"]
+    diff = max(
+        (float(np.linalg.norm(np.subtract(on["props"][n]["pos"], off["props"][n]["pos"]))) for n in on["props"]),
+        default=0.0,
+    )
+    return {
+        "passed": (on["passed"], off["passed"]),
+        "stability": (on["stability"]["passed"], off["stability"]["passed"]),
+        "skipped": (on["skipped"], off["skipped"]),
+        "max_diff_m": diff,
+        "cpu_s": (cpu["on"], cpu["off"]),
+    }
+
+
+def table(rows: dict[str, dict]) -> str:
+    lines = [
+        "| scene | passed on / off | stability on / off | skipped on / off | rest poses apart mm | CPU s on / off |",
+        "|---|---|---|---|---|---|",
+    ]
+    for scene, r in rows.items():
+        lines.append(
+            f"| {scene} | {r['passed'][0]} / {r['passed'][1]} | {r['stability'][0]} / {r['stability'][1]} | "
+            f"{r['skipped'][0] or '-'} / {r['skipped'][1] or '-'} | {1000 * r['max_diff_m']:.3f} | "
+            f"{r['cpu_s'][0]:.2f} / {r['cpu_s'][1]:.2f} |"
+        )
+    same = all(
+        r["passed"][0] == r["passed"][1]
+        and r["stability"][0] == r["stability"][1]
+        and r["skipped"][0] == r["skipped"][1]
+        for r in rows.values()
+    )
+    worst = max(r["max_diff_m"] for r in rows.values())
+    on, off = sum(r["cpu_s"][0] for r in rows.values()), sum(r["cpu_s"][1] for r in rows.values())
+    lines += [
+        "",
+        f"Verdicts identical: **{same}**; props apart by at most **{1000 * worst:.3f} mm** "
+        f"(goal: within {1000 * TOLERANCE_M:g} mm); settle + check CPU time {on:.1f} s with sleeping, "
+        f"{off:.1f} s without ({off / on:.2f}x).",
+    ]
+    return "\n".join(lines)
+
+
+def write_section(text: str) -> None:
+    body = (
+        f"{SECTION}\n\n`python bench/bench_sleep.py --write` ({time.strftime('%Y-%m-%d')}, MuJoCo "
+        f"{mujoco.__version__}): every task scene settled and checked twice from the same compiled model, "
+        f"island sleeping on (as shipped) and off.\n\n{text}\n"
+    )
+    old = RESULTS.read_text()
+    pattern = re.compile(rf"{re.escape(SECTION)}\n.*?(?=\n## |\Z)", re.S)
+    new = pattern.sub(lambda _: body.rstrip("\n") + "\n", old) if pattern.search(old) else old.rstrip() + "\n\n" + body
+    RESULTS.write_text(new if new.endswith("\n") else new + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--write", action="store_true", help="update bench/RESULTS.md")
+    args = parser.parse_args()
+    params = yaml.safe_load((ROOT / "params.yaml").read_text())["settle"]
+    layout = Layout(ROOT)
+    rows = {}
+    with tempfile.TemporaryDirectory() as cache:
+        for task, variant in layout.variants():
+            rows[f"{task}/{variant}"] = settle_both(layout.task_dir(task, variant) / "task.usda", params, Path(cache))
+            print(f"{task}/{variant}: {rows[f'{task}/{variant}']}", flush=True)
+    text = table(rows)
+    print(text)
+    if args.write:
+        write_section(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,180 @@
+"""A Gymnasium environment over the episode loop, so outside policies (RL, imitation learning, a VLA
+behind a socket) run through the same physics, thermal model and evaluator as the benchmark.
+
+Actions are one float vector of position targets, laid out as :data:`ACTION_LAYOUT`: the seven arm joints,
+the torso, the base's x, y and yaw (world frame) and the finger gap. Observations are a dict of arrays
+(see :meth:`HousebenchEnv._spaces`); objects and parts in sorted name order (``object_names``,
+``part_names``). The reward is 1 while the task's goal holds; an episode terminates on success and is
+truncated at the task's horizon; the final verdict is ``info["verdict"]``.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from housebench.params import PARAMS, load_params
+from housebench.paths import Layout
+from housebench.robot.fetch import ARM_JOINTS, BASE_JOINTS, GRIPPER_OPENING, TORSO_JOINT
+from housebench.robot.model import kinematic_model
+from housebench.rollout.env import Episode
+from housebench.sim.offscreen import use_offscreen_gl
+from housebench.state import Action, Observation
+
+ACTION_LAYOUT = (*ARM_JOINTS, TORSO_JOINT, *BASE_JOINTS, "gripper")
+_F64 = np.float64
+
+
+def _joint_bounds(names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The kinematic model's limits of ``names``; an unlimited revolute joint gets one turn either way."""
+    model = kinematic_model()
+    low, high = [], []
+    for name in names:
+        joint = model.joint(name)
+        limited = bool(model.jnt_limited[joint.id])
+        low.append(float(joint.range[0]) if limited else -2 * math.pi)
+        high.append(float(joint.range[1]) if limited else 2 * math.pi)
+    return np.array(low), np.array(high)
+
+
+class HousebenchEnv(gym.Env):
+    """One task variant as a ``gymnasium.Env`` (``render_mode="rgb_array"``: a third-person RGB frame)."""
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 10}
+
+    def __init__(self, episode: Episode, render_mode: str | None = "rgb_array", render_size=(640, 480)) -> None:
+        self.episode, self.render_mode, self.render_size = episode, render_mode, tuple(render_size)
+        if render_mode is not None or episode.cameras:
+            use_offscreen_gl()
+        self.object_names = sorted(episode.scene.objects)
+        self.part_names = sorted(p.name for p in episode.scene.house.articulated)
+        self.robot_joints: tuple[str, ...] = ()
+        self.observation_space, self.action_space = self._spaces()
+        self._obs: Observation | None = None
+
+    def _spaces(self) -> tuple[gym.spaces.Dict, gym.spaces.Box]:
+        model = kinematic_model()
+        self.robot_joints = tuple(model.joint(j).name for j in range(model.njnt))
+        arm_low, arm_high = _joint_bounds((*ARM_JOINTS, TORSO_JOINT))
+        bounds = self.episode.scene.house.bounds or (-100.0, -100.0, 100.0, 100.0)
+        low = np.concatenate([arm_low, [bounds[0], bounds[1], -2 * math.pi, 0.0]])
+        high = np.concatenate([arm_high, [bounds[2], bounds[3], 2 * math.pi, GRIPPER_OPENING]])
+        action = gym.spaces.Box(low.astype(np.float32), high.astype(np.float32), dtype=np.float32)
+
+        def box(*shape: int) -> gym.spaces.Box:
+            return gym.spaces.Box(-np.inf, np.inf, shape=shape, dtype=_F64)
+
+        width, height = self.episode.image_size
+        spaces = {
+            "time": box(1),
+            "joints": box(len(self.robot_joints)),
+            "joint_velocities": box(len(self.robot_joints)),
+            "base": box(3),
+            "ee_pos": box(3),
+            "ee_quat": box(4),
+            "gripper_opening": box(1),
+            "objects": box(len(self.object_names), 13),  # pos, quat (w, x, y, z), linvel, angvel
+            "parts": box(len(self.part_names)),
+            "temperatures_c": box(len(self.object_names)),
+            **{
+                f"{cam}_rgb": gym.spaces.Box(0, 255, (height, width, 3), dtype=np.uint8) for cam in self.episode.cameras
+            },
+            **{
+                f"{cam}_depth": gym.spaces.Box(0.0, np.inf, (height, width), dtype=np.float32)
+                for cam in self.episode.cameras
+            },
+        }
+        return gym.spaces.Dict(spaces), action
+
+    def _arrays(self, obs: Observation) -> dict[str, np.ndarray]:
+        def objects() -> np.ndarray:
+            rows = []
+            for name in self.object_names:
+                o = obs.objects[name]
+                rows.append([*o.pos, *o.quat, *(o.linvel or (0, 0, 0)), *(o.angvel or (0, 0, 0))])
+            return np.array(rows, dtype=_F64).reshape(len(self.object_names), 13)
+
+        out = {
+            "time": np.array([obs.time], dtype=_F64),
+            "joints": np.array([obs.joints[j] for j in self.robot_joints], dtype=_F64),
+            "joint_velocities": np.array([obs.joint_velocities[j] for j in self.robot_joints], dtype=_F64),
+            "base": np.array(obs.base, dtype=_F64),
+            "ee_pos": np.array(obs.ee_pos, dtype=_F64),
+            "ee_quat": np.array(obs.ee_quat, dtype=_F64),
+            "gripper_opening": np.array([obs.gripper_opening], dtype=_F64),
+            "objects": objects(),
+            "parts": np.array([obs.parts.get(p, 0.0) for p in self.part_names], dtype=_F64),
+            "temperatures_c": np.array([obs.temperatures_c.get(n, np.nan) for n in self.object_names], dtype=_F64),
+        }
+        for cam in self.episode.cameras:
+            out[f"{cam}_rgb"] = obs.images[f"{cam}/rgb"]
+            out[f"{cam}_depth"] = obs.images[f"{cam}/depth"].astype(np.float32)
+        return out
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        episode_seed = seed if seed is not None else int(self.np_random.integers(2**31 - 1))
+        self._obs = self.episode.reset(episode_seed)
+        return self._arrays(self._obs), {"time": self._obs.time, "seed": episode_seed}
+
+    def step(self, action: np.ndarray):
+        if self._obs is None:
+            raise RuntimeError("HousebenchEnv.step before reset")
+        a = np.clip(np.asarray(action, dtype=_F64), self.action_space.low, self.action_space.high)
+        n = len(ARM_JOINTS) + 1
+        command = Action(
+            joints=dict(zip((*ARM_JOINTS, TORSO_JOINT), a[:n].tolist())),
+            base=tuple(a[n : n + 3].tolist()),
+            gripper=float(a[n + 3]),
+        )
+        self._obs = self.episode.step(command)
+        verdict = self.episode.verdict()
+        terminated, truncated = verdict.success, self.episode.done and not verdict.success
+        info: dict[str, Any] = {"time": self._obs.time, "success": verdict.success, "progress": verdict.progress}
+        if terminated or truncated:
+            info["verdict"] = verdict.model_dump(mode="json")
+        return self._arrays(self._obs), float(verdict.success), terminated, truncated, info
+
+    def render(self) -> np.ndarray | None:
+        if self.render_mode != "rgb_array":
+            return None
+        return self.episode.render("third", *self.render_size)
+
+    def close(self) -> None:
+        close = getattr(self.episode.sim, "close", None)
+        if close:
+            close()
+
+
+def make_env(
+    task: str,
+    variant: str = "v000",
+    root: Path | str = ".",
+    backend: str = "mujoco",
+    control_dt: float = 0.1,
+    horizon_s: float | None = None,
+    pose_noise_m: float = 0.002,
+    cameras: tuple[str, ...] = (),
+    render_mode: str | None = "rgb_array",
+) -> HousebenchEnv:
+    """The settled scene ``<task>/<variant>`` of the DVC layout under ``root`` as a Gymnasium env; the
+    horizon defaults to the task's own, else ``rollout.horizon_s`` of ``root``'s params.yaml."""
+    layout = Layout(root=Path(root))
+    if cameras or render_mode:
+        use_offscreen_gl()
+    episode = Episode(
+        layout.settled_scene(task, variant),
+        layout.task_dir(task, variant) / "task.json",
+        layout.scene_annotations(task, variant),
+        backend=backend,
+        control_dt=control_dt,
+        horizon_s=horizon_s,
+        default_horizon_s=load_params("rollout", layout.at(PARAMS))["horizon_s"],
+        pose_noise_m=pose_noise_m,
+        cameras=tuple(cameras),
+    )
+    return HousebenchEnv(episode, render_mode=render_mode)

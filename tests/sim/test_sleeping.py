@@ -1,0 +1,112 @@
+"""Island sleeping: what rests is taken out of the computation, and whatever the robot does to it
+(a grasp, a push, a drawer pulled open) wakes it and comes out as without sleeping.
+
+Each scene runs twice from the same compiled model, sleeping on (as compiled) and off; the robot
+moves only through its actuators (:mod:`robot_script`), never by setting an object's state.
+"""
+
+from __future__ import annotations
+
+import mujoco
+import numpy as np
+import pytest
+from robot_script import CLOSED, OPEN, asleep, grip, move, place_robot, reach
+from usd_fixtures import BOX, write_task_layer
+
+from housebench.robot import fetch
+from housebench.sim.mujoco import MujocoBackend
+from housebench.sim.mujoco.bodies import HOUSE
+
+ISLAND_TOP = 0.9  # kitchen island's top surface in the default house, metres
+DRAWER = "kitchen_island/drawer_4"
+
+
+def _scene(scenes, tmp_path, props: dict, robot: tuple[float, float, float]):
+    house = scenes / "scenes/house/house.usda"
+    asset = scenes / "assets/box/asset.usda"
+    task = write_task_layer(tmp_path / "task.usda", house, {n: (asset, pos) for n, pos in props.items()})
+    return place_robot(task, tmp_path / "scene.usda", *robot)
+
+
+def _both(scene, tmp_path, script):
+    """``script(sim)`` with sleeping on and off, after a second at rest; the two final states."""
+    states = []
+    for sleeping in (True, False):
+        sim = MujocoBackend(cache_dir=tmp_path / "cache").load(scene)
+        if not sleeping:
+            sim.model.opt.enableflags &= ~int(mujoco.mjtEnableBit.mjENBL_SLEEP)
+        sim.step(round(1.0 / sim.timestep))
+        script(sim, sleeping)
+        states.append(sim.get_state())
+    return states
+
+
+def _apart(on, off, name: str) -> float:
+    return float(np.linalg.norm(np.subtract(on.objects[name].pos, off.objects[name].pos)))
+
+
+def test_a_grasp_wakes_a_sleeping_prop_and_lifts_it_as_without_sleeping(scenes, tmp_path):
+    scene = _scene(scenes, tmp_path, {"box": (2.38, 2.66, ISLAND_TOP + 0.001)}, (2.38, 3.6, -90.0))
+
+    def lift(sim, sleeping):
+        assert asleep(sim, "box") == sleeping and not asleep(sim, f"{fetch.PREFIX}base_link")
+        hold = np.array(sim.get_state().objects["box"].pos) + [0.0, 0.0, BOX - 0.015]  # fingers near its top
+        grip(sim, OPEN)
+        move(sim, reach(sim, hold + [0.0, 0.15, 0.0], (0, -1)), 2.0)
+        move(sim, reach(sim, hold, (0, -1)), 1.0)
+        assert asleep(sim, "box") == sleeping  # the open fingers around it have not touched it
+        grip(sim, CLOSED)
+        assert not asleep(sim, "box")
+        move(sim, {fetch.TORSO_JOINT: sim.get_state().joints[fetch.TORSO_JOINT] + 0.1}, 1.0)
+
+    on, off = _both(scene, tmp_path, lift)
+    assert on.objects["box"].pos[2] > ISLAND_TOP + 0.08  # lifted by the torso, in the fingers
+    assert _apart(on, off, "box") < 1e-3
+
+
+def test_a_push_wakes_a_sleeping_prop_and_moves_it_as_without_sleeping(scenes, tmp_path):
+    start = (2.38, 4.15, 0.001)
+    scene = _scene(scenes, tmp_path, {"box": start}, (2.38, 3.7, 90.0))
+
+    def push(sim, sleeping):
+        assert asleep(sim, "box") == sleeping
+        y = fetch.BASE_JOINTS[1]
+        move(sim, {y: sim.get_state().joints[y] + 0.3}, 2.0)  # the base drives into it
+
+    on, off = _both(scene, tmp_path, push)
+    assert on.objects["box"].pos[1] - start[1] > 0.1
+    assert _apart(on, off, "box") < 1e-3
+
+
+def test_pulling_a_drawer_wakes_it_and_opens_it_as_without_sleeping(scenes, tmp_path):
+    scene = _scene(scenes, tmp_path, {}, (2.38, 3.7, -90.0))
+
+    def pull(sim, sleeping):
+        assert asleep(sim, DRAWER) == sleeping
+        handle = sim.data.geom_xpos[sim.model.geom(f"{DRAWER}/handle").id].copy()
+        grip(sim, OPEN)
+        move(sim, reach(sim, handle + [0.0, 0.12, 0.0], (0, -1), vertical=True), 2.0)
+        move(sim, reach(sim, handle, (0, -1), vertical=True), 1.0)
+        grip(sim, CLOSED)
+        assert not asleep(sim, DRAWER)
+        y = fetch.BASE_JOINTS[1]
+        move(sim, {y: sim.get_state().joints[y] + 0.2}, 2.0)  # the base backs away, the hand holds on
+
+    on, off = _both(scene, tmp_path, pull)
+    assert on.joints[DRAWER] > 0.15
+    assert abs(on.joints[DRAWER] - off.joints[DRAWER]) < 1e-3
+
+
+def test_the_house_is_static_bodies_per_piece_and_the_robot_never_sleeps(scenes, tmp_path):
+    sim = MujocoBackend(cache_dir=tmp_path / "cache").load(scenes / "scenes/tasks/drop/table/task.usda")
+    m = sim.model
+    assert m.opt.enableflags & int(mujoco.mjtEnableBit.mjENBL_SLEEP)
+    table = m.body("House/dining_table")
+    assert m.body_treeid[table.id] == -1 and m.body_parentid[table.id] == 0  # static, under the world
+    names = {m.geom(g).name for g in range(m.ngeom) if m.geom_bodyid[g] == table.id}
+    assert "House/dining_table/top" in names and all(n.startswith("House/dining_table/") for n in names)
+    assert all(m.geom_contype[g] == HOUSE for g in range(m.ngeom) if m.geom_bodyid[g] == table.id)
+    sim.step(round(2.0 / sim.timestep))
+    robot = m.body(f"{fetch.PREFIX}base_link").id
+    assert asleep(sim, "box") and sim.data.body_awake[robot] == int(mujoco.mjtSleepState.mjS_AWAKE)
+    assert sim.get_state().objects["box"].pos[2] == pytest.approx(0.75, abs=2e-3)  # at rest on the table
