@@ -17,8 +17,12 @@ from housebench.robot import fetch
 from housebench.sim.mujoco import MujocoBackend
 from housebench.sim.mujoco.bodies import HOUSE
 
-ISLAND_TOP = 0.9  # kitchen island's top surface in the default house, metres
-DRAWER = "kitchen_island/drawer_4"
+DRAWER = "kitchen_island/drawer_4"  # the island faces south: its drawers pull out towards -y
+
+
+def _island(house):
+    """The kitchen island's top box bounds (it faces south, towards the kitchen's free floor)."""
+    return next(b for b in house.boxes if b.name == "kitchen_island/top").bounds
 
 
 def _scene(scenes, tmp_path, props: dict, robot: tuple[float, float, float]):
@@ -45,28 +49,31 @@ def _apart(on, off, name: str) -> float:
     return float(np.linalg.norm(np.subtract(on.objects[name].pos, off.objects[name].pos)))
 
 
-def test_a_grasp_wakes_a_sleeping_prop_and_lifts_it_as_without_sleeping(scenes, tmp_path):
-    scene = _scene(scenes, tmp_path, {"box": (2.38, 2.66, ISLAND_TOP + 0.001)}, (2.38, 3.6, -90.0))
+def test_a_grasp_wakes_a_sleeping_prop_and_lifts_it_as_without_sleeping(scenes, house, tmp_path):
+    x0, front, _, x1, _, top = _island(house)
+    x, y = (x0 + x1) / 2, front + 0.11
+    scene = _scene(scenes, tmp_path, {"box": (x, y, top + 0.001)}, (x, y - 0.94, 90.0))
 
     def lift(sim, sleeping):
         assert asleep(sim, "box") == sleeping and not asleep(sim, f"{fetch.PREFIX}base_link")
         hold = np.array(sim.get_state().objects["box"].pos) + [0.0, 0.0, BOX - 0.015]  # fingers near its top
         grip(sim, OPEN)
-        move(sim, reach(sim, hold + [0.0, 0.15, 0.0], (0, -1)), 2.0)
-        move(sim, reach(sim, hold, (0, -1)), 1.0)
+        move(sim, reach(sim, hold + [0.0, -0.15, 0.0], (0, 1)), 2.0)
+        move(sim, reach(sim, hold, (0, 1)), 1.0)
         assert asleep(sim, "box") == sleeping  # the open fingers around it have not touched it
         grip(sim, CLOSED)
         assert not asleep(sim, "box")
         move(sim, {fetch.TORSO_JOINT: sim.get_state().joints[fetch.TORSO_JOINT] + 0.1}, 1.0)
 
     on, off = _both(scene, tmp_path, lift)
-    assert on.objects["box"].pos[2] > ISLAND_TOP + 0.08  # lifted by the torso, in the fingers
+    assert on.objects["box"].pos[2] > top + 0.08  # lifted by the torso, in the fingers
     assert _apart(on, off, "box") < 1e-3
 
 
-def test_a_push_wakes_a_sleeping_prop_and_moves_it_as_without_sleeping(scenes, tmp_path):
-    start = (2.38, 4.15, 0.001)
-    scene = _scene(scenes, tmp_path, {"box": start}, (2.38, 3.7, 90.0))
+def test_a_push_wakes_a_sleeping_prop_and_moves_it_as_without_sleeping(scenes, house, tmp_path):
+    x0, front, _, x1, _, _ = _island(house)
+    start = ((x0 + x1) / 2, front - 1.0, 0.001)  # on the kitchen floor south of the island
+    scene = _scene(scenes, tmp_path, {"box": start}, (start[0], start[1] - 0.45, 90.0))
 
     def push(sim, sleeping):
         assert asleep(sim, "box") == sleeping
@@ -78,19 +85,20 @@ def test_a_push_wakes_a_sleeping_prop_and_moves_it_as_without_sleeping(scenes, t
     assert _apart(on, off, "box") < 1e-3
 
 
-def test_pulling_a_drawer_wakes_it_and_opens_it_as_without_sleeping(scenes, tmp_path):
-    scene = _scene(scenes, tmp_path, {}, (2.38, 3.7, -90.0))
+def test_pulling_a_drawer_wakes_it_and_opens_it_as_without_sleeping(scenes, house, tmp_path):
+    handle = next(p for p in house.parts if p.name == DRAWER).handle.center
+    scene = _scene(scenes, tmp_path, {}, (handle[0], handle[1] - 0.88, 90.0))
 
     def pull(sim, sleeping):
         assert asleep(sim, DRAWER) == sleeping
         handle = sim.data.geom_xpos[sim.model.geom(f"{DRAWER}/handle").id].copy()
         grip(sim, OPEN)
-        move(sim, reach(sim, handle + [0.0, 0.12, 0.0], (0, -1), vertical=True), 2.0)
-        move(sim, reach(sim, handle, (0, -1), vertical=True), 1.0)
+        move(sim, reach(sim, handle + [0.0, -0.12, 0.0], (0, 1), vertical=True), 2.0)
+        move(sim, reach(sim, handle, (0, 1), vertical=True), 1.0)
         grip(sim, CLOSED)
         assert not asleep(sim, DRAWER)
         y = fetch.BASE_JOINTS[1]
-        move(sim, {y: sim.get_state().joints[y] + 0.2}, 2.0)  # the base backs away, the hand holds on
+        move(sim, {y: sim.get_state().joints[y] - 0.2}, 2.0)  # the base backs away, the hand holds on
 
     on, off = _both(scene, tmp_path, pull)
     assert on.joints[DRAWER] > 0.15
