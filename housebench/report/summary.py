@@ -28,6 +28,11 @@ QUERIES = {
                avg(progress) as mean_progress, count_if(status = 'crash') as crashes,
                avg(wall_s) as mean_wall_s, max(sim_s) as max_sim_s
         from episodes group by task, policy order by task, policy""",
+    "backends": """
+        select task, policy, backend || ' ' || backend_version as backend, count(*) as episodes,
+               count_if(success) as successes, avg(progress) as mean_progress,
+               count_if(status = 'crash') as crashes, avg(wall_s) as mean_wall_s
+        from episodes group by all order by task, policy, backend""",
     "conditions": """
         select task, policy, condition_index, predicate, count(*) as items,
                avg(ok::int) as pass_rate
@@ -116,6 +121,8 @@ def summarize(con: duckdb.DuckDBPyConnection, control: str = "noop") -> dict[str
         for row in sections[name]:
             _rate(row)
         _beside_control(sections[name], control, key)
+    for row in sections["backends"]:
+        _rate(row)
     return sections
 
 

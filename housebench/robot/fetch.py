@@ -31,6 +31,7 @@ FINGER_JOINTS = (f"{PREFIX}l_gripper_finger_joint", f"{PREFIX}r_gripper_finger_j
 TORSO_JOINT = f"{PREFIX}torso_lift_joint"
 HEAD_JOINTS = (f"{PREFIX}head_pan_joint", f"{PREFIX}head_tilt_joint")
 HEAD_CAMERA = f"{PREFIX}head_camera_rgb"
+USD_ASSET = Path(__file__).with_name("fetch.usda")  # the robot as a UsdPhysics articulation (robot.usd_asset)
 GRIP_SITE = f"{PREFIX}grip"  # the gripper frame between the finger pads
 FINGER_BODIES = {"left": f"{PREFIX}l_gripper_finger_link", "right": f"{PREFIX}r_gripper_finger_link"}
 BASE_CLEARANCE = 0.005  # the base glides 5 mm above the floor (driven, not rolling)
@@ -42,6 +43,11 @@ HOME: dict[str, float] = {
     **dict.fromkeys(FINGER_JOINTS, 0.05),
     **dict.fromkeys(HEAD_JOINTS, 0.0),
 }
+# The head camera from the base frame (Fetch's URDF, rounded): the pan axis stands HEAD_PAN_XZ from
+# the base origin (at torso 0); the camera sits HEAD_CAMERA_XZ from the tilt axis's foot, along the
+# pan direction. Enough to say what the camera sees, not to render it.
+HEAD_PAN_XZ = (-0.034, 1.040)
+HEAD_CAMERA_XZ = (0.198, 0.081)
 # Reach by height of the grasp point: ((zmin, zmax), min, max horizontal distance from the base centre,
 # the base facing the point), metres. Measured with IK by bench/measure_reach.py (table in
 # bench/RESULTS.md): top-down grasps up to 1.3 m, side grasps above; 5 cm off the far end.

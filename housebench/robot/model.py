@@ -8,6 +8,12 @@ body at the world origin, so joint values are world coordinates). Every joint ge
 after it; robot bodies are gravity-compensated, so at rest the actuators hold the initial targets.
 Robot geoms get the caller's collision class (``contype``, ``conaffinity``) and never touch each other.
 Element names lose the ``robot0:`` prefix in :func:`fetch_spec`; a scene attaches it with ``prefix=PREFIX``.
+
+Set for manipulation (each measured in ``tests/robot/test_grasp_physics.py``): the fingers push at most
+``FINGER_FORCE`` newtons (upstream's unlimited kp 3e4 squeezes ~950 N and sinks the pads into what they
+hold); the forearm roll loses upstream's spring (stiffness 10 pulls it off its target); the roll joints get
+limits (unlimited, the IK wanders); a ``pad`` site marks the centre of the finger pads, the grasp frame.
+A scene sets an elliptic friction cone with ``IMPRATIO`` (:func:`manipulation_options`).
 """
 
 from __future__ import annotations
@@ -33,6 +39,18 @@ _GAINS = {
     "finger": (3e4, None),
     "head": (100.0, 1.0),
 }
+
+
+FINGER_FORCE = 60.0  # newtons, each finger
+IMPRATIO = 10.0  # frictional-to-normal impedance ratio: held objects slip far less (elliptic cone)
+ROLL_RANGE = 3.1  # rad: limits of the upperarm, forearm and wrist roll joints (unlimited upstream)
+PAD = "pad"  # site at the centre of the finger pads (gripper_link origin; the fingertips are 38.5 mm further)
+
+
+def manipulation_options(option: mujoco.MjOption | object) -> None:
+    """The scene-wide contact options grasping needs: elliptic friction cone and ``IMPRATIO``."""
+    option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
+    option.impratio = IMPRATIO
 
 
 def _group(joint: str) -> str:
@@ -80,6 +98,13 @@ def fetch_spec(contype: int = 0, conaffinity: int = 0) -> mujoco.MjSpec:
     base = _planar_base(spec)
     # upstream damping 1e7 freezes the lift under any sane gain
     spec.joint(TORSO_JOINT).damping = [100.0, 0.0, 0.0]
+    spec.joint(f"{PREFIX}forearm_roll_joint").stiffness = [0.0, 0.0, 0.0]
+    for roll in ("upperarm_roll", "forearm_roll", "wrist_roll"):
+        joint = spec.joint(f"{PREFIX}{roll}_joint")
+        joint.limited, joint.range = mujoco.mjtLimited.mjLIMITED_TRUE, [-ROLL_RANGE, ROLL_RANGE]
+    spec.body(f"{PREFIX}gripper_link").add_site(
+        name=PAD, pos=[0.0, 0.0, 0.0], size=[0.01, 0.01, 0.01], rgba=[0, 0, 0, 0]
+    )
     for body in [base, *base.find_all(mujoco.mjtObj.mjOBJ_BODY)]:
         body.gravcomp = 1.0
     for geom in base.find_all(mujoco.mjtObj.mjOBJ_GEOM):
@@ -88,6 +113,8 @@ def fetch_spec(contype: int = 0, conaffinity: int = 0) -> mujoco.MjSpec:
         kp, ratio = _GAINS[_group(joint.name)]
         act = spec.add_actuator(name=_short(joint.name), target=_short(joint.name), trntype=mujoco.mjtTrn.mjTRN_JOINT)
         act.set_to_position(kp=kp, dampratio=ratio) if ratio else act.set_to_position(kp=kp)
+        if joint.name in FINGER_JOINTS:
+            act.forcerange, act.forcelimited = [-FINGER_FORCE, FINGER_FORCE], mujoco.mjtLimited.mjLIMITED_TRUE
         if joint.limited == mujoco.mjtLimited.mjLIMITED_TRUE:
             act.ctrlrange = list(joint.range)
             act.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE

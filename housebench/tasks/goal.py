@@ -135,6 +135,97 @@ class Closed(Condition):
     max_m: float = 0.04
 
 
+class Open(Condition):
+    """Every listed part at least ``min_fraction`` of the way from closed to its ``open`` value."""
+
+    predicate: Literal["open"]
+    parts: Annotated[list[str], Field(min_length=1)]  # part names or owners, as for ``closed``
+    min_fraction: float = 0.8
+
+
+class Pressed(Condition):
+    """Every listed button or knob at least ``min_fraction`` of its travel from closed (pressed, on)."""
+
+    predicate: Literal["pressed"]
+    parts: Annotated[list[str], Field(min_length=1)]
+    min_fraction: float = 0.5
+
+
+class Holding(Condition):
+    """Both fingers touch the item (``SimState.contacts``)."""
+
+    predicate: Literal["holding"]
+    items: Items
+
+
+class HandEmpty(Condition):
+    """Neither finger touches any object of the scene (``SimState.contacts``)."""
+
+    predicate: Literal["hand_empty"]
+
+
+class BaseNear(Condition):
+    """The robot's base centre within ``min_distance .. distance`` (xy) of the target's box (an
+    object, or a piece of furniture, appliance or part of the house by name); with
+    ``max_bearing_deg``, the base also faces the box's centre within that angle."""
+
+    predicate: Literal["base_near"]
+    target: str
+    distance: float = 1.0
+    min_distance: float = 0.0
+    max_bearing_deg: float | None = None
+
+
+class Stacked(Condition):
+    """Each item rests on ``base`` (an object): bottom within ``-below..+above`` of the base's top,
+    centre over the base's box + ``margin``."""
+
+    predicate: Literal["stacked"]
+    items: Items
+    base: Slot
+    below: float = 0.02
+    above: float = 0.03
+    margin: float = 0.0
+
+    def slots(self) -> list[str]:
+        return [*self.items, self.base]
+
+
+class Lying(Condition):
+    """The item's z axis at least ``min_tilt_deg`` from the world's (laid on its side)."""
+
+    predicate: Literal["lying"]
+    items: Items
+    min_tilt_deg: float = 70.0
+
+
+class InView(Condition):
+    """The item's centre within ``max_angle_deg`` of the head camera's optical axis and at most
+    ``max_distance`` away (the camera pose from the base, torso and head joints; no occlusion test)."""
+
+    predicate: Literal["in_view"]
+    items: Items
+    max_angle_deg: float = 25.0
+    max_distance: float = 3.0
+
+
+class ArmPose(Condition):
+    """The robot's joints within ``tol`` of a named pose: ``tuck`` (torso and arm as at home) or
+    ``home`` (torso, arm, fingers and head)."""
+
+    predicate: Literal["arm_pose"]
+    pose: Literal["tuck", "home"]
+    tol: float = 0.05
+
+
+class AtEdge(OnSupport):
+    """On the support (as for ``on``) with its box sticking out over one of the support's edges by
+    at least ``min_overhang`` (ready to be pinched from below)."""
+
+    predicate: Literal["at_edge"]
+    min_overhang: float = 0.03
+
+
 class AllOf(Strict):
     all_of: Annotated[list[Node], Field(min_length=1)]
 
@@ -145,7 +236,28 @@ class AnyOf(Strict):
 
 LEAVES: dict[str, type[Condition]] = {
     cls.model_fields["predicate"].annotation.__args__[0]: cls
-    for cls in (On, Near, Inside, Upright, NotDropped, Heated, Chilled, Lifted, PlacedInZone, Closed)
+    for cls in (
+        On,
+        Near,
+        Inside,
+        Upright,
+        NotDropped,
+        Heated,
+        Chilled,
+        Lifted,
+        PlacedInZone,
+        Closed,
+        Open,
+        Pressed,
+        Holding,
+        HandEmpty,
+        BaseNear,
+        Stacked,
+        Lying,
+        InView,
+        ArmPose,
+        AtEdge,
+    )
 }
 
 

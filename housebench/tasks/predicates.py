@@ -11,6 +11,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from housebench.robot.fetch import ARM_JOINTS, BASE_JOINTS, HEAD_CAMERA_XZ, HEAD_JOINTS, HEAD_PAN_XZ, HOME, TORSO_JOINT
+from housebench.tasks import geometry, refs
 from housebench.tasks import goal as g
 from housebench.tasks.context import Check, Context
 from housebench.tasks.geometry import GoalError, in_cavity, part_closed
@@ -199,6 +201,162 @@ def closed(cond: g.Closed, ctx: Context) -> list[ItemResult]:
     return results
 
 
+def _travel(cond: g.Open | g.Pressed, ctx: Context) -> list[ItemResult]:
+    """One item per part: how far from closed towards ``open`` it stands, against ``min_fraction``."""
+    results = []
+    for name, part in {p.name: p for ref in cond.parts for p in ctx.parts(ref)}.items():
+        span = abs(part.open - part.closed)
+        fraction = abs(ctx.joint(name) - part.closed) / span if span > 0 else 0.0
+        ok = fraction >= cond.min_fraction
+        results.append(ItemResult(item=name, ok=ok, reason=f"{fraction:.6f} of its travel (min {cond.min_fraction})"))
+    return results
+
+
+def open_(cond: g.Open, ctx: Context) -> list[ItemResult]:
+    return _travel(cond, ctx)
+
+
+def pressed(cond: g.Pressed, ctx: Context) -> list[ItemResult]:
+    return _travel(cond, ctx)
+
+
+def _touched(ctx: Context) -> dict[str, list[str]]:
+    return {finger: list(ctx.state.contacts.get(finger, [])) for finger in ("left", "right")}
+
+
+def holding(cond: g.Holding, ctx: Context) -> list[ItemResult]:
+    touched = _touched(ctx)
+
+    def check(name: str) -> tuple[bool, str]:
+        on = [f for f, names in touched.items() if name in names]
+        return len(on) == 2, f"touched by {on or 'no finger'} (both needed)"
+
+    return ctx.judge(cond.items, check)
+
+
+def hand_empty(cond: g.HandEmpty, ctx: Context) -> list[ItemResult]:
+    objects = set(ctx.scene.objects)
+    held = sorted({n for names in _touched(ctx).values() for n in names if n in objects})
+    return [ItemResult(item="hand", ok=not held, reason=f"fingers touch {held}" if held else "fingers touch no object")]
+
+
+def _target_box(ctx: Context, target: str) -> tuple[float, ...]:
+    """The world box of an object (slot) or of a named piece of the house (their union)."""
+    if target in ctx.roles or target in set(ctx.roles.values()):
+        name = ctx.items(target)[0][0]
+        return geometry.world_box(ctx.pose(name), ctx.asset(name))
+    found = refs.boxes(target, ctx.scene.house)
+    if not found:
+        raise GoalError(f"no object, furniture, appliance or part named '{target}'")
+    lo, hi = np.min([b[:3] for b in found], axis=0), np.max([b[3:] for b in found], axis=0)
+    return (*map(float, lo), *map(float, hi))
+
+
+def base_near(cond: g.BaseNear, ctx: Context) -> list[ItemResult]:
+    x, y, yaw = (ctx.joint(j) for j in BASE_JOINTS)
+    box = _target_box(ctx, cond.target)
+    dx, dy = max(box[0] - x, 0.0, x - box[3]), max(box[1] - y, 0.0, y - box[4])
+    dist = float(np.hypot(dx, dy))
+    ok = cond.min_distance <= dist <= cond.distance
+    why = f"base {dist:.6f} m from {cond.target} ({cond.min_distance} .. {cond.distance})"
+    if cond.max_bearing_deg is not None:
+        cx, cy = (box[0] + box[3]) / 2 - x, (box[1] + box[4]) / 2 - y
+        bearing = abs(float(np.degrees(np.arctan2(np.sin(np.arctan2(cy, cx) - yaw), np.cos(np.arctan2(cy, cx) - yaw)))))
+        ok = ok and bearing <= cond.max_bearing_deg
+        why = f"{why}, bearing {bearing:.3f} deg (max {cond.max_bearing_deg})"
+    return [ItemResult(item=cond.target, ok=ok, reason=why)]
+
+
+def stacked(cond: g.Stacked, ctx: Context) -> list[ItemResult]:
+    slots = ctx.items(cond.base)
+    if len(slots) != 1:
+        raise GoalError(f"base slot '{cond.base}' must name exactly one item")
+
+    def check(name: str) -> tuple[bool, str]:
+        tried = []
+        for base in slots[0]:
+            box = geometry.world_box(ctx.pose(base), ctx.asset(base))
+            bottom, (x, y) = ctx.bottom(name), ctx.centre(name)[:2]
+            level = box[5] - cond.below <= bottom <= box[5] + cond.above
+            over = (
+                box[0] - cond.margin <= x <= box[3] + cond.margin and box[1] - cond.margin <= y <= box[4] + cond.margin
+            )
+            why = (
+                f"on {base}: bottom {bottom:.6f} vs top {box[5]:.6f} (-{cond.below}/+{cond.above})"
+                f"{'' if level else ' FAIL'}, centre ({x:.6f}, {y:.6f}) {'over' if over else 'NOT OVER'} it"
+            )
+            if level and over and base != name:
+                return True, why
+            tried.append(why)
+        return False, "; ".join(tried)
+
+    return ctx.judge(cond.items, check)
+
+
+def lying(cond: g.Lying, ctx: Context) -> list[ItemResult]:
+    def check(name: str) -> tuple[bool, str]:
+        tilt = ctx.tilt_deg(name)
+        return tilt >= cond.min_tilt_deg, f"tilt {tilt:.3f} deg (min {cond.min_tilt_deg})"
+
+    return ctx.judge(cond.items, check)
+
+
+def head_camera(ctx: Context) -> tuple[np.ndarray, np.ndarray]:
+    """The head camera's position and unit optical axis in the world, from the robot's joints."""
+    x, y, yaw = (ctx.joint(j) for j in BASE_JOINTS)
+    pan, tilt = (ctx.joint(j) for j in HEAD_JOINTS)
+    torso = ctx.joint(TORSO_JOINT)
+    c, s = np.cos(yaw), np.sin(yaw)
+    pivot = np.array([x + c * HEAD_PAN_XZ[0], y + s * HEAD_PAN_XZ[0], HEAD_PAN_XZ[1] + torso])
+    heading = np.array([np.cos(yaw + pan), np.sin(yaw + pan), 0.0])
+    axis = np.cos(tilt) * heading + np.array([0.0, 0.0, -np.sin(tilt)])  # positive tilt looks down
+    return pivot + HEAD_CAMERA_XZ[0] * heading + np.array([0.0, 0.0, HEAD_CAMERA_XZ[1]]), axis
+
+
+def in_view(cond: g.InView, ctx: Context) -> list[ItemResult]:
+    eye, axis = head_camera(ctx)
+
+    def check(name: str) -> tuple[bool, str]:
+        ray = ctx.centre(name) - eye
+        dist = float(np.linalg.norm(ray))
+        angle = float(np.degrees(np.arccos(np.clip(ray @ axis / max(dist, 1e-12), -1.0, 1.0))))
+        ok = angle <= cond.max_angle_deg and dist <= cond.max_distance
+        return (
+            ok,
+            f"{angle:.3f} deg off the camera axis (max {cond.max_angle_deg}), {dist:.6f} m (max {cond.max_distance})",
+        )
+
+    return ctx.judge(cond.items, check)
+
+
+def at_edge(cond: g.AtEdge, ctx: Context) -> list[ItemResult]:
+    on_support = _on_check(ctx, cond)
+
+    def check(name: str) -> tuple[bool, str]:
+        ok, why = on_support(name)
+        box = geometry.world_box(ctx.pose(name), ctx.asset(name))
+        best = max(
+            (
+                max(s.box[0] - box[0], box[3] - s.box[2], s.box[1] - box[1], box[4] - s.box[3])
+                for s in ctx.supports(cond.support)
+            ),
+        )
+        out = best >= cond.min_overhang
+        return ok and out, f"{why}; overhang {best:.6f} m (min {cond.min_overhang})"
+
+    return ctx.judge(cond.items, check)
+
+
+POSES = {"tuck": (TORSO_JOINT, *ARM_JOINTS), "home": tuple(HOME)}
+
+
+def arm_pose(cond: g.ArmPose, ctx: Context) -> list[ItemResult]:
+    off = {j: abs(ctx.joint(j) - HOME[j]) for j in POSES[cond.pose]}
+    worst = max(off, key=off.get)
+    ok = off[worst] <= cond.tol
+    return [ItemResult(item=cond.pose, ok=ok, reason=f"largest deviation {worst} {off[worst]:.6f} (max {cond.tol})")]
+
+
 PREDICATES: dict[str, Callable[..., list[ItemResult]]] = {
     "on": on,
     "near": near,
@@ -210,4 +368,14 @@ PREDICATES: dict[str, Callable[..., list[ItemResult]]] = {
     "lifted": lifted,
     "placed_in_zone": placed_in_zone,
     "closed": closed,
+    "open": open_,
+    "pressed": pressed,
+    "holding": holding,
+    "hand_empty": hand_empty,
+    "base_near": base_near,
+    "stacked": stacked,
+    "lying": lying,
+    "in_view": in_view,
+    "arm_pose": arm_pose,
+    "at_edge": at_edge,
 }

@@ -44,3 +44,12 @@ def inside_supports(name: str, house: HouseAnnotations) -> list[Support]:
 def parts(ref: str, house: HouseAnnotations) -> list[ArticulatedPart]:
     """The articulated parts ``ref`` names (empty when it names none)."""
     return [p for p in house.articulated if ref in (ALL_PARTS, p.name, p.owner)]
+
+
+def boxes(ref: str, house: HouseAnnotations) -> list[tuple[float, ...]]:
+    """The 3-D boxes of what ``ref`` names in the house: obstacles named ``ref`` or ``ref/...``,
+    articulated parts (by name or owner) and supports (by name or owner, as a thin slab)."""
+    found = [o.box for o in house.obstacles if o.name == ref or o.name.startswith(f"{ref}/")]
+    found += [p.box for p in parts(ref, house) if ref != ALL_PARTS]
+    found += [(s.box[0], s.box[1], s.height, s.box[2], s.box[3], s.height) for s in supports(ref, {}, house)]
+    return found

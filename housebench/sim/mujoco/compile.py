@@ -26,7 +26,7 @@ import numpy as np
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
 from housebench.robot import fetch
-from housebench.robot.model import fetch_spec
+from housebench.robot.model import fetch_spec, manipulation_options
 from housebench.sim.mujoco.bodies import AFFINITY, HOUSE, MATTE, PROP, ROBOT, add_box, add_rigid_body, rigid
 from housebench.sim.mujoco.joints import add_part, find_joints
 from housebench.usd.paths import CAMERAS, HOUSE_ROOT
@@ -75,6 +75,7 @@ def _scene_spec() -> mujoco.MjSpec:
     spec.option.timestep = TIMESTEP
     spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
     spec.option.enableflags |= mujoco.mjtEnableBit.mjENBL_SLEEP
+    manipulation_options(spec.option)
     spec.visual.global_.offwidth, spec.visual.global_.offheight = 1920, 1440
     spec.visual.headlight.ambient, spec.visual.headlight.diffuse = [0.3] * 3, [0.3] * 3
     spec.worldbody.add_light(
@@ -125,6 +126,7 @@ def compile_stage(stage: Usd.Stage) -> mujoco.MjModel:
         elif prim.GetAttribute("housebench:robot").Get() == "fetch":
             robot_start = _robot_start(world)
             spec.attach(fetch_spec(ROBOT, AFFINITY[ROBOT]), prefix=fetch.PREFIX, frame=spec.worldbody.add_frame())
+            it.PruneChildren()  # the robot's USD articulation: MuJoCo has its own model of it
     spec.add_key(name=HOME_KEY)
     model = spec.compile()
     for name, value in (fetch.home_qpos(robot_start) if robot_start else {}).items():

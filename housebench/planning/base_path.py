@@ -1,0 +1,86 @@
+"""Base paths over the free-floor grid: A* on an 8-connected networkx grid graph, then shortcutting.
+
+The grid is the house's (:class:`housebench.house.floor.FloorGrid`, from the annotations); a start or
+goal just off the free floor (the base parked close to a table) snaps to the nearest free cell.
+"""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+import numpy as np
+
+from housebench.house.floor import FloorGrid
+
+Point = tuple[float, float]
+
+
+class NoPath(RuntimeError):
+    """No free-floor path joins the two points."""
+
+
+class BasePlanner:
+    def __init__(self, grid: FloorGrid) -> None:
+        self.grid = grid
+        self.graph = _grid_graph(grid.free)
+
+    def world(self, cell: tuple[int, int]) -> Point:
+        i, j = cell
+        return self.grid.x0 + j * self.grid.resolution, self.grid.y0 + i * self.grid.resolution
+
+    def nearest_free(self, p: Point, max_m: float = 0.5) -> tuple[int, int]:
+        """The free cell nearest ``p`` (within ``max_m``), else :class:`NoPath`."""
+        i, j = self.grid.cell(*p)
+        n = math.ceil(max_m / self.grid.resolution)
+        free = self.grid.free
+        lo_i, lo_j = max(i - n, 0), max(j - n, 0)
+        window = free[lo_i : i + n + 1, lo_j : j + n + 1]
+        if not window.any():
+            raise NoPath(f"no free floor within {max_m} m of ({p[0]:.3f}, {p[1]:.3f})")
+        ii, jj = np.nonzero(window)
+        k = int(np.argmin((ii + lo_i - i) ** 2 + (jj + lo_j - j) ** 2))
+        return int(ii[k] + lo_i), int(jj[k] + lo_j)
+
+    def segment_free(self, a: Point, b: Point) -> bool:
+        """Whether every grid cell along the straight segment a-b is free."""
+        steps = max(2, math.ceil(math.dist(a, b) / (self.grid.resolution / 2)))
+        return all(
+            self.grid.is_free(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t) for t in np.linspace(0, 1, steps)
+        )
+
+    def path(self, start: Point, goal: Point) -> list[Point]:
+        """Waypoints from ``start`` to ``goal`` (both included), shortcut to as few as line of sight allows."""
+        s, g = self.nearest_free(start), self.nearest_free(goal)
+        try:
+            cells = nx.astar_path(self.graph, s, g, heuristic=lambda u, v: math.dist(u, v), weight="weight")
+        except nx.NetworkXNoPath:
+            raise NoPath(f"no free-floor path from {start} to {goal}") from None
+        points = [start, *(self.world(c) for c in cells[1:-1]), goal] if len(cells) > 1 else [start, goal]
+        return self.shortcut(points)
+
+    def shortcut(self, points: list[Point]) -> list[Point]:
+        """Greedy line-of-sight shortcutting: from each kept point, jump to the furthest visible one."""
+        out, i = [points[0]], 0
+        while i < len(points) - 1:
+            j = len(points) - 1
+            while j > i + 1 and not self.segment_free(points[i], points[j]):
+                j -= 1
+            out.append(points[j])
+            i = j
+        return out
+
+
+def _grid_graph(free: np.ndarray) -> nx.Graph:
+    """8-connected graph over the free cells; edge weight the step length in cells."""
+    graph = nx.Graph()
+    ii, jj = np.nonzero(free)
+    graph.add_nodes_from(zip(ii.tolist(), jj.tolist()))
+    rows, cols = free.shape
+    padded = np.pad(free, 1)
+    for di, dj in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        both = free & padded[1 + di : 1 + di + rows, 1 + dj : 1 + dj + cols]
+        ei, ej = np.nonzero(both)
+        w = math.hypot(di, dj)
+        graph.add_weighted_edges_from(((i, j), (i + di, j + dj), w) for i, j in zip(ei.tolist(), ej.tolist()))
+    return graph

@@ -1,0 +1,216 @@
+"""``scripted``: a goal-driven baseline on ground-truth annotations, built from skills.
+
+It reads the resolved goal, turns its conditions into *moves* (put an object into a container, or
+on a support, near another), orders them (a container that must itself be moved goes first), and
+runs pick and place for each, choosing among alternatives (which container, which surface). A
+failed or missed grasp is re-picked, a drop re-picked from where it fell, up to ``attempts`` times.
+Every decision and every skill outcome is an event (``ctx.log``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator
+from dataclasses import dataclass, field
+
+from pydantic import Field
+
+from housebench.annotations.schema import Support
+from housebench.policy.base import PolicyContext, PolicyParams
+from housebench.skills.base import Skill, SkillContext, SkillFailure, SkillRunner
+from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
+from housebench.skills.grasp import grasps
+from housebench.skills.pick import Pick
+from housebench.skills.place import Place, Release
+from housebench.skills.press import Press, Wait, seconds_to
+from housebench.state import Action, Observation
+from housebench.tasks import goal as g
+from housebench.tasks import refs
+from housebench.tasks.context import Context
+
+
+@dataclass
+class Move:
+    """Bring ``obj`` into ``container``, or onto one of ``supports`` (near ``near`` when given)."""
+
+    obj: str
+    container: str | None = None
+    supports: list[Support] = field(default_factory=list)
+    near: str | None = None
+    check: list[g.Condition] = field(default_factory=list)  # done when these hold
+
+    def describe(self) -> str:
+        where = self.container or "|".join(s.name for s in self.supports)
+        return f"{self.obj} -> {where}" + (f" near {self.near}" if self.near else "")
+
+
+def plan_moves(ctx: SkillContext, obs: Observation) -> list[Move]:
+    """The moves the goal asks for, in order, skipping what already holds."""
+    goal = ctx.task.goal
+    view = Context(goal, obs.state, ctx.scene, ctx.initial)
+    moves: dict[str, Move] = {}
+    bound: dict[str, str] = {}
+
+    def first(slot: str) -> list[str]:
+        if slot.startswith("$"):
+            return [bound[slot[1:]]] if slot[1:] in bound else []
+        return [cands[0] for cands in view.items(slot) if cands]
+
+    for _, cond in g.leaves(goal.condition):
+        if isinstance(cond, g.Inside):
+            container = _choose_container(view, cond)
+            if cond.bind:
+                bound[cond.bind] = container
+            for obj in (o for slot in cond.items for o in first(slot)):
+                check = g.Inside(predicate="inside", items=[obj], container=container)
+                moves.setdefault(obj, Move(obj, container=container, check=[check]))
+        elif isinstance(cond, (g.On, g.Near)):
+            supports = refs.supports(cond.support, goal.places, ctx.scene.house)
+            objs = [o for slot in cond.items for o in first(slot)]
+            for k, obj in enumerate(objs):
+                check = g.On(predicate="on", items=[obj], support=cond.support)
+                near = objs[0] if isinstance(cond, g.Near) and k > 0 else None
+                move = moves.setdefault(obj, Move(obj, supports=supports, near=near))
+                move.supports = move.supports or supports
+                move.check.append(check)
+    todo = [m for m in moves.values() if not ctx.judge(m.check, obs.state).success]
+    containers = {m.container for m in todo if m.container}
+    return sorted(todo, key=lambda m: m.obj not in containers)  # containers that move go first
+
+
+def _choose_container(view: Context, cond: g.Inside) -> str:
+    """The first container candidate (the goal lists alternatives in order of preference)."""
+    return view.items(cond.container)[0][0]
+
+
+class ScriptedPolicy:
+    name = "scripted"
+
+    class Params(PolicyParams):
+        attempts: int = Field(default=3, ge=1)  # pick-and-place tries per move
+
+    def __init__(self, params: Params) -> None:
+        self.params = params
+
+    def reset(self, ctx: PolicyContext, obs: Observation) -> None:
+        self.ctx = SkillContext(
+            task=ctx.task, scene=ctx.scene, control_dt=ctx.control_dt, log=ctx.log, initial=obs.state
+        )
+        self.runner: SkillRunner | None = None
+        self.script = self._script(obs)
+        self.finished = False
+        self._outcome: tuple[SkillFailure | None, Observation] | None = None
+
+    def act(self, obs: Observation) -> Action | None:
+        while not self.finished:
+            if self.runner is not None:
+                action = self.runner.step(obs)
+                if action is not None:
+                    return action
+                failure = self.runner.failure
+                self.ctx.log(
+                    "skill_end",
+                    skill=self.runner.skill.name,
+                    target=self.runner.skill.target(),
+                    ok=failure is None,
+                    reason=failure.reason.value if failure else "",
+                    detail=failure.detail if failure else {},
+                )
+                self._outcome = (failure, obs)
+                self.runner = None
+            try:
+                skill = next(self.script) if self._outcome is None else self.script.send(self._outcome)
+            except StopIteration:
+                self.finished = True
+                break
+            self.ctx.log("skill_start", skill=skill.name, target=skill.target())
+            self.runner = SkillRunner(skill, self.ctx, obs)
+        return Action(stop=True)
+
+    def _script(self, obs: Observation) -> Generator[Skill, tuple[SkillFailure | None, Observation], None]:
+        yield from self._heat(obs)
+        moves = plan_moves(self.ctx, obs)
+        self.ctx.log("plan", moves=[m.describe() for m in moves])
+        placed: dict[str, tuple[float, float]] = {}
+        for move in moves:
+            for attempt in range(1, self.params.attempts + 1):
+                if not _holding(obs, move.obj):
+                    if any(obs.finger_contacts.get(f) for f in ("left", "right")):
+                        failure, obs = yield Release()
+                    if self._flat(move.obj, obs):
+                        failure, obs = yield PushToEdge(move.obj)
+                        failure, obs = yield PickOverhang(move.obj)
+                    else:
+                        failure, obs = yield Pick(move.obj)
+                    if failure is not None and not _holding(obs, move.obj):
+                        self.ctx.log("decision", move=move.describe(), attempt=attempt, choice="re-pick")
+                        continue
+                place = self._place(move, obs, placed)
+                if place is None:
+                    self.ctx.log("decision", move=move.describe(), choice="no free spot")
+                    break
+                failure, obs = yield place
+                if failure is None:
+                    placed[move.obj] = obs.objects[move.obj].pos[:2]
+                    break
+                choice = "place again" if _holding(obs, move.obj) else "re-pick"
+                self.ctx.log(
+                    "decision", move=move.describe(), attempt=attempt, choice=choice, after=failure.reason.value
+                )
+            else:
+                self.ctx.log("decision", move=move.describe(), choice="give up")
+        if any(obs.finger_contacts.get(f) for f in ("left", "right")):
+            yield Release()
+
+    def _heat(self, obs: Observation) -> Generator[Skill, tuple[SkillFailure | None, Observation], None]:
+        """``heated`` items already in a listed microwave: press its start button, wait for the heat."""
+        task = self.ctx.task
+        heated = [c for _, c in g.leaves(task.goal.condition) if isinstance(c, g.Heated)]
+        setup = task.thermal
+        if not heated or setup is None:
+            return
+        for app in self.ctx.scene.house.appliances:
+            if app.kind != "microwave" or app.name not in setup.appliances or app.switch is None:
+                continue
+            items = [i for c in heated for i in c.items]
+            if not all(_in_box(obs.objects[i].pos, app.cavity) for i in items if i in obs.objects):
+                self.ctx.log("decision", heat=items, choice="not in the microwave: unsupported")
+                return
+            self.ctx.log("decision", heat=items, appliance=app.name, choice="press start, wait")
+            for _ in range(self.params.attempts):
+                failure, obs = yield Press(app.switch)
+                if failure is None:
+                    break
+            budget = seconds_to(heated, obs.temperatures_c, setup.microwave_c_per_s)
+            failure, obs = yield Wait(heated, budget)
+            return
+
+    def _flat(self, obj: str, obs: Observation) -> bool:
+        """No grasp from above fits: the item is pushed over an edge and pinched at the overhang."""
+        asset = self.ctx.scene.objects[obj].asset
+        return not grasps(asset, obs.objects[obj]) and any(p.kind == "edge_pinch_after_push" for p in asset.grasps)
+
+    def _place(self, move: Move, obs: Observation, placed: dict) -> Skill | None:
+        if move.container:
+            return Place(move.obj, container=move.container)
+        near = placed.get(move.near) if move.near else None
+        support = min(move.supports, key=lambda s: _distance(s, near or obs.base[:2]))
+        self.ctx.log("decision", move=move.describe(), support=support.name)
+        if self._flat(move.obj, obs):
+            return PlaceAtEdge(move.obj, support=support, near=near)
+        return Place(move.obj, support=support, near=near)
+
+
+def _distance(support: Support, xy) -> float:
+    xmin, ymin, xmax, ymax = support.box
+    return math.hypot(max(xmin - xy[0], 0, xy[0] - xmax), max(ymin - xy[1], 0, xy[1] - ymax))
+
+
+def _holding(obs: Observation, obj: str) -> bool:
+    return all(obj in obs.finger_contacts.get(f, ()) for f in ("left", "right"))
+
+
+def _in_box(pos, box) -> bool:
+    """Whether ``pos`` (an object's bottom centre), lifted 2 cm, lies in the 3-D ``box``."""
+    point = (pos[0], pos[1], pos[2] + 0.02)
+    return box is not None and all(box[i] <= point[i] <= box[i + 3] for i in range(3))

@@ -1,0 +1,265 @@
+"""Flat items (books, notebooks, plates): pushed over a free edge of their support and pinched at the
+overhang, fingers closing vertically; set down with the held end over a support's edge.
+
+- ``push`` (:class:`PushToEdge`): fingers closed and pointing down behind the item, then drawn
+  towards the robot until the item overhangs the edge by ``OVERHANG`` (its centre stays on the
+  support); the robot stands facing that edge.
+- ``pick`` at the overhang (:class:`PickOverhang`): the hand horizontal, fingers above and below the
+  overhang, pad centre ``TIP_OFF`` + 38.5 mm out from the edge.
+- ``place`` at an edge (:class:`PlaceAtEdge`): the item lowered flat onto a support with the held end
+  over the edge (the lower finger passes outside it), released, the hand drawn out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from housebench.annotations.schema import Support
+from housebench.house.query import HouseQuery
+from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
+from housebench.skills.grasp import FINGER_HALF
+from housebench.skills.motion import cartesian, hold, pad_pose
+from housebench.skills.pick import CLOSED, OPEN, UP, approach, grasp_at, stance_search, to_carry
+from housebench.state import Observation
+from housebench.tasks import goal as g
+from housebench.tasks.geometry import world_box
+
+OVERHANG = 0.06  # how far a pushed item sticks out over the edge, m
+TIP_OFF = 0.006  # fingertips stay this far outside the support's edge, m
+PUSH_TIP = 0.006  # pushing fingertips this far above the surface, m
+STAND = (0.35, 0.45, 0.55, 0.65)  # base distances from the edge tried, m
+SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3)  # ... and along it
+
+
+@dataclass(frozen=True)
+class Edge:
+    support: Support
+    normal: tuple[float, float]  # outward unit normal (an axis of the world)
+    coord: float  # the edge line: points p with p . normal == coord
+
+    def out(self, box: tuple[float, ...]) -> float:
+        """How far ``box`` (3-D world box) sticks out over this edge (negative: inside)."""
+        nx, ny = self.normal
+        face = box[3] if nx > 0 else -box[0] if nx < 0 else box[4] if ny > 0 else -box[1]
+        return face - self.coord
+
+    def half(self, box: tuple[float, ...]) -> float:
+        """Half the box's extent along the normal."""
+        return (box[3] - box[0]) / 2 if self.normal[0] else (box[4] - box[1]) / 2
+
+    def stances(self, at: np.ndarray) -> Iterator[tuple[float, float, float]]:
+        """Base poses in front of the edge opposite ``at``, facing the support."""
+        n = np.array(self.normal)
+        t = np.array([-n[1], n[0]])
+        foot = at[:2] + n * (self.coord - float(at[:2] @ n))
+        for dist in STAND:
+            for shift in SHIFTS:
+                x, y = foot + n * dist + t * shift
+                yield float(x), float(y), math.atan2(-n[1], -n[0])
+
+
+def edges(support: Support) -> list[Edge]:
+    xmin, ymin, xmax, ymax = support.box
+    return [
+        Edge(support, (1.0, 0.0), xmax),
+        Edge(support, (-1.0, 0.0), -xmin),
+        Edge(support, (0.0, 1.0), ymax),
+        Edge(support, (0.0, -1.0), -ymin),
+    ]
+
+
+def side_pinch(normal: tuple[float, float]) -> np.ndarray:
+    """Hand horizontal, approaching the edge against ``normal``, fingers closing vertically."""
+    x = np.array([-normal[0], -normal[1], 0.0])
+    y = np.array([0.0, 0.0, 1.0])
+    return np.column_stack([x, y, np.cross(x, y)])
+
+
+def support_of(ctx: SkillContext, obs: Observation, obj: str) -> Support | None:
+    box = world_box(obs.objects[obj], ctx.scene.objects[obj].asset)
+    return HouseQuery(ctx.scene.house).support_under((box[0] + box[3]) / 2, (box[1] + box[4]) / 2, box[2] + 0.01)
+
+
+def overhanging(ctx: SkillContext, obs: Observation, obj: str, at_least: float) -> Edge | None:
+    """The edge of its support the item sticks out over by ``at_least``, if any."""
+    support = support_of(ctx, obs, obj)
+    if support is None:
+        return None
+    box = world_box(obs.objects[obj], ctx.scene.objects[obj].asset)
+    best = max(edges(support), key=lambda e: e.out(box))
+    return best if best.out(box) >= at_least else None
+
+
+class PushToEdge(Skill):
+    name = "push"
+    timeout_s = 90.0
+
+    def __init__(self, obj: str) -> None:
+        self.obj = obj
+
+    def target(self) -> str:
+        return self.obj
+
+    def postconditions(self, ctx: SkillContext):
+        return [
+            g.AtEdge(predicate="at_edge", items=[self.obj], support=self.support.name, min_overhang=OVERHANG - 0.025)
+        ]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        support = support_of(ctx, obs, self.obj)
+        if support is None:
+            raise self.fail(Reason.UNSUPPORTED, why="not on a support")
+        self.support = support
+        box = np.array(world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset))
+        centre = (box[:3] + box[3:]) / 2
+        tried = []
+        for edge in sorted(edges(support), key=lambda e: OVERHANG - e.out(box)):
+            if edge.half(box) < OVERHANG + 0.025:  # pushed that far, it would tip over the edge
+                continue
+            n = np.array([*edge.normal, 0.0])
+            travel = OVERHANG - edge.out(box)
+            if travel <= 0:
+                return obs
+            start = centre - n * (edge.half(box) + 0.03)
+            start[2] = support.height + PUSH_TIP + FINGER_HALF
+            rot = _top_down_along(edge)
+            found = stance_search(ctx, obs, [(start, [rot])], UP * 0.1, poses=edge.stances(centre))
+            if found is None:
+                tried.append(edge.normal)
+                continue
+            pose, (above, _, rot, _) = found
+            ctx.log("stance", skill=self.name, target=self.obj, edge=list(edge.normal), travel=round(travel, 3))
+            obs = yield from approach(self, ctx, obs, pose)
+            obs = yield from cartesian(self.name, obs, ctx, start + UP * 0.1, rot, fallback=above, gripper=CLOSED)
+            obs = yield from cartesian(self.name, obs, ctx, start, rot, gripper=CLOSED)
+            obs = yield from cartesian(self.name, obs, ctx, start + n * (travel + 0.01), rot, step=0.01)
+            end = pad_pose(ctx, obs)[0]
+            obs = yield from cartesian(self.name, obs, ctx, end + UP * 0.1, rot)
+            return obs
+        raise self.fail(Reason.UNREACHABLE, edges_tried=tried)
+
+
+def _top_down_along(edge: Edge) -> np.ndarray:
+    """Fingers pointing down, closing along the edge (the closed fingers' broad side pushes)."""
+    x = np.array([0.0, 0.0, -1.0])
+    y = np.array([-edge.normal[1], edge.normal[0], 0.0])
+    return np.column_stack([x, y, np.cross(x, y)])
+
+
+class PickOverhang(Skill):
+    name = "pick"
+    timeout_s = 90.0
+
+    def __init__(self, obj: str) -> None:
+        self.obj = obj
+
+    def target(self) -> str:
+        return self.obj
+
+    def preconditions(self, ctx: SkillContext):
+        return [g.HandEmpty(predicate="hand_empty")]
+
+    def postconditions(self, ctx: SkillContext):
+        return [g.Holding(predicate="holding", items=[self.obj])]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        edge = overhanging(ctx, obs, self.obj, 0.03)
+        if edge is None:
+            raise self.fail(Reason.PRECONDITION, why="no overhang")
+        box = np.array(world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset))
+        centre = (box[:3] + box[3:]) / 2
+        n = np.array([*edge.normal, 0.0])
+        pad = centre + n * (edge.coord - float(centre[:2] @ n[:2]) + TIP_OFF + FINGER_HALF)
+        rot = side_pinch(edge.normal)
+        found = stance_search(ctx, obs, [(pad, [rot])], n * 0.1, poses=edge.stances(centre))
+        if found is None:
+            raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in pad])
+        pose, (pre, _, rot, _) = found
+        ctx.log("stance", skill=self.name, target=self.obj, grasp="edge_pinch", base=[round(v, 3) for v in pose])
+        obs = yield from approach(self, ctx, obs, pose)
+        return (yield from grasp_at(self, ctx, obs, pad, rot, n * 0.1, pre, UP * 0.08 + n * 0.1))
+
+
+class PlaceAtEdge(Skill):
+    """Set a flat item held at its end (``PickOverhang``) on ``support``, the held end over an edge."""
+
+    name = "place"
+    timeout_s = 120.0
+
+    def __init__(self, obj: str, support: Support, near: tuple[float, float] | None = None) -> None:
+        self.obj, self.support, self.near = obj, support, near
+
+    def target(self) -> str:
+        return f"{self.obj} -> {self.support.name}"
+
+    def preconditions(self, ctx: SkillContext):
+        return [g.Holding(predicate="holding", items=[self.obj])]
+
+    def postconditions(self, ctx: SkillContext):
+        return [g.On(predicate="on", items=[self.obj], support=self.support.name)]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        pad, rot_now = pad_pose(ctx, obs)
+        held = obs.objects[self.obj]
+        box = np.array(world_box(held, ctx.scene.objects[self.obj].asset))
+        reach_in = float(np.hypot(*((box[:2] + box[3:5]) / 2 - pad[:2])))  # pad to item centre, horizontal
+        hold_dz = pad[2] - box[2]
+        options, labels = [], []
+        for edge in edges(self.support):
+            n = np.array([*edge.normal, 0.0])
+            for at in _along(edge, self.near or obs.base[:2]):
+                foot = np.array([*at, 0.0])
+                target = foot + n * (TIP_OFF + FINGER_HALF)
+                target[2] = self.support.height + 0.01 + hold_dz
+                centre = target[:2] - n[:2] * reach_in
+                if not _clear(ctx, obs, self.obj, self.support, centre):
+                    continue
+                options.append((target, [side_pinch(edge.normal)]))
+                labels.append(edge)
+                break
+        if not options:
+            raise self.fail(Reason.NO_SPACE, support=self.support.name)
+        ctx.log("decision", skill=self.name, edges=len(options))
+        found = stance_search(ctx, obs, options, UP * 0.1, skip=(self.obj,))
+        if found is None:
+            raise self.fail(Reason.UNREACHABLE, support=self.support.name)
+        pose, (above, _, rot, k) = found
+        target, n = options[k][0], np.array([*labels[k].normal, 0.0])
+        obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
+        obs = yield from cartesian(self.name, obs, ctx, target + UP * 0.1, rot, fallback=above)
+        obs = yield from cartesian(self.name, obs, ctx, target, rot)
+        obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
+        obs = yield from cartesian(self.name, obs, ctx, target + n * 0.1, rot)
+        del rot_now
+        return (yield from to_carry(self, ctx, obs))
+
+
+def _along(edge: Edge, near) -> list[tuple[float, float]]:
+    """Points on the edge line, inside the support's span, nearest ``near`` first."""
+    xmin, ymin, xmax, ymax = edge.support.box
+    pts = []
+    for f in np.linspace(0.15, 0.85, 8):
+        if edge.normal[0]:
+            pts.append((edge.coord * edge.normal[0], ymin + (ymax - ymin) * f))
+        else:
+            pts.append((xmin + (xmax - xmin) * f, edge.coord * edge.normal[1]))
+    return sorted(pts, key=lambda p: math.dist(p, near))
+
+
+def _clear(ctx: SkillContext, obs: Observation, obj: str, support: Support, centre) -> bool:
+    xmin, ymin, xmax, ymax = support.box
+    if not (xmin + 0.03 <= centre[0] <= xmax - 0.03 and ymin + 0.03 <= centre[1] <= ymax - 0.03):
+        return False
+    size = ctx.scene.objects[obj].asset.size
+    r = math.hypot(size[0], size[1]) / 2
+    for name, other in obs.objects.items():
+        if name == obj or abs(other.pos[2] - support.height) > 0.3:
+            continue
+        osize = ctx.scene.objects[name].asset.size
+        if math.dist(centre, other.pos[:2]) < r + math.hypot(osize[0], osize[1]) / 2 + 0.02:
+            return False
+    return True

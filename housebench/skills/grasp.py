@@ -1,0 +1,61 @@
+"""Grasp geometry from the annotations: where the pad centre goes and how the fingers turn.
+
+The annotated grasp primitive's ``point`` lies between the fingertips; Fetch's grasp frame is the
+pad centre, 38.5 mm further up the fingers. A top pinch puts the pad centre at the object's middle
+height (or 4 cm under its top for tall ones), never so low that the fingertips touch the support. A
+rim pinch takes a container's wall from above, fingers across the wall, at any of four points
+around the rim (the annotated one turned by quarter turns).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from housebench.annotations.schema import AssetAnnotation
+from housebench.state import ObjectState
+from housebench.tasks.geometry import rotation
+
+FINGER_HALF = 0.0385  # pad centre to fingertip, m
+TIP_CLEARANCE = 0.008  # fingertips stay this far above the support
+MAX_WIDTH = 0.09  # widest object the fingers take (0.1 m opening less clearance)
+TOP_MARGIN = 0.04  # a tall object is pinched this far below its top
+RIM_DEPTH = 0.035  # the fingertips reach this far down a container's wall
+
+
+@dataclass(frozen=True)
+class TopGrasp:
+    kind: str
+    pad: np.ndarray  # world position of the pad centre at the grasp
+    yaws: tuple[float, ...]  # finger-closing directions to try (world yaw), best first
+
+
+def grasps(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
+    """Every grasp from above this asset offers (empty: none fits the gripper)."""
+    rot = rotation(pose.quat)
+    origin = np.asarray(pose.pos)
+    out = []
+    for prim in asset.grasps:
+        if prim.width > MAX_WIDTH:
+            continue
+        axis = rot @ np.asarray(prim.axis)
+        yaw = math.atan2(axis[1], axis[0])
+        if prim.kind == "top_pinch":
+            height = asset.size[2]
+            pad_z = max(FINGER_HALF + TIP_CLEARANCE, height - TOP_MARGIN if height > 3 * TOP_MARGIN else height / 2)
+            pad = origin + rot @ np.array([prim.point[0], prim.point[1], pad_z - asset.bottom_offset])
+            yaws = [yaw, yaw + math.pi]
+            if max(asset.size[0], asset.size[1]) <= MAX_WIDTH:  # narrow both ways: taken across as well
+                yaws += [yaw + math.pi / 2, yaw - math.pi / 2]
+            out.append(TopGrasp("top_pinch", pad, tuple(yaws)))
+        elif prim.kind == "rim_pinch" and asset.container is not None:
+            pad_z = max(FINGER_HALF + TIP_CLEARANCE, prim.point[2] + FINGER_HALF - (RIM_DEPTH - 0.02))
+            hx, hy = asset.container.inner_half_extents
+            wall = abs(prim.point[0]) - hx  # the annotated point sits on the -x wall
+            for lx, ly, ayaw in ((-(hx + wall), 0, 0.0), (hx + wall, 0, 0.0), (0, -(hy + wall), 1), (0, hy + wall, 1)):
+                pad = origin + rot @ np.array([lx, ly, pad_z - asset.bottom_offset])
+                turn = yaw + ayaw * math.pi / 2
+                out.append(TopGrasp("rim_pinch", pad, (turn, turn + math.pi)))
+    return out

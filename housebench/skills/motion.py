@@ -1,0 +1,185 @@
+"""Motion pieces the skills share: generators that yield :class:`Action` s until the robot gets there.
+
+Joint and base targets move at bounded speeds (the position actuators then track a moving target
+instead of jumping); every piece ends by waiting for the measured joints to settle, and raises
+:class:`SkillFailure` (``STALLED``) when they do not.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+from scipy.spatial.transform import Rotation, Slerp
+
+from housebench.robot.fetch import ARM_JOINTS, BASE_JOINTS, HOME, TORSO_JOINT
+from housebench.robot.kinematics import ARM, FetchIK, top_down
+from housebench.skills.base import Reason, SkillContext, SkillFailure, SkillGen
+from housebench.state import Action, Observation
+
+JOINT_SPEED = 0.8  # rad/s (m/s for the torso) of the fastest joint along an arm motion
+BASE_SPEED = 0.4  # m/s
+YAW_SPEED = 0.8  # rad/s
+TUCK = {j: HOME[j] for j in (TORSO_JOINT, *ARM_JOINTS)}
+
+
+def ik(ctx: SkillContext) -> FetchIK:
+    return ctx.tool("ik", FetchIK)
+
+
+def wrap(angle: float) -> float:
+    return (angle + math.pi) % (2 * math.pi) - math.pi
+
+
+def pad_pose(ctx: SkillContext, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
+    """The grasp frame (pad centre) now: position and rotation matrix, from the measured joints."""
+    return ik(ctx).fk(obs.joints)
+
+
+def finger_yaw(ctx: SkillContext, obs: Observation) -> float:
+    """World yaw of the fingers' closing axis (the grasp frame's y axis) now."""
+    rot = pad_pose(ctx, obs)[1]
+    return math.atan2(rot[1, 1], rot[0, 1])
+
+
+def hold(obs: Observation, seconds: float, ctx: SkillContext, **action) -> SkillGen:
+    """Keep the current targets (or ``action``'s) for ``seconds``."""
+    for _ in range(max(1, round(seconds / ctx.control_dt))):
+        obs = yield Action(**action)
+    return obs
+
+
+def settle_arm(
+    skill: str, obs: Observation, target: dict[str, float], ctx: SkillContext, tol: float = 0.02, max_s: float = 3.0
+) -> SkillGen:
+    """Wait until every joint of ``target`` is within ``tol`` of it."""
+    waited = 0.0
+    while True:
+        err = max(abs(obs.joints[j] - v) for j, v in target.items())
+        if err <= tol:
+            return obs
+        if waited >= max_s:
+            worst = max(target, key=lambda j: abs(obs.joints[j] - target[j]))
+            raise SkillFailure(skill, Reason.STALLED, joint=worst, error=round(err, 4), waited_s=round(waited, 2))
+        obs = yield Action(joints=target)
+        waited += ctx.control_dt
+
+
+def move_arm(
+    skill: str,
+    obs: Observation,
+    waypoints: Iterable[dict[str, float]],
+    ctx: SkillContext,
+    speed: float = JOINT_SPEED,
+    **extra,
+) -> SkillGen:
+    """Through each joint-space waypoint in turn, interpolated at ``speed``; settles at the last one."""
+    current = {j: obs.joints[j] for j in ARM}
+    target = current
+    for waypoint in waypoints:
+        target = {j: waypoint.get(j, current[j]) for j in ARM}
+        span = max(abs(wrap(target[j] - current[j])) if j != TORSO_JOINT else abs(target[j] - current[j]) for j in ARM)
+        n = max(1, math.ceil(span / (speed * ctx.control_dt)))
+        for k in range(1, n + 1):
+            t = k / n
+            obs = yield Action(joints={j: current[j] + (target[j] - current[j]) * t for j in ARM}, **extra)
+        current = target
+    return (yield from settle_arm(skill, obs, target, ctx))
+
+
+def line_waypoints(
+    skill: str, obs: Observation, ctx: SkillContext, goal_pos: np.ndarray, rot: np.ndarray, step: float = 0.03
+) -> list[dict[str, float]]:
+    """Joint waypoints moving the grasp frame along a straight line to ``goal_pos`` while turning to
+    ``rot`` (IK every ``step``, orientation slerped), base still; ``UNREACHABLE`` when the IK fails."""
+    solver = ik(ctx)
+    start_pos, start_rot = pad_pose(ctx, obs)
+    r0, r1 = Rotation.from_matrix(start_rot), Rotation.from_matrix(rot)
+    turn = Slerp([0.0, 1.0], Rotation.concatenate([r0, r1]))
+    n = max(1, math.ceil(max(np.linalg.norm(goal_pos - start_pos) / step, (r0.inv() * r1).magnitude() / 0.3)))
+    joints, waypoints = dict(obs.joints), []
+    for k in range(1, n + 1):
+        result = solver.solve(joints, start_pos + (goal_pos - start_pos) * k / n, turn([k / n]).as_matrix()[0])
+        if not result.ok(0.01, 0.08):
+            raise SkillFailure(skill, Reason.UNREACHABLE, where="line", step=k, of=n, pos_err=round(result.pos_err, 4))
+        joints = result.joints
+        waypoints.append(joints)
+    return waypoints
+
+
+def cartesian(
+    skill: str,
+    obs: Observation,
+    ctx: SkillContext,
+    goal_pos: np.ndarray,
+    rot: np.ndarray,
+    step: float = 0.03,
+    fallback: dict[str, float] | None = None,
+    **extra,
+) -> SkillGen:
+    """The grasp frame along a straight line (:func:`line_waypoints`); where the IK loses the line,
+    one joint motion to ``fallback`` (joints known to reach the goal) when given."""
+    try:
+        waypoints, speed = line_waypoints(skill, obs, ctx, goal_pos, rot, step), 0.5
+    except SkillFailure:
+        if fallback is None:
+            raise
+        waypoints, speed = [fallback], JOINT_SPEED
+    return (yield from move_arm(skill, obs, waypoints, ctx, speed=speed, **extra))
+
+
+def ready_arm(ctx: SkillContext) -> dict[str, float]:
+    """The seed of every arm IK: torso up, arm forward, pad 0.6 m ahead at 1 m, pointing down."""
+
+    def build() -> dict[str, float]:
+        start = {**dict.fromkeys(BASE_JOINTS, 0.0), **TUCK}
+        joints = ik(ctx).solve(start, (0.6, 0.0, 1.0), top_down(math.pi / 2)).joints
+        return {j: joints[j] for j in ARM}
+
+    return ctx.tool("ready_arm", build)
+
+
+def drive(
+    skill: str, obs: Observation, path: list[tuple[float, float]], yaw: float, ctx: SkillContext, **extra
+) -> SkillGen:
+    """The base along ``path`` (x, y waypoints), turning to ``yaw`` before the last leg (which it
+    drives facing ``yaw``: the leg that leaves the free floor towards a stance); settles at the end."""
+    x, y, th = obs.base
+    turn = wrap(yaw - th)
+    early = sum(math.dist(a, b) for a, b in zip(path[:-1], path[1:-1]))
+    last = math.dist(path[-2], path[-1]) if len(path) > 1 else 0.0
+    n1 = math.ceil(max(early / BASE_SPEED, abs(turn) / YAW_SPEED) / ctx.control_dt)
+    for k in range(1, n1 + 1):
+        px, py = point_along(path[:-1], early * k / n1)
+        obs = yield Action(base=(px, py, th + turn * k / n1), **extra)
+    start = path[-2] if len(path) > 1 else path[-1]
+    n2 = max(1, math.ceil(last / BASE_SPEED / ctx.control_dt))
+    for k in range(1, n2 + 1):
+        px, py = point_along([start, path[-1]], last * k / n2)
+        obs = yield Action(base=(px, py, th + turn), **extra)
+    goal = (*path[-1], th + turn)
+    waited = 0.0
+    while True:
+        bx, by, bth = obs.base
+        dist, dyaw = math.hypot(bx - goal[0], by - goal[1]), abs(wrap(bth - goal[2]))
+        if dist < 0.02 and dyaw < 0.03:
+            return obs
+        if waited > 3.0:
+            raise SkillFailure(skill, Reason.STALLED, where="base", off_m=round(dist, 3), off_rad=round(dyaw, 3))
+        obs = yield Action(base=goal, **extra)
+        waited += ctx.control_dt
+
+
+def point_along(path: list[tuple[float, float]], s: float) -> tuple[float, float]:
+    """The point ``s`` metres along the polyline ``path``."""
+    for a, b in zip(path, path[1:]):
+        leg = math.dist(a, b)
+        if s <= leg and leg > 0:
+            return a[0] + (b[0] - a[0]) * s / leg, a[1] + (b[1] - a[1]) * s / leg
+        s -= leg
+    return path[-1]
+
+
+def base_joints(pose: tuple[float, float, float]) -> dict[str, float]:
+    return dict(zip(BASE_JOINTS, pose))

@@ -1,0 +1,56 @@
+"""navigate: drive the base to a pose along an A* path over the free floor (arm held as it is)."""
+
+from __future__ import annotations
+
+import math
+
+from housebench.house.floor import free_grid
+from housebench.house.query import HouseQuery
+from housebench.planning.base_path import BasePlanner, NoPath
+from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
+from housebench.skills.motion import drive
+from housebench.state import Observation
+from housebench.tasks.geometry import world_box
+
+
+def obstacle_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> list[tuple[float, ...]]:
+    """The house's obstacle boxes and every prop's box where it is now (but ``skip``)."""
+    boxes = [o.box for o in ctx.scene.house.obstacles]
+    for name, pose in obs.objects.items():
+        if name not in skip and name in ctx.scene.objects:
+            boxes.append(tuple(world_box(pose, ctx.scene.objects[name].asset)))
+    return boxes
+
+
+def planner(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> BasePlanner:
+    """A base planner over the free floor with the props where they stand now (but ``skip``)."""
+    query = HouseQuery(ctx.scene.house)
+    house = query.grid
+    bounds = (house.x0 - house.resolution / 2, house.y0 - house.resolution / 2)
+    bounds += (bounds[0] + house.free.shape[1] * house.resolution, bounds[1] + house.free.shape[0] * house.resolution)
+    return BasePlanner(
+        free_grid(obstacle_boxes(ctx, obs, skip), bounds, ctx.scene.house.robot.footprint, house.resolution)
+    )
+
+
+class Navigate(Skill):
+    name = "navigate"
+    timeout_s = 90.0
+
+    def __init__(self, pose: tuple[float, float, float], why: str = "", skip: tuple[str, ...] = ()) -> None:
+        self.pose, self.why, self.skip = pose, why, skip  # skip: props that move with the robot
+
+    def target(self) -> str:
+        return self.why or f"({self.pose[0]:.2f}, {self.pose[1]:.2f})"
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        start = obs.base[:2]
+        if math.dist(start, self.pose[:2]) < 0.02:
+            path = [start, self.pose[:2]]
+        else:
+            try:
+                path = planner(ctx, obs, self.skip).path(start, self.pose[:2])
+            except NoPath as err:
+                raise self.fail(Reason.NO_PATH, error=str(err)) from None
+        ctx.log("base_path", waypoints=len(path), length=round(sum(math.dist(a, b) for a, b in zip(path, path[1:])), 3))
+        return (yield from drive(self.name, obs, path, self.pose[2], ctx))

@@ -1,0 +1,187 @@
+"""pick: take one object from above (top pinch) and hold it in the carry pose.
+
+Stance: a free-floor base pose around the object from which the IK reaches both the pre-grasp
+(above) and the grasp; the base drives there with the arm tucked. Then: arm to the pre-grasp with
+the fingers open, straight down, close (force-limited), check both fingers touch the object
+(``MISSED``), lift straight up, check it is still held (``DROPPED``), carry pose.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from housebench.planning.footprint import stance_free
+from housebench.planning.reach import candidates, first_reaching, near_cells
+from housebench.robot.kinematics import ARM, top_down
+from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
+from housebench.skills.grasp import grasps
+from housebench.skills.motion import (
+    JOINT_SPEED,
+    TUCK,
+    base_joints,
+    cartesian,
+    hold,
+    ik,
+    line_waypoints,
+    move_arm,
+    pad_pose,
+    ready_arm,
+    wrap,
+)
+from housebench.skills.navigate import Navigate, obstacle_boxes, planner
+from housebench.state import Observation
+from housebench.tasks.goal import HandEmpty, Holding
+
+UP = np.array([0.0, 0.0, 1.0])
+APPROACH = 0.12  # pre-grasp height above the grasp, m
+LIFT = 0.15  # lift after closing, m
+OPEN, CLOSED = 0.1, 0.0  # finger gap targets, m
+CARRY = (0.3, 0.0, 1.15)  # pad position in the base frame while carrying
+
+
+Option = tuple[np.ndarray, list[np.ndarray]]  # target position of the pad, rotations to try there
+
+
+def top_down_option(target: np.ndarray, yaws) -> Option:
+    return target, [top_down(y) for y in yaws]
+
+
+def stance_search(
+    ctx: SkillContext,
+    obs: Observation,
+    options: list[Option],
+    pre: np.ndarray,
+    skip: tuple[str, ...] = (),
+    poses=None,
+):
+    """(base pose, (pre joints, at joints, rotation, option index)) from which the IK reaches one of
+    ``options`` (pad target, rotations) and the pre-pose ``pre`` off it, or None. Poses (default: rings
+    around the options' centre, facing it) must be clear of the house and the props (but ``skip``) by
+    the height-aware footprint and near the reachable floor."""
+    solver = ik(ctx)
+    base_planner = planner(ctx, obs, skip)
+    grid = base_planner.grid
+    reachable = grid.reachable(*base_planner.world(base_planner.nearest_free(obs.base[:2])))
+    boxes = obstacle_boxes(ctx, obs, skip)
+
+    def accept(pose) -> bool:
+        return near_cells(reachable, grid, pose, 0.45) and stance_free(pose, boxes)
+
+    def lateral(rot: np.ndarray, pose) -> float:  # fingers across the heading suit the arm best
+        return abs(wrap(2 * (math.atan2(rot[1, 1], rot[0, 1]) - pose[2] - math.pi / 2)))
+
+    def reaches(pose):
+        start = {**obs.joints, **ready_arm(ctx), **base_joints(pose)}
+        near = sorted(range(len(options)), key=lambda k: math.dist(options[k][0][:2], pose[:2]))
+        for k in near[:2]:
+            target, rots = options[k]
+            if math.dist(target[:2], pose[:2]) > 0.85:
+                continue
+            for rot in sorted(rots, key=lambda r: lateral(r, pose))[:2]:
+                hi = solver.solve(start, target + pre, rot, max_iters=80)
+                if not hi.ok():
+                    continue
+                lo = solver.solve(hi.joints, target, rot, max_iters=80)
+                if lo.ok():
+                    return hi.joints, lo.joints, rot, k
+        return None
+
+    if poses is None:
+        centre = np.mean([o[0][:2] for o in options], axis=0)
+        poses = candidates((float(centre[0]), float(centre[1])), accept)
+    else:
+        poses = (p for p in poses if accept(p))
+    return first_reaching(poses, reaches)
+
+
+def carry_pos(obs: Observation) -> np.ndarray:
+    """World position of the pad in the carry pose for the current base pose."""
+    x, y, th = obs.base
+    c, s = math.cos(th), math.sin(th)
+    return np.array([x + c * CARRY[0] - s * CARRY[1], y + s * CARRY[0] + c * CARRY[1], CARRY[2]])
+
+
+def to_carry(skill: Skill, ctx: SkillContext, obs: Observation, rot: np.ndarray | None = None, **extra) -> SkillGen:
+    """The arm to the carry pose, the hand turned to ``rot`` (default: as it is; from the tuck, fingers
+    across the heading): from the tuck by a joint motion, else along a straight line."""
+    tucked = all(abs(obs.joints[j] - TUCK[j]) < 0.05 for j in ARM)
+    if rot is None:
+        rot = top_down(obs.base[2] + math.pi / 2) if tucked else pad_pose(ctx, obs)[1]
+    try:
+        if tucked:
+            raise skill.fail(Reason.UNREACHABLE, where="tucked")
+        waypoints = line_waypoints(skill.name, obs, ctx, carry_pos(obs), rot)
+        speed = 0.5
+    except SkillFailure:  # tucked, or no straight line: one joint motion from the ready seed
+        start = {**obs.joints, **ready_arm(ctx)}
+        waypoints, speed = [ik(ctx).solve(start, carry_pos(obs), rot, max_iters=100).joints], JOINT_SPEED
+    return (yield from move_arm(skill.name, obs, waypoints, ctx, speed=speed, **extra))
+
+
+def approach(skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tuple[str, ...] = ()) -> SkillGen:
+    """Drive to ``pose`` with the arm in the carry pose."""
+    if math.dist(obs.base[:2], pose[:2]) > 0.02 or abs(wrap(obs.base[2] - pose[2])) > 0.03:
+        if np.linalg.norm(pad_pose(ctx, obs)[0] - carry_pos(obs)) > 0.03:
+            obs = yield from to_carry(skill, ctx, obs)
+        obs = yield from Navigate(pose, why=skill.target(), skip=skip).body(ctx, obs)
+    return obs
+
+
+class Pick(Skill):
+    name = "pick"
+    timeout_s = 120.0
+
+    def __init__(self, obj: str) -> None:
+        self.obj = obj
+
+    def target(self) -> str:
+        return self.obj
+
+    def preconditions(self, ctx: SkillContext):
+        return [HandEmpty(predicate="hand_empty")]
+
+    def postconditions(self, ctx: SkillContext):
+        return [Holding(predicate="holding", items=[self.obj])]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        asset = ctx.scene.objects[self.obj].asset
+        options = grasps(asset, obs.objects[self.obj])
+        if not options:
+            raise self.fail(Reason.UNSUPPORTED, asset=asset.name, grasps=[g.kind for g in asset.grasps])
+        found = stance_search(ctx, obs, [top_down_option(o.pad, o.yaws) for o in options], UP * APPROACH)
+        if found is None:
+            raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0].pad])
+        pose, (above, _, rot, k) = found
+        grasp = options[k]
+        ctx.log("stance", skill=self.name, target=self.obj, grasp=grasp.kind, base=[round(v, 3) for v in pose])
+        obs = yield from approach(self, ctx, obs, pose)
+        return (yield from grasp_at(self, ctx, obs, grasp.pad, rot, UP * APPROACH, above, UP * LIFT))
+
+
+def grasp_at(
+    skill: Skill,
+    ctx: SkillContext,
+    obs: Observation,
+    pad: np.ndarray,
+    rot: np.ndarray,
+    pre: np.ndarray,
+    pre_joints: dict[str, float],
+    lift: np.ndarray,
+) -> SkillGen:
+    """From the stance: fingers open to ``pad + pre``, straight in to ``pad``, close, check both fingers
+    touch the object (``MISSED``), move by ``lift``, check it is still held (``DROPPED``), carry pose."""
+    obj = skill.target()
+    obs = yield from cartesian(skill.name, obs, ctx, pad + pre, rot, fallback=pre_joints, gripper=OPEN)
+    obs = yield from cartesian(skill.name, obs, ctx, pad, rot, gripper=OPEN)
+    obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
+    touching = [f for f, names in obs.finger_contacts.items() if obj in names]
+    if len(touching) < 2:
+        yield from hold(obs, 0.5, ctx, gripper=OPEN)
+        raise skill.fail(Reason.MISSED, touching=touching, gap=round(obs.gripper_opening, 4))
+    ctx.log("grasped", obj=obj, gap=round(obs.gripper_opening, 4))
+    obs = yield from cartesian(skill.name, obs, ctx, pad + lift, rot)
+    if not all(obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+        raise skill.fail(Reason.DROPPED, where="lift", height=round(obs.objects[obj].pos[2], 3))
+    return (yield from to_carry(skill, ctx, obs, rot))

@@ -1,0 +1,157 @@
+"""place: set the held object down on a support or into a container, from above.
+
+The release point keeps the measured hold (pad height over the object's bottom): the bottom is
+released ``DROP`` above the surface, or ``RIM_CLEAR`` above a container's rim over its cavity
+centre. Stance as for ``pick`` (IK reaches above and at the release point); the base drives there
+with the arm in the carry pose; then down, open, up, tuck. ``spot`` picks a free place on a support.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from housebench.annotations.schema import Support
+from housebench.robot.kinematics import top_down
+from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
+from housebench.skills.motion import cartesian, finger_yaw, hold, line_waypoints, move_arm, pad_pose
+from housebench.skills.pick import APPROACH, OPEN, UP, Option, approach, stance_search, to_carry
+from housebench.state import Observation
+from housebench.tasks import goal as g
+from housebench.tasks.geometry import footprint, rotation
+
+DROP = 0.015  # release height of the object's bottom over a surface, m
+RIM_CLEAR = 0.02  # ... over a container's rim, m
+EDGE = 0.07  # a spot's centre keeps this (+ half the object) from the support's edges where it can, m
+
+
+def spot(
+    support: Support,
+    obs: Observation,
+    ctx: SkillContext,
+    obj: str,
+    near: tuple[float, float],
+    half: tuple[float, float],
+) -> tuple[float, float] | None:
+    """A free point on ``support`` for ``obj`` (footprint half extents ``half``), nearest ``near``: the
+    footprint inside the support where it fits (else the centre ``EDGE`` in), clear of other objects."""
+    size = ctx.scene.objects[obj].asset.size
+    r = math.hypot(size[0], size[1]) / 2
+    xmin, ymin, xmax, ymax = support.box
+    px, py = (
+        min(h + 0.01, (hi - lo) / 2) if h + 0.01 <= (hi - lo) / 2 else min(EDGE, (hi - lo) / 2)
+        for h, lo, hi in ((half[0], xmin, xmax), (half[1], ymin, ymax))
+    )
+    xs, ys = np.meshgrid(np.linspace(xmin + px, xmax - px, 25), np.linspace(ymin + py, ymax - py, 25))
+    points = np.stack([xs.ravel(), ys.ravel()], axis=1)
+    ok = np.ones(len(points), bool)
+    for name, other in obs.objects.items():
+        if name == obj or abs(other.pos[2] - support.height) > 0.3:
+            continue
+        osize = ctx.scene.objects[name].asset.size
+        clear = r + math.hypot(osize[0], osize[1]) / 2 + 0.02
+        ok &= np.hypot(points[:, 0] - other.pos[0], points[:, 1] - other.pos[1]) >= clear
+    if not ok.any():
+        return None
+    points = points[ok]
+    best = int(np.argmin(np.hypot(points[:, 0] - near[0], points[:, 1] - near[1])))
+    return float(points[best, 0]), float(points[best, 1])
+
+
+class Place(Skill):
+    """Put the held ``obj`` on ``support`` (a free spot nearest ``near``) or into ``container``.
+
+    The object may be turned by a quarter or half turn of the wrist on the way (whatever fits the
+    support and the IK reaches); the release point keeps the measured hold."""
+
+    name = "place"
+    timeout_s = 120.0
+
+    def __init__(
+        self,
+        obj: str,
+        support: Support | None = None,
+        near: tuple[float, float] | None = None,
+        container: str | None = None,
+    ) -> None:
+        if (container is None) == (support is None):
+            raise ValueError("place: give a support or a container")
+        self.obj, self.support, self.near, self.container = obj, support, near, container
+
+    def target(self) -> str:
+        return f"{self.obj} -> {self.container or self.support.name}"
+
+    def preconditions(self, ctx: SkillContext):
+        return [g.Holding(predicate="holding", items=[self.obj])]
+
+    def postconditions(self, ctx: SkillContext):
+        if self.container:
+            return [g.Inside(predicate="inside", items=[self.obj], container=self.container)]
+        return [g.On(predicate="on", items=[self.obj], support=self.support.name)]
+
+    def _options(self, ctx: SkillContext, obs: Observation) -> list[Option]:
+        """(pad position at release, (finger yaw,)) for each wrist turn that leaves a free spot."""
+        held = obs.objects[self.obj]
+        pad = pad_pose(ctx, obs)[0]
+        hold_dz = pad[2] - held.pos[2]
+        held_xy = pad[:2] - np.asarray(held.pos[:2])
+        obj_yaw = math.atan2(rotation(held.quat)[1, 0], rotation(held.quat)[0, 0])
+        finger = finger_yaw(ctx, obs)
+        size = ctx.scene.objects[self.obj].asset.size
+        out = []
+        for turn in (0.0, math.pi / 2, -math.pi / 2, math.pi):
+            c, s = math.cos(turn), math.sin(turn)
+            offset = np.array([c * held_xy[0] - s * held_xy[1], s * held_xy[0] + c * held_xy[1]])
+            if self.container:
+                pose = obs.objects[self.container]
+                profile = ctx.scene.objects[self.container].asset.container
+                centre = np.asarray(pose.pos) + rotation(pose.quat) @ np.array([0.0, 0.0, profile.rim_z])
+                bottom, xy = centre[2] + RIM_CLEAR, centre[:2]
+            else:
+                half = footprint(size, obj_yaw + turn)
+                at = spot(self.support, obs, ctx, self.obj, self.near or obs.base[:2], half)
+                if at is None:
+                    continue
+                bottom, xy = self.support.height + DROP, np.asarray(at)
+            out.append((np.array([*(xy + offset), bottom + hold_dz]), [top_down(finger + turn)]))
+        return out
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        options = self._options(ctx, obs)
+        if not options:
+            raise self.fail(Reason.NO_SPACE, support=self.support.name if self.support else self.container)
+        found = stance_search(ctx, obs, options, UP * APPROACH, skip=(self.obj,))
+        if found is None:
+            raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0][0]])
+        pose, (above, _, rot, k) = found
+        target = options[k][0]
+        ctx.log("stance", skill=self.name, target=self.target(), base=[round(v, 3) for v in pose], turn=k)
+        obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
+        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot, fallback=above)
+        if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+            raise self.fail(Reason.DROPPED, where="approach", height=round(obs.objects[self.obj].pos[2], 3))
+        obs = yield from cartesian(self.name, obs, ctx, target, rot)
+        obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
+        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot)
+        return (yield from to_carry(self, ctx, obs, rot))
+
+
+class Release(Skill):
+    """Open the fingers where they are and lift the hand clear (empty-handed again)."""
+
+    name = "release"
+    timeout_s = 15.0
+
+    def postconditions(self, ctx: SkillContext):
+        return [g.HandEmpty(predicate="hand_empty")]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
+        try:
+            waypoints = line_waypoints(
+                self.name, obs, ctx, pad_pose(ctx, obs)[0] + (0, 0, 0.08), top_down(finger_yaw(ctx, obs))
+            )
+        except SkillFailure:
+            return obs
+        return (yield from move_arm(self.name, obs, waypoints, ctx, speed=0.5))

@@ -1,0 +1,98 @@
+"""press a button or key with the closed fingertips; wait for heating or chilling.
+
+``press``: the hand horizontal (or down, for a face that looks up) approaching the button's face
+along its grasp direction, fingertips ``STANDOFF`` off it, then in by the button's travel plus
+``OVERTRAVEL``, held, and back out. A spring-loaded button springs back, so the skill judges
+``pressed`` on the deepest value it measured while pushing (``STALLED`` when under half its travel).
+``wait``: hold still until the goal's ``heated`` / ``chilled`` conditions hold (``TIMEOUT`` else).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from housebench.house.query import HouseQuery
+from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
+from housebench.skills.grasp import FINGER_HALF
+from housebench.skills.motion import cartesian, hold
+from housebench.skills.pick import CLOSED, approach, stance_search, to_carry
+from housebench.state import Action, Observation
+from housebench.tasks import goal as g
+
+STANDOFF = 0.04  # fingertips this far off the face before pushing, m
+OVERTRAVEL = 0.006  # pushed this far past the button's travel, m
+
+
+def approach_rot(direction: np.ndarray) -> np.ndarray:
+    """Grasp frame whose approach axis (x) is ``direction``, fingers closing horizontally."""
+    x = direction / np.linalg.norm(direction)
+    ref = np.array([0.0, 0.0, 1.0]) if abs(x[2]) < 0.9 else np.array([1.0, 0.0, 0.0])
+    y = np.cross(ref, x)
+    y /= np.linalg.norm(y)
+    return np.column_stack([x, y, np.cross(x, y)])
+
+
+class Press(Skill):
+    name = "press"
+    timeout_s = 90.0
+
+    def __init__(self, part: str) -> None:
+        self.part = part
+
+    def target(self) -> str:
+        return self.part
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        part = HouseQuery(ctx.scene.house).parts.get(self.part)
+        if part is None or part.category not in ("button", "knob"):
+            raise self.fail(Reason.UNSUPPORTED, part=self.part)
+        face, normal, grasp = (
+            np.asarray(v, float) for v in (part.handle.center, part.handle.normal, part.handle.grasp)
+        )
+        rot = approach_rot(grasp)
+        travel = abs(part.open - part.closed) + OVERTRAVEL
+        start = face + normal * (STANDOFF + FINGER_HALF)
+        found = stance_search(ctx, obs, [(start, [rot])], normal * 0.06)
+        if found is None:
+            raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in start])
+        pose, (pre, _, rot, _) = found
+        ctx.log("stance", skill=self.name, target=self.part, base=[round(v, 3) for v in pose])
+        obs = yield from approach(self, ctx, obs, pose)
+        obs = yield from cartesian(self.name, obs, ctx, start + normal * 0.06, rot, fallback=pre, gripper=CLOSED)
+        obs = yield from cartesian(self.name, obs, ctx, start, rot, gripper=CLOSED)
+        deepest = 0.0
+        pushed = face + normal * (FINGER_HALF - travel)
+        for point in np.linspace(start, pushed, 6)[1:]:
+            obs = yield from cartesian(self.name, obs, ctx, point, rot, step=0.01)
+            deepest = max(deepest, abs(obs.parts.get(self.part, part.closed) - part.closed))
+        obs = yield from hold(obs, 0.3, ctx)
+        deepest = max(deepest, abs(obs.parts.get(self.part, part.closed) - part.closed))
+        obs = yield from cartesian(self.name, obs, ctx, start + normal * 0.06, rot)
+        fraction = deepest / abs(part.open - part.closed)
+        ctx.log("pressed", part=self.part, fraction=round(fraction, 3))
+        if fraction < 0.5:
+            raise self.fail(Reason.STALLED, part=self.part, fraction=round(fraction, 3))
+        return (yield from to_carry(self, ctx, obs))
+
+
+class Wait(Skill):
+    """Hold still until ``conditions`` (``heated`` / ``chilled``) hold, at most ``timeout_s``."""
+
+    name = "wait"
+
+    def __init__(self, conditions: list[g.Condition], timeout_s: float) -> None:
+        self.conditions, self.timeout_s = conditions, timeout_s
+
+    def target(self) -> str:
+        return ", ".join(c.predicate for c in self.conditions)
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        while not ctx.judge(self.conditions, obs.state).success:
+            obs = yield Action()
+        return obs
+
+
+def seconds_to(conditions: list[g.Condition], temperatures: dict[str, float], rate_c_per_s: float) -> float:
+    """Time to reach the ``heated`` targets of ``conditions`` at ``rate_c_per_s``, plus a margin."""
+    need = [c.min_c - temperatures.get(i, c.min_c) for c in conditions if isinstance(c, g.Heated) for i in c.items]
+    return max([0.0, *need]) / max(rate_c_per_s, 1e-6) + 10.0
