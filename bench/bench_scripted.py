@@ -56,7 +56,11 @@ def one(job: EpisodeJob) -> dict:
         "failed_conditions": [
             f"{c.predicate}: {i.reason}" for c in (verdict.conditions if verdict else []) for i in c.items if not i.ok
         ][:4],
-        "skills": [(round(t, 1), d["skill"], d["target"], d["reason"]) for t, k, d in out.events if k == "skill_end"],
+        "skills": [
+            (round(t, 1), d["skill"], d["target"], d["reason"], d["detail"])
+            for t, k, d in out.events
+            if k == "skill_end"
+        ],
     }
 
 
