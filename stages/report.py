@@ -1,27 +1,30 @@
-"""DVC stage ``report``: results Parquet -> ``results/report/`` and ``results/metrics.json``."""
+"""DVC stage ``report``: results Parquet -> ``results/report/`` and ``results/metrics/<policy>.json``
+(one small file per policy, so ``dvc metrics show`` prints one readable row each)."""
 
 from __future__ import annotations
 
-from glob import glob
-from pathlib import Path
-
-from housebench.io import write_json
-from housebench.params import load_keys
+from housebench.inputs import InputError
+from housebench.io import atomic_dir, write_json
 from housebench.paths import REPORT_DIR, RESULTS_DIR
+from housebench.procs import die_with_parent
 from housebench.report.build import build_report
+from housebench.report.inputs import report_inputs
 
-METRICS = RESULTS_DIR / "metrics.json"
+METRICS = RESULTS_DIR / "metrics"
 
 
 def main() -> None:
-    params = load_keys("report", ("title", "scene_images", "runs"))
-    scenes = sorted({Path(p) for pattern in params["scene_images"] for p in glob(pattern)})
-    metrics = build_report(RESULTS_DIR, REPORT_DIR, scenes, title=params["title"], runs=params["runs"])
-    write_json(METRICS, metrics)
-    print(
-        f"report: {metrics['episodes']} episodes, success rate {metrics['success_rate']:.3f}"
-        f" -> {REPORT_DIR}/index.html, {METRICS}"
-    )
+    die_with_parent()  # killing dvc repro takes this stage and its workers with it
+    try:
+        metrics = build_report(RESULTS_DIR, REPORT_DIR, **report_inputs())
+    except InputError as err:
+        raise SystemExit(str(err)) from None
+    with atomic_dir(METRICS) as tmp:
+        for policy, numbers in metrics.items():
+            write_json(tmp / f"{policy}.json", numbers)
+    for policy, m in metrics.items():
+        print(f"report: {policy}: {m['episodes']} episodes, success rate {m['success_rate']:.3f}")
+    print(f"-> {REPORT_DIR}/index.html, {METRICS}/")
 
 
 if __name__ == "__main__":

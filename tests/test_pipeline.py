@@ -112,7 +112,9 @@ def check_pipeline(repo: Path, env: dict) -> None:
     assert "<img" in html and FAST_TASK in html
     metrics = json.loads(run(dvc + ["metrics", "show", "--json"], repo, env))
     assert metrics, "dvc metrics show lists nothing"
-    assert json.loads((repo / "results/metrics.json").read_text())["episodes"] == len(episodes)
+    per_policy = {p.stem: json.loads(p.read_text()) for p in (repo / "results/metrics").glob("*.json")}
+    assert sum(m["episodes"] for m in per_policy.values()) == len(episodes)
+    assert sorted(per_policy) == sorted(params["policies"])  # one short row per policy
 
     # a second repro re-runs nothing; one param re-runs that stage and what depends on it
     assert ran_stages(run(dvc + ["repro"], repo, env)) == []
@@ -127,6 +129,37 @@ def check_pipeline(repo: Path, env: dict) -> None:
     shutil.rmtree(repo / ".cache", ignore_errors=True)
     run(dvc + ["repro", "--force", "annotate"], repo, env)
     assert out_hashes(repo / "dvc.lock", DETERMINISTIC_STAGES) == before
+    check_failed_stage_outputs_come_back(repo, env)
+    check_asset_physics_reruns_the_simulation(repo, env, episodes)
+
+
+def check_failed_stage_outputs_come_back(repo: Path, env: dict) -> None:
+    """A stage that fails has had its old outputs removed by DVC; `dvc checkout` brings them back."""
+    dvc = [sys.executable, "-m", "dvc"]
+    report = (repo / "results/report/index.html").read_bytes()
+    text = (repo / "params.yaml").read_text()
+    (repo / "params.yaml").write_text(text.replace("report:\n", "report:\n  bogus: 1\n"))
+    failed = subprocess.run(dvc + ["repro", "report"], cwd=repo, env=env, capture_output=True, text=True)
+    assert failed.returncode != 0 and "bogus" in failed.stdout + failed.stderr
+    assert not (repo / "results/report").exists()  # DVC removed the old report before running the stage
+    (repo / "params.yaml").write_text(text)
+    run(dvc + ["checkout"], repo, env)
+    assert (repo / "results/report/index.html").read_bytes() == report
+
+
+def check_asset_physics_reruns_the_simulation(repo: Path, env: dict, episodes) -> None:
+    """Friction added to one asset changes only its body, not a settled pose: the rollout and the report
+    re-run all the same, and the episodes carry the new assets hash."""
+    dvc = [sys.executable, "-m", "dvc"]
+    specs = repo / "assets/specs.yaml"
+    text = specs.read_text()
+    specs.write_text(text.replace("  apple:\n", "  apple:\n    friction: 0.3\n", 1))
+    ran = ran_stages(run(dvc + ["repro"], repo, env))
+    assert {"physics", "settle", "rollout", "report"} <= set(ran), ran
+    after = duckdb.sql(
+        f"select distinct assets_hash from read_parquet('{repo}/results/episodes/**/*.parquet', hive_partitioning=true)"
+    ).fetchall()
+    assert [h for (h,) in after] != sorted(set(episodes["assets_hash"]))
 
 
 def check_scene_annotations(repo: Path) -> None:
@@ -170,14 +203,19 @@ def check_nightly(repo: Path, env: dict) -> None:
         )
     finally:
         (repo / "params.yaml").write_text(params)
-    run_name = f"nightly-{NIGHT}"
+    run_name = f"nightly-{NIGHT}-a1"  # the night's first attempt
     for table in ("episodes", "conditions", "events", "choices"):
         assert (repo / f"results/{table}/run={run_name}/part-0.parquet").is_file(), out[-2000:]
     choices = f"select count(*) from read_parquet('{repo}/results/choices/run={run_name}/*.parquet')"
     assert duckdb.sql(choices).fetchall()[0][0] > 0  # the variants' sampled choices reach the table
-    variant = json.loads(next((repo / f"runs/nightly/{NIGHT}/tasks").glob("*/*/task.json")).read_text())
+    variant = json.loads(next((repo / f"runs/nightly/{NIGHT}-a1/tasks").glob("*/*/task.json")).read_text())
     assert variant["seed"] >= 20261130  # seeded by the date
-    assert (repo / f"runs/nightly/{NIGHT}/report/index.html").is_file()
+    html = (repo / f"runs/nightly/{NIGHT}-a1/report/index.html").read_text()
+    assert html.count("<img") >= 5 and f"{FAST_TASK}/v000: “" in html  # plots, plan, sheet, captioned previews
+    assert "Data and pipelines are up to date" in run([sys.executable, "-m", "dvc", "status"], repo, env)
+    status = ["git", "status", "--porcelain", "--untracked-files=all"]
+    untracked = subprocess.run(status, cwd=repo, capture_output=True, text=True).stdout
+    assert "nightly" not in untracked  # the night's outputs are where git ignores them
     # the DVC pipeline is untouched by the night
     assert "Data and pipelines are up to date" in run([sys.executable, "-m", "dvc", "status"], repo, env)
 

@@ -9,7 +9,7 @@ a hull that misses a handle, or one that fills a cavity, shows at once.
 from __future__ import annotations
 
 import colorsys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import mujoco
@@ -62,8 +62,13 @@ def views(spec: mujoco.MjSpec, groups: Sequence[int], size: int = 240) -> np.nda
     return np.hstack(pictures)
 
 
-def contact_sheet(pictures: dict[str, np.ndarray], columns: int = 4) -> Image.Image:
-    """The pictures in a grid of ``columns`` columns, each labelled with its name."""
+FAILED_RED = (200, 0, 0)
+
+
+def contact_sheet(pictures: dict[str, np.ndarray], columns: int = 4, failed: Iterable[str] = ()) -> Image.Image:
+    """The pictures in a grid of ``columns`` columns, each labelled with its name; a ``failed`` one
+    (e.g. its drop test) is framed in red and labelled ``<name> FAILED`` on a red strip."""
+    failed = set(failed)
     height, width = next(iter(pictures.values())).shape[:2]
     rows = -(-len(pictures) // columns)
     sheet = Image.new("RGB", (columns * width, rows * (height + LABEL_HEIGHT)), "white")
@@ -71,5 +76,10 @@ def contact_sheet(pictures: dict[str, np.ndarray], columns: int = 4) -> Image.Im
     for k, (name, picture) in enumerate(pictures.items()):
         x, y = (k % columns) * width, (k // columns) * (height + LABEL_HEIGHT)
         sheet.paste(Image.fromarray(picture), (x, y))
-        draw.text((x + 4, y + height + 3), name, fill="black")
+        if name in failed:
+            draw.rectangle((x, y + height, x + width - 1, y + height + LABEL_HEIGHT - 1), fill=FAILED_RED)
+            draw.rectangle((x, y, x + width - 1, y + height - 1), outline=FAILED_RED, width=3)
+            draw.text((x + 4, y + height + 3), f"{name} FAILED", fill="white")
+        else:
+            draw.text((x + 4, y + height + 3), name, fill="black")
     return sheet

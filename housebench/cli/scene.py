@@ -10,6 +10,16 @@ import click
 from housebench.sim.offscreen import use_offscreen_gl
 
 
+def _check_stage(stage: Path) -> None:
+    """STAGE must be a regular file of bounded size (USD opens the layers it references itself)."""
+    from housebench.inputs import MAX_USD, InputError, check_file
+
+    try:
+        check_file(stage, MAX_USD)
+    except InputError as err:
+        raise click.ClickException(str(err)) from None
+
+
 @click.group()
 def scene() -> None:
     """Inspect USD scenes with the MuJoCo backend."""
@@ -25,10 +35,11 @@ def scene() -> None:
     help="PNG to write",
 )
 @click.option("--camera", default=None, help="named camera, e.g. robot0:head_camera_rgb")
-@click.option("--width", default=960, show_default=True)
-@click.option("--height", default=720, show_default=True)
+@click.option("--width", default=960, show_default=True, type=click.IntRange(16, 8192))
+@click.option("--height", default=720, show_default=True, type=click.IntRange(16, 8192))
 def render(stage: Path, out: Path, camera: str | None, width: int, height: int) -> None:
     """Render STAGE offscreen to a PNG (a free overview camera unless --camera)."""
+    _check_stage(stage)
     use_offscreen_gl()
     from PIL import Image
 
@@ -44,6 +55,7 @@ def render(stage: Path, out: Path, camera: str | None, width: int, height: int) 
 def check(stage: Path) -> None:
     """Validate STAGE (pxr.UsdValidation), compile it in MuJoCo, list its props, robot joints and
     articulated parts."""
+    _check_stage(stage)
     from pxr import Usd, UsdValidation
 
     from housebench.sim.mujoco import MujocoBackend
@@ -69,6 +81,42 @@ def check(stage: Path) -> None:
     )
     if errors:
         raise SystemExit(1)
+
+
+@scene.command()
+@click.argument("stage", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default="state.json",
+    show_default=True,
+    help="JSON to write",
+)
+@click.option(
+    "--task",
+    "task_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="the variant's task.json: temperatures from its thermal setup (else none)",
+)
+def state(stage: Path, out: Path, task_path: Path | None) -> None:
+    """Write the state of STAGE as loaded (a settled scene: its rest poses) for ``housebench evaluate``."""
+    from housebench.io import write_json
+    from housebench.jsonfile import SpecError, load_model
+    from housebench.sim.mujoco import MujocoBackend
+    from housebench.tasks.spec import TaskVariant
+
+    now = MujocoBackend().load(stage).get_state()
+    if task_path is not None:
+        try:
+            thermal = load_model(TaskVariant, task_path).thermal
+        except SpecError as err:
+            click.echo(str(err), err=True)
+            raise SystemExit(2) from None
+        if thermal is not None:
+            temperatures = {n: float(thermal.initial_c.get(n, thermal.ambient_c)) for n in sorted(now.objects)}
+            now = now.model_copy(update={"temperatures_c": temperatures})
+    write_json(out, now.model_dump(mode="json"))
+    click.echo(f"{out}")
 
 
 COMMANDS = [scene]

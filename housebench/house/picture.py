@@ -21,10 +21,19 @@ def topdown_view(width: float, depth: float) -> tuple[float, float, float]:
     return width / 2, depth / 2, span / ASPECT
 
 
+def _footprints(house: HouseAnnotations) -> dict[str, tuple[float, float, float, float]]:
+    """Each furniture piece or appliance (a support's owner): the xy box around all its surfaces."""
+    boxes: dict[str, tuple[float, float, float, float]] = {}
+    for s in house.supports:
+        b = boxes.get(s.owner, s.box)
+        boxes[s.owner] = (min(b[0], s.box[0]), min(b[1], s.box[1]), max(b[2], s.box[2]), max(b[3], s.box[3]))
+    return boxes
+
+
 def label_rooms(image: np.ndarray, house: HouseAnnotations) -> Image.Image:
     """``image`` (the top-down render, any size of aspect :data:`ASPECT`) with the walls drawn in
-    (the camera looks from below the lintels, inside the walls), each room's name at its centre and
-    the robot's start marked."""
+    (the camera looks from below the lintels, inside the walls), each room's name at its centre, each
+    piece of furniture's name on it (smaller, blue) and the robot's start marked."""
     h, w = image.shape[:2]
     x0, y0, x1, y1 = house.bounds or (0.0, 0.0, 1.0, 1.0)
     cx, cy, extent = topdown_view(x1 - x0, y1 - y0)
@@ -40,6 +49,18 @@ def label_rooms(image: np.ndarray, house: HouseAnnotations) -> Image.Image:
         if wall.name.startswith("walls/") and b[2] < 1.0:
             (ax, ay), (bx, by) = pixel(b[0], b[4]), pixel(b[3], b[1])
             draw.rectangle((ax, ay, bx, by), fill=(60, 60, 64))
+    small = ImageFont.load_default(size=max(9, h // 70))
+    for owner, boxes in sorted(_footprints(house).items()):  # furniture and appliances, by their surfaces
+        px, py = pixel((boxes[0] + boxes[2]) / 2, (boxes[1] + boxes[3]) / 2)
+        draw.text(
+            (px, py),
+            owner.replace("_", " "),
+            fill=(20, 40, 120),
+            font=small,
+            anchor="mm",
+            stroke_width=1,
+            stroke_fill=(255, 255, 255),
+        )
     font = ImageFont.load_default(size=max(12, h // 40))
     for room in house.rooms:
         px, py = pixel(*np.mean(room.polygon, axis=0))

@@ -7,9 +7,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from housebench.policy.base import NoopPolicy, Policy
+from housebench.policy.planned import PlannedPolicy
 from housebench.policy.scripted import ScriptedPolicy
 
-POLICIES: dict[str, type] = {"noop": NoopPolicy, "scripted": ScriptedPolicy}
+POLICIES: dict[str, type] = {"noop": NoopPolicy, "planned": PlannedPolicy, "scripted": ScriptedPolicy}
 
 
 def make_policy(name: str, params: dict[str, Any] | None = None) -> Policy:

@@ -1,62 +1,83 @@
-"""Build the benchmark report from the results Parquet: ``index.html``, PNGs, ``metrics.json``."""
+"""Build the benchmark report from the results Parquet: ``index.html``, PNGs, plots data, metrics."""
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from housebench.io import atomic_dir, check_output, write_json
 from housebench.report import page, plots
+from housebench.report.pictures import check_picture
 from housebench.report.summary import metrics, summarize
 from housebench.results.schema import SCHEMAS
 from housebench.results.writer import connect
 
 DEFAULT_TITLE = "housebench benchmark report"
+PLOTS_DATA = {  # file -> the columns of the task rows it keeps (``dvc plots`` reads them)
+    "success_by_task.csv": ("label", "task", "policy", "episodes", "success_rate", "ci_low", "ci_high"),
+    "progress_by_task.csv": ("label", "task", "policy", "episodes", "mean_progress"),
+}
+
+
+def _write_csv(path: Path, rows: list[dict[str, Any]], columns: Sequence[str]) -> None:
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows([[round(v, 6) if isinstance(v, float) else v for v in (r[c] for c in columns)] for r in rows])
 
 
 def build_report(
     results_dir: Path,
     out_dir: Path,
-    scene_images: Sequence[Path] = (),
+    pictures: Sequence[Path | tuple[Path, str]] = (),
     title: str = DEFAULT_TITLE,
     runs: Sequence[str] | None = None,
     guard: bool = False,
     force: bool = False,
+    control: str = "noop",
+    assets: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Write the report for every run under ``results_dir`` (or only ``runs``) into ``out_dir``
     (replaced atomically).
 
-    ``out_dir`` gets ``index.html`` (self-contained), ``success_by_task.png``, ``progress.png`` and
-    ``metrics.json``; ``scene_images`` (PNG files) fill the page's Pictures gallery. The same Parquet
-    gives the same bytes. Returns the metrics. ``out_dir`` may never hold a results table; ``guard``
-    and ``force`` as in :func:`housebench.io.check_output`.
+    ``out_dir`` gets ``index.html`` (self-contained), ``success_by_task.png``, ``progress.png``, the
+    plots data (``success_by_task.csv``, ``progress_by_task.csv``) and ``metrics.json`` (one entry per
+    policy). ``pictures`` (PNG files, or ``(file, caption)``) fill the Pictures section; ``control`` is
+    the policy every other is set beside; ``assets`` the asset health rows
+    (:func:`housebench.report.assets.asset_health`). The same inputs give the same bytes. Returns
+    the metrics. ``out_dir`` may never hold a results table; ``guard`` and ``force`` as in
+    :func:`housebench.io.check_output`.
     """
     tables = [Path(results_dir) / table for table in SCHEMAS]
     check_output(Path(out_dir), tables, guard, force)
-    missing = [str(p) for p in scene_images if not Path(p).is_file()]
-    if missing:
-        raise FileNotFoundError(f"scene image not found: {missing[0]}")
+    pictures = [(Path(p), "/".join(Path(p).parts[-3:])) if not isinstance(p, tuple) else p for p in pictures]
+    for path, _ in pictures:
+        check_picture(path)
     con = connect(results_dir, runs)
-    sections = summarize(con)
+    sections = summarize(con, control)
     con.close()
     summary = metrics(sections)
     with atomic_dir(Path(out_dir), tables, guard, force) as tmp:
         figures = [
             (
                 plots.success_by_task(sections["tasks"], tmp / "success_by_task.png"),
-                "Success rate by task and policy (95% Wilson interval)",
+                "SUCCESS rate by task and policy: every goal condition held (95% Wilson interval)",
             ),
             (
                 plots.progress_distribution(sections["progress"], tmp / "progress.png"),
-                "Distribution of episode progress",
+                "PROGRESS per episode: partial credit, not success (each top-level condition weighs the same)",
             ),
             (
                 plots.skill_failures(sections["skill_failures"], tmp / "skill_failures.png"),
                 "Failing skill and measured reason (last failed skill of each unsuccessful episode)",
             ),
         ]
-        html = page.render(title, sections, summary, figures, [Path(p) for p in scene_images])
+        html = page.render(title, sections, control, figures, pictures, assets)
         (tmp / "index.html").write_text(html, encoding="utf-8")
+        labelled = [{**r, "label": f"{r['task']} / {r['policy']}"} for r in sections["tasks"]]
+        for name, columns in PLOTS_DATA.items():
+            _write_csv(tmp / name, labelled, columns)
         write_json(tmp / "metrics.json", summary)
     return summary

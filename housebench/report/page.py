@@ -1,30 +1,43 @@
-"""The report as one self-contained HTML page (images inlined as data URIs, no external links)."""
+"""The report as one self-contained HTML page (images inlined as data URIs, no external links).
+
+Sections carry stable ids (``#glance``, ``#tasks``, ``#failures``, ``#assets``, ``#episodes``, ...) so
+a reader, or a browser test, can go straight to them.
+"""
 
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Callable, Sequence
 from html import escape
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-CSS = """body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:70em;color:#222}
-table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.2em .6em}
-th{background:#f3f3f3}figure{display:inline-block;margin:0 1em 1em 0}
-figure img{max-width:32em}figcaption{font-size:12px;color:#555}"""
+CSS = """body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:74em;color:#222}
+table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.2em .6em;vertical-align:top}
+th{background:#f3f3f3}figure{display:inline-block;margin:0 1em 1em 0;vertical-align:top}
+figure img{max-width:32em}figcaption{font-size:12px;color:#555;max-width:32em}
+.glance{border:2px solid #246;padding:.5em 1em;margin:1em 0;background:#f7f9fc}
+.success{font-weight:bold}.progress{color:#666;font-style:italic}.flag{color:#a40}.failed{color:#a00}
+details{margin:.2em 0}summary{cursor:pointer}"""
 
 Column = tuple[str, Callable[[dict[str, Any]], Any]]  # header, row -> cell value
 
 
-def _pct(value: float) -> str:
-    return f"{100 * value:.1f}%"
+def _pct(value: float | None) -> str:
+    return "" if value is None else f"{100 * value:.1f}%"
 
 
 def _num(value: float | None) -> str:
     return "" if value is None else f"{value:.3f}"
 
 
-def table(rows: list[dict[str, Any]], columns: Sequence[Column]) -> str:
+def _ci(row: dict[str, Any]) -> str:
+    return f"{_pct(row['ci_low'])} – {_pct(row['ci_high'])}"
+
+
+def table(rows: list[dict[str, Any]], columns: Sequence[Column], css: str = "") -> str:
     """An HTML table of ``rows``, one column per ``(header, row -> cell value)``."""
     if not rows:
         return "<p><em>none</em></p>"
@@ -32,34 +45,57 @@ def table(rows: list[dict[str, Any]], columns: Sequence[Column]) -> str:
     body = "".join(
         "<tr>" + "".join(f"<td>{escape(str(cell(row)))}</td>" for _, cell in columns) + "</tr>" for row in rows
     )
-    return f"<table><tr>{head}</tr>{body}</table>"
+    return f"<table{f' class={css}' if css else ''}><tr>{head}</tr>{body}</table>"
 
 
 def _col(key: str, header: str, fmt: Callable[[Any], Any] = lambda v: v) -> Column:
     return header, lambda row: fmt(row[key])
 
 
+def _role(control: str) -> Column:
+    return "role", lambda r: "control" if r["policy"] == control else "policy"
+
+
 TASKS = [
     _col("task", "task"),
     _col("policy", "policy"),
     _col("episodes", "episodes"),
-    _col("success_rate", "success", _pct),
-    ("95% CI (Wilson)", lambda r: f"{_pct(r['ci_low'])} – {_pct(r['ci_high'])}"),
-    _col("mean_progress", "mean progress", _num),
+    ("SUCCESS (successes / episodes)", lambda r: f"{_pct(r['success_rate'])} ({r['successes']}/{r['episodes']})"),
+    ("success 95% CI (Wilson)", _ci),
+    _col("control_success_rate", "control's success", _pct),
+    _col("mean_progress", "progress (partial credit)", _num),
+    _col("control_progress", "control's progress", _num),
     _col("crashes", "crashes"),
-    _col("mean_wall_s", "mean wall s", _num),
-    _col("mean_sim_s", "mean sim s", _num),
+    _col("note", "note"),
+]
+BACKENDS = [
+    _col("task", "task"),
+    _col("policy", "policy"),
+    _col("backend", "backend"),
+    _col("episodes", "episodes"),
+    ("SUCCESS (successes / episodes)", lambda r: f"{_pct(r['success_rate'])} ({r['successes']}/{r['episodes']})"),
+    ("success 95% CI (Wilson)", _ci),
+    _col("mean_progress", "progress (partial credit)", _num),
+    _col("crashes", "crashes"),
 ]
 CONDITIONS = [
     _col("task", "task"),
     _col("policy", "policy"),
     _col("condition_index", "#"),
     _col("predicate", "predicate"),
-    _col("items", "items"),
-    _col("pass_rate", "pass rate", _pct),
+    _col("items", "items judged"),
+    _col("pass_rate", "items that held", _pct),
 ]
 FAILURES = [
-    _col("status", "status"),
+    _col("task", "task"),
+    _col("policy", "policy"),
+    _col("predicate", "predicate"),
+    _col("item", "item"),
+    ("failed in", lambda r: f"{r['failed']} of {r['judged']} episodes"),
+]
+CRASHES = [
+    _col("task", "task"),
+    _col("policy", "policy"),
     _col("failure_reason", "reason"),
     _col("episodes", "episodes"),
 ]
@@ -70,12 +106,7 @@ SKILL_FAILURES = [
     _col("reason", "measured reason"),
     _col("episodes", "failed episodes"),
 ]
-CHOICES = [
-    _col("task", "task"),
-    _col("choice", "choice"),
-    _col("value", "value"),
-    _col("variants", "variants"),
-]
+CHOICES = [_col("task", "task"), _col("choice", "choice"), _col("value", "value"), _col("variants", "variants")]
 RUNS = [
     _col("run", "run"),
     _col("episodes", "episodes"),
@@ -88,6 +119,20 @@ RUNS = [
     _col("scenes", "scenes"),
     _col("assets", "assets hashes"),
 ]
+ASSETS = [
+    _col("name", "asset"),
+    _col("verdict", "drop test"),
+    _col("hulls", "hulls"),
+    _col("method", "collider"),
+    _col("detail", "what was measured / why"),
+]
+EPISODE_CONDITIONS = [
+    _col("condition_index", "#"),
+    _col("predicate", "predicate"),
+    ("verdict", lambda r: "held" if r["ok"] else "FAILED"),
+    _col("failed", "failed items (measured)", lambda v: v or ""),
+]
+EPISODE_EVENTS = [_col("seq", "#"), _col("t_sim", "sim s", _num), _col("kind", "kind"), _col("detail", "detail")]
 
 
 def _figure(path: Path, caption: str) -> str:
@@ -98,42 +143,139 @@ def _figure(path: Path, caption: str) -> str:
     )
 
 
+def _seconds(lo: float, hi: float) -> str:
+    return f"{lo:g} s" if lo == hi else f"{lo:g}–{hi:g} s"
+
+
+def glance(sections: dict[str, list[dict[str, Any]]], control: str) -> str:
+    """The box at the top: per policy success (bold, with its interval) apart from progress (grey),
+    what the control is, how many episodes and how long each ran."""
+    policies = sections["policies"]
+    lines = []
+    for r in policies:
+        role = "the control" if r["policy"] == control else "policy"
+        note = f' <span class="flag">({escape(r["note"])})</span>' if r["note"] else ""
+        lines.append(
+            f"<li><b>{escape(r['policy'])}</b> ({role}): <span class=success>success {_pct(r['success_rate'])}"
+            f" ({r['successes']} of {r['episodes']} episodes; 95% CI {_ci(r)})</span>{note}; "
+            f"<span class=progress>progress {_num(r['mean_progress'])} (partial credit, not success)</span>; "
+            f"{r['crashes']} crashed</li>"
+        )
+    n = sum(r["episodes"] for r in policies)
+    horizon = (
+        _seconds(min(r["min_horizon_s"] for r in policies), max(r["max_horizon_s"] for r in policies)) if n else ""
+    )
+    span = _seconds(min(r["min_sim_s"] for r in policies), max(r["max_sim_s"] for r in policies)) if n else ""
+    shape = "; ".join(
+        f"{escape(r['policy'])}: {r['tasks']} tasks, {r['variants']} variants, {r['seeds']} seeds" for r in policies
+    )
+    return (
+        f"<div class=glance id=glance><h2>At a glance</h2><p>{n} episodes ({shape}); horizon {horizon} per "
+        f"episode (the task's own); episodes ran {span} of simulated time.</p><ul>{''.join(lines)}</ul>"
+        "<p><b>Success</b>: every goal condition held at the end of the episode. <b>Progress</b> is partial "
+        "credit only: each top-level goal condition weighs the same (the share of its items that hold; an "
+        "<code>any_of</code> counts once one term holds); an episode can make progress and still fail.</p>"
+        f"<p><b>The control</b> (<code>{escape(control)}</code>) does nothing: the robot holds its start pose "
+        "for the whole horizon in the same scenes and seeds. What it scores comes with the scene (parts that "
+        "start closed, objects that start where the goal wants them); a policy is better only where it beats "
+        "the control, and only where the two intervals do not overlap.</p></div>"
+    )
+
+
+def _state_text(final: str) -> str:
+    """The final state as a reader needs it: objects (position, orientation), open parts, temperatures."""
+    state = json.loads(final)
+    lines = [
+        f"{name}: pos {tuple(round(v, 3) for v in o['pos'])}, quat {tuple(round(v, 3) for v in o['quat'])}"
+        for name, o in sorted(state.get("objects", {}).items())
+    ]
+    parts = {j: q for j, q in state.get("joints", {}).items() if not j.startswith("robot0:") and abs(q) > 1e-3}
+    lines += [f"{j}: {q:.3f} from closed" for j, q in sorted(parts.items())] or ["every articulated part closed"]
+    lines += [f"{n}: {t:.1f} C" for n, t in sorted(state.get("temperatures_c", {}).items())]
+    return "\n".join(lines)
+
+
+def _episodes(sections: dict[str, list[dict[str, Any]]]) -> str:
+    """One collapsible block per episode: its verdict per condition, its events, its final state."""
+    states = {(r["run"], r["episode_id"]): _state_text(r["final"]) for r in sections["episode_states"]}
+    conds = {k: list(g) for k, g in groupby(sections["episode_conditions"], lambda r: (r["run"], r["episode_id"]))}
+    events = {k: list(g) for k, g in groupby(sections["episode_events"], lambda r: (r["run"], r["episode_id"]))}
+    blocks = []
+    for e in sections["episodes"]:
+        key = (e["run"], e["episode_id"])
+        state = states.get(key)
+        verdict = "SUCCESS" if e["status"] == "success" else e["status"].upper()
+        blocks.append(
+            f"<details><summary>{escape(e['episode_id'])} ({escape(e['run'])}): <b>{verdict}</b>, progress "
+            f"{_num(e['progress'])}, {e['sim_s']:g} s</summary>"
+            + (f"<p class=failed>{escape(e['failure_reason'])}</p>" if e["failure_reason"] else "")
+            + table(conds.get(key, []), EPISODE_CONDITIONS)
+            + "<p>Events</p>"
+            + table(events.get(key, []), EPISODE_EVENTS)
+            + (
+                f"<p>Final state (whole: <code>housebench results state</code>)</p><pre>{escape(state)}</pre>"
+                if state
+                else ""
+            )
+            + "</details>"
+        )
+    return "".join(blocks) or "<p><em>none</em></p>"
+
+
 def render(
     title: str,
     sections: dict[str, list[dict[str, Any]]],
-    metrics: dict[str, Any],
+    control: str,
     plots: Sequence[tuple[Path, str]],
-    scenes: Sequence[Path],
+    pictures: Sequence[tuple[Path, str]],
+    assets: list[dict[str, Any]] | None = None,
 ) -> str:
-    """The whole page: headline, summary per task and policy, plots, conditions, failures, the
-    sampled variants' choices, provenance, and a gallery of pictures (scene previews, the asset sheet)
-    captioned with the last three parts of their path, e.g. ``<task>/<variant>/preview.png``."""
-    headline = (
-        f"{metrics['episodes']} episodes in {metrics['runs']} run(s); success "
-        f"{_pct(metrics['success_rate'])} (95% CI {_pct(metrics['success_ci_low'])} – "
-        f"{_pct(metrics['success_ci_high'])}), mean progress "
-        f"{_num(metrics['mean_progress'])}, crash rate {_pct(metrics['crash_rate'])}"
+    """The whole page: at a glance, success by task beside the control, plots, failures grouped by
+    predicate and item (and, when the runs used more than one physics engine, the same tasks in
+    each engine side by side), crashes, goal conditions, asset health, the sampled variants' choices,
+    provenance, pictures (captioned) and a drill-down per episode."""
+    health = (
+        "<p>Asset health was not given to this report.</p>"
+        if assets is None
+        else f"<p>{sum(a['verdict'] != 'passed' for a in assets)} of {len(assets)} assets failed.</p>"
+        + table(assets, ASSETS)
     )
-    gallery = "".join(_figure(p, "/".join(Path(p).parts[-3:])) for p in scenes) or "<p><em>none</em></p>"
+    engines = {row["backend"] for row in sections["backends"]}
+    by_backend = (
+        ["<h2 id=backends>The same tasks in each physics engine</h2>", table(sections["backends"], BACKENDS)]
+        if len(engines) > 1
+        else []
+    )
     parts = [
         f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{escape(title)}</title>",
-        f"<style>{CSS}</style></head><body><h1>{escape(title)}</h1><p>{escape(headline)}</p>",
-        "<h2>Summary by task and policy</h2>",
+        f"<style>{CSS}</style></head><body><h1>{escape(title)}</h1>",
+        glance(sections, control),
+        "<h2 id=tasks>Success by task, beside the control</h2>",
         table(sections["tasks"], TASKS),
-        "<h2>Plots</h2>",
+        *by_backend,
+        "<h2 id=plots>Plots</h2>",
         "".join(_figure(path, caption) for path, caption in plots),
-        "<h2>Goal conditions</h2>",
-        table(sections["conditions"], CONDITIONS),
-        "<h2>Top failure reasons</h2>",
+        "<h2 id=failures>Why episodes failed: by predicate and item</h2>",
+        "<p>Each row: a goal condition's item that did not hold, in how many of the judged (not crashed) "
+        "episodes of that task and policy.</p>",
         table(sections["failures"], FAILURES),
-        "<h2>Where skills fail</h2><p>The last failed skill of each unsuccessful episode and its measured reason.</p>",
+        "<h2 id=skills>Where skills fail</h2><p>The last failed skill of each unsuccessful episode and its measured"
+        " reason.</p>",
         table(sections["skill_failures"], SKILL_FAILURES),
-        "<h2>Variant choices</h2>",
+        "<h2 id=crashes>Crashes</h2>",
+        table(sections["crashes"], CRASHES),
+        "<h2 id=conditions>Goal conditions</h2>",
+        table(sections["conditions"], CONDITIONS),
+        "<h2 id=assets>Asset health</h2>",
+        health,
+        "<h2 id=choices>Variant choices</h2>",
         table(sections["choices"], CHOICES),
-        "<h2>Provenance</h2>",
+        "<h2 id=provenance>Provenance</h2>",
         table(sections["runs"], RUNS),
-        "<h2>Pictures</h2>",
-        gallery,
+        "<h2 id=pictures>Pictures</h2>",
+        "".join(_figure(path, caption) for path, caption in pictures) or "<p><em>none</em></p>",
+        "<h2 id=episodes>Episodes</h2>",
+        _episodes(sections),
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"

@@ -29,8 +29,8 @@ def _axes(path: Path, rows: int = 4) -> Iterator[Axes]:
 
 
 def success_by_task(rows: list[dict[str, Any]], path: Path) -> Path:
-    """Horizontal bars: success rate per task, one bar per policy, Wilson 95% intervals as error
-    bars, and each policy's mean progress as a marker (noop succeeds nowhere, yet makes progress)."""
+    """Horizontal bars: success rate per task, one bar per policy, Wilson 95% intervals as error bars.
+    Progress is drawn elsewhere (:func:`progress_distribution`), never on the success axis."""
     tasks = sorted({r["task"] for r in rows}, reverse=True)  # alphabetical from the top
     policies = sorted({r["policy"] for r in rows})
     height = 0.8 / max(len(policies), 1)
@@ -44,21 +44,11 @@ def success_by_task(rows: list[dict[str, Any]], path: Path) -> Path:
                 [r["success_rate"] - r["ci_low"] for r in picked],
                 [r["ci_high"] - r["success_rate"] for r in picked],
             ]
-            bars = ax.barh(
-                ys, [r["success_rate"] for r in picked], height, xerr=errors, capsize=3, label=f"{policy}: success"
-            )
-            ax.plot(
-                [r["mean_progress"] for r in picked],
-                ys,
-                "D",
-                color=bars.patches[0].get_facecolor() if bars.patches else None,
-                markeredgecolor="black",
-                label=f"{policy}: mean progress",
-            )
+            ax.barh(ys, [r["success_rate"] for r in picked], height, xerr=errors, capsize=3, label=policy)
         ax.set_yticks(range(len(tasks)), tasks)
-        ax.set(xlim=(0, 1.05), xlabel="success rate (95% Wilson CI) and mean progress", title="Success by task")
-        if policies:
-            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=7, frameon=False)
+        ax.set(xlim=(0, 1.05), xlabel="success rate (every goal condition held), 95% Wilson CI")
+        if policies:  # above the axes, where it covers neither the bars nor the axis label
+            ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=4, fontsize=7, frameon=False)
     return path
 
 
@@ -72,7 +62,11 @@ def progress_distribution(rows: list[dict[str, Any]], path: Path) -> Path:
         if series:
             labels, values = zip(*series)
             ax.boxplot(values, orientation="horizontal", tick_labels=labels, widths=0.6)
-        ax.set(xlim=(-0.02, 1.02), xlabel="progress (satisfied goal items / all items)", title="Progress per episode")
+        ax.set(
+            xlim=(-0.02, 1.02),
+            xlabel="progress: partial credit along the goal, NOT success",
+            title="Progress per episode (each top-level condition weighs the same)",
+        )
     return path
 
 

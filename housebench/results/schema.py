@@ -8,6 +8,8 @@ Four tables, each stored hive-partitioned by run (``results/<table>/run=<run>/pa
 - ``choices``: one row per choice the variant sampler made for a variant the run rolled out
   (which alternative, whether an optional object is present, which support), so the report can
   show the distribution of variants from the Parquet alone.
+- ``states``: one row per episode, its initial and final simulator states (``SimState`` JSON), so
+  any verdict can be judged again later (``housebench results state`` then ``housebench evaluate``).
 
 Every column carries its documentation in the field metadata (``doc``); columns with a closed set
 of values also list them (``values``, comma-separated). ``run`` is the partition column: it lives in
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 PARTITION = "run"
 STATUSES = ("success", "fail", "crash")
 
@@ -39,6 +41,7 @@ _RUN = _field(PARTITION, pa.string(), "run name, e.g. 'repro' or 'nightly-2026-1
 _TASK = _field("task", pa.string(), "task spec name")
 _VARIANT = _field("variant", pa.string(), "sampled task variant")
 _SEED = _field("seed", pa.int64(), "episode seed")
+_POLICY = _field("policy", pa.string(), "policy name, e.g. 'noop' or 'scripted'")
 
 EPISODES = _schema(
     "episodes",
@@ -48,7 +51,7 @@ EPISODES = _schema(
         _TASK,
         _VARIANT,
         _SEED,
-        _field("policy", pa.string(), "policy name, e.g. 'noop' or 'scripted'"),
+        _POLICY,
         _field("backend", pa.string(), "simulator backend, e.g. 'mujoco'"),
         _field("backend_version", pa.string(), "simulator version string"),
         _field("code_commit", pa.string(), "git commit of the housebench code that ran the episode"),
@@ -58,11 +61,14 @@ EPISODES = _schema(
         _field("started_at", pa.timestamp("us", tz="UTC"), "episode start time (UTC)"),
         _field("wall_s", pa.float64(), "wall-clock seconds of the episode"),
         _field("sim_s", pa.float64(), "simulated seconds of the episode"),
+        _field("horizon_s", pa.float64(), "the episode's horizon: simulated seconds it may run"),
         _field("steps", pa.int64(), "physics steps taken"),
         _field("status", pa.string(), "episode outcome", values=STATUSES),
         _field("failure_reason", pa.string(), "why it failed or crashed; null on success", nullable=True),
         _field("success", pa.bool_(), "every goal condition held at the end"),
-        _field("progress", pa.float64(), "satisfied goal items / all goal items, in [0, 1]"),
+        _field(
+            "progress", pa.float64(), "goal progress in [0, 1]: each top-level condition weighs the same (evaluator)"
+        ),
         _field("n_conditions", pa.int32(), "goal conditions evaluated"),
         _field("n_conditions_ok", pa.int32(), "goal conditions that held"),
     ],
@@ -76,7 +82,9 @@ CONDITIONS = _schema(
         _TASK,
         _VARIANT,
         _SEED,
+        _POLICY,
         _field("condition_index", pa.int32(), "position in the goal's flattened condition list"),
+        _field("path", pa.string(), "where the condition sits in the goal tree, e.g. 'goal.all_of[2]'"),
         _field("predicate", pa.string(), "predicate name, e.g. 'inside', 'on', 'upright'"),
         _field("item", pa.string(), "the object the item tests, e.g. 'apple'"),
         _field("ok", pa.bool_(), "the item satisfied the predicate"),
@@ -107,12 +115,33 @@ CHOICES = _schema(
     ],
 )
 
-SCHEMAS: dict[str, pa.Schema] = {"episodes": EPISODES, "conditions": CONDITIONS, "events": EVENTS, "choices": CHOICES}
+STATES = _schema(
+    "states",
+    [
+        _EPISODE_ID,
+        _RUN,
+        _field(
+            "initial", pa.string(), "state at the start (after the seed's pose noise), SimState JSON", nullable=True
+        ),
+        _field(
+            "final", pa.string(), "state the verdict judged, SimState JSON; null if it crashed first", nullable=True
+        ),
+    ],
+)
+
+SCHEMAS: dict[str, pa.Schema] = {
+    "episodes": EPISODES,
+    "conditions": CONDITIONS,
+    "events": EVENTS,
+    "choices": CHOICES,
+    "states": STATES,
+}
 SORT_KEYS: dict[str, tuple[str, ...]] = {
     "episodes": ("run", "episode_id"),
     "conditions": ("run", "episode_id", "condition_index", "item"),
     "events": ("run", "episode_id", "seq"),
     "choices": ("run", "task", "variant", "choice"),
+    "states": ("run", "episode_id"),
 }
 
 

@@ -31,6 +31,7 @@ FINGER_JOINTS = (f"{PREFIX}l_gripper_finger_joint", f"{PREFIX}r_gripper_finger_j
 TORSO_JOINT = f"{PREFIX}torso_lift_joint"
 HEAD_JOINTS = (f"{PREFIX}head_pan_joint", f"{PREFIX}head_tilt_joint")
 HEAD_CAMERA = f"{PREFIX}head_camera_rgb"
+USD_ASSET = Path(__file__).with_name("fetch.usda")  # the robot as a UsdPhysics articulation (robot.usd_asset)
 GRIP_SITE = f"{PREFIX}grip"  # the gripper frame between the finger pads
 FINGER_BODIES = {"left": f"{PREFIX}l_gripper_finger_link", "right": f"{PREFIX}r_gripper_finger_link"}
 BASE_CLEARANCE = 0.005  # the base glides 5 mm above the floor (driven, not rolling)

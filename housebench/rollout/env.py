@@ -129,6 +129,10 @@ class Episode:
         state = obs.state.model_copy(update={"temperatures_c": temperatures})
         return dataclasses.replace(obs, temperatures_c=temperatures, state=state)
 
+    def state(self) -> SimState | None:
+        """The state of the last observation (temperatures included); None before reset."""
+        return self._last.state if self._last is not None else None
+
     def verdict(self) -> Verdict:
         """The task's evaluator on the current state (temperatures included) against the start."""
         if self._last is None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from housebench.policy.base import PolicyContext
 from housebench.policy.registry import make_policy
 from housebench.rollout.env import Episode, Event
+from housebench.state import SimState
 from housebench.tasks.verdict import Verdict
 
 
@@ -39,7 +40,8 @@ class EpisodeJob:
 
 @dataclass
 class EpisodeOutcome:
-    """What the rollout writes: the verdict (None on a crash) and the episode's events."""
+    """What the rollout writes: the verdict (None on a crash), the episode's events and its initial
+    and final states."""
 
     job: EpisodeJob
     started_at: datetime
@@ -51,6 +53,8 @@ class EpisodeOutcome:
     host: str
     backend_version: str
     events: list[Event]
+    initial: SimState | None = None  # after the seed's pose noise
+    final: SimState | None = None  # the state the verdict judged (the last one reached, on a crash)
 
 
 def run_episode(job: EpisodeJob) -> EpisodeOutcome:
@@ -97,4 +101,6 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
         host=socket.gethostname(),
         backend_version=version,
         events=events,
+        initial=episode.initial if episode else None,
+        final=episode.state() if episode else None,
     )

@@ -7,13 +7,15 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from housebench.io import dumps_json
 from housebench.rollout.episode import EpisodeOutcome
+from housebench.state import SimState
 from housebench.tasks.verdict import Verdict
 
 
 def records(outcomes: list[EpisodeOutcome]) -> dict[str, list[dict]]:
     """The rows of the results tables for these outcomes."""
-    tables: dict[str, list[dict]] = {"episodes": [], "conditions": [], "events": [], "choices": []}
+    tables: dict[str, list[dict]] = {"episodes": [], "conditions": [], "events": [], "choices": [], "states": []}
     variants = {}
     for out in outcomes:
         job = out.job
@@ -30,12 +32,14 @@ def records(outcomes: list[EpisodeOutcome]) -> dict[str, list[dict]]:
             "wall_s": out.wall_s,
             "sim_s": out.sim_s,
             "steps": out.steps,
+            "horizon_s": job.horizon_s,
             **job.provenance,
         }
         episode, conditions = verdict_rows(meta, out.verdict, out.crash)
         tables["episodes"].append(episode)
         tables["conditions"].extend(conditions)
         tables["events"].extend(event_rows(episode, out.events))
+        tables["states"].append(state_row(episode, out.initial, out.final))
         variants[(job.task, job.variant)] = (job.run, job.choices)
     tables["choices"] = [
         {"run": run, "task": task, "variant": variant, "choice": key, "value": value}
@@ -56,7 +60,8 @@ def verdict_rows(
     """The episode row and its condition rows from the evaluator's ``verdict``.
 
     ``meta`` holds the episode's provenance columns (run, task, variant, seed, policy, backend,
-    backend_version, code_commit, scene_hash, assets_hash, host, started_at, wall_s, sim_s, steps).
+    backend_version, code_commit, scene_hash, assets_hash, host, started_at, wall_s, sim_s, steps,
+    horizon_s).
     A crashed episode has no verdict: pass ``verdict=None`` and ``crash_reason``.
     """
     if (verdict is None) == (crash_reason is None):
@@ -80,9 +85,11 @@ def verdict_rows(
         "n_conditions": len(verdict.conditions),
         "n_conditions_ok": sum(c.ok for c in verdict.conditions),
     }
-    base = key | {name: meta[name] for name in ("run", "task", "variant", "seed")}
+    base = key | {name: meta[name] for name in ("run", "task", "variant", "seed", "policy")}
     conditions = [
-        base | {"condition_index": c.index, "predicate": c.predicate, "item": i.item, "ok": i.ok, "reason": i.reason}
+        base
+        | {"condition_index": c.index, "path": c.path, "predicate": c.predicate}
+        | {"item": i.item, "ok": i.ok, "reason": i.reason}
         for c in verdict.conditions
         for i in c.items
     ]
@@ -96,6 +103,18 @@ def _reason(verdict: Verdict) -> str:
             if not item.ok:
                 return f"{condition.predicate}({item.item}): {item.reason}"
     return "goal not met"
+
+
+def state_row(episode: dict[str, Any], initial: SimState | None, final: SimState | None) -> dict[str, Any]:
+    """The ``states`` row of ``episode`` (its row): both states as canonical JSON (None when missing)."""
+    return {
+        "episode_id": episode["episode_id"],
+        "run": episode["run"],
+        **{
+            k: None if v is None else dumps_json(v.model_dump(mode="json"))
+            for k, v in (("initial", initial), ("final", final))
+        },
+    }
 
 
 def event_rows(episode: dict[str, Any], events: Iterable[tuple[float, str, dict[str, Any]]]) -> list[dict[str, Any]]:

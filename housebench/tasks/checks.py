@@ -98,3 +98,14 @@ def check_spec(task: str, spec: TaskSpec, house: HouseAnnotations, assets: Asset
     for name in spec.thermal.appliances if spec.thermal else []:
         if refs.appliance(name, house) is None:
             raise SamplingError(f"{task}: thermal.appliances: no appliance '{name}' in the house")
+
+
+def refuse_failed_assets(task: str, spec: TaskSpec, failed: dict[str, str]) -> None:
+    """Raise :class:`SamplingError` (one line) when an object may be drawn as an asset that failed its
+    drop test; ``failed`` maps asset -> why (the drop test's failures)."""
+    for name, obj in spec.objects.items():
+        for option in obj.asset.split("|"):
+            if option in failed:
+                raise SamplingError(
+                    f"{task}: object '{name}' uses asset '{option}', which failed its drop test: {failed[option]}"
+                )

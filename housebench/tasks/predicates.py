@@ -131,7 +131,7 @@ def upright(cond: g.Upright, ctx: Context) -> list[ItemResult]:
 
 def not_dropped(cond: g.NotDropped, ctx: Context) -> list[ItemResult]:
     containers = [n for n in sorted(ctx.roles) if ctx.asset(n).container is not None]
-    below, above = (g.Inside.model_fields[k].default for k in ("below", "above"))
+    below, above = cond.container_below, cond.container_above
 
     def check(name: str) -> tuple[bool, str]:
         start, now = ctx.bottom(name, ctx.initial), ctx.bottom(name)
@@ -221,10 +221,7 @@ def pressed(cond: g.Pressed, ctx: Context) -> list[ItemResult]:
 
 
 def _touched(ctx: Context) -> dict[str, list[str]]:
-    contacts = getattr(ctx.state, "contacts", None)
-    if contacts is None:
-        raise GoalError("the state has no finger contacts")
-    return {finger: list(contacts.get(finger, [])) for finger in ("left", "right")}
+    return {finger: list(ctx.state.contacts.get(finger, [])) for finger in ("left", "right")}
 
 
 def holding(cond: g.Holding, ctx: Context) -> list[ItemResult]:

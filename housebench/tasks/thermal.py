@@ -11,8 +11,10 @@ Each step, every object is in exactly one regime, judged from the simulator stat
 - anywhere else: relaxes towards ``ambient_c`` at ``ambient_rate`` (Newton: ``dT = (T_env - T) *
   (1 - exp(-rate dt))``).
 
-Only the appliances a task lists take part; the others are inert. Doors count as closed within the
-``closed`` predicate's default tolerances.
+Only the appliances a task lists take part; the others are inert. Every tolerance is a field of the
+setup, so a variant's ``task.json`` states them: a door is closed within ``door_max_rad`` /
+``door_max_m``, an object is in a vessel when its centre is in the cavity (``floor-cavity_below ..
+rim+cavity_above``), a vessel stands on a burner when its bottom is within ``burner_max_gap`` of it.
 """
 
 from __future__ import annotations
@@ -23,28 +25,30 @@ from typing import Annotated
 from pydantic import Field
 
 from housebench.annotations.schema import AssetAnnotation, HouseAnnotations
+from housebench.numbers import Celsius, Length, Radians
 from housebench.state import SimState
 from housebench.tasks import geometry
-from housebench.tasks.goal import Closed, Inside, Name, Strict
-
-ZONE_TOL = 0.02  # a vessel stands on a burner when its bottom is this close to the zone's top
-CLOSED_TOL = tuple(Closed.model_fields[k].default for k in ("max_rad", "max_m"))
-CAVITY_TOL = tuple(Inside.model_fields[k].default for k in ("below", "above"))
+from housebench.tasks.goal import Name, Strict
 
 
 class ThermalSetup(Strict):
     """The ``thermal`` section of a task spec (copied into each variant)."""
 
-    initial_c: dict[Name, float] = Field(default_factory=dict)  # object -> start temperature
+    initial_c: dict[Name, Celsius] = Field(default_factory=dict)  # object -> start temperature
     appliances: list[Name] = Field(default_factory=list)  # the appliances that heat or cool
-    ambient_c: float = 21.0
+    ambient_c: Celsius = 21.0
     ambient_rate: Annotated[float, Field(ge=0.0)] = 0.0005  # 1/s
-    fridge_c: float = 4.0
+    fridge_c: Celsius = 4.0
     fridge_rate: Annotated[float, Field(ge=0.0)] = 0.002  # 1/s
     microwave_c_per_s: Annotated[float, Field(ge=0.0)] = 1.0
     microwave_run_s: Annotated[float, Field(gt=0.0)] = 90.0  # one press runs it this long
     stove_c_per_s: Annotated[float, Field(ge=0.0)] = 0.5
-    max_c: float = 100.0
+    max_c: Celsius = 100.0
+    door_max_rad: Radians = 0.10  # a revolute door this close to shut is closed
+    door_max_m: Length = 0.04  # likewise a sliding one
+    cavity_below: Length = 0.01  # in a vessel: centre above its floor minus this
+    cavity_above: Length = 0.03  # ... and below its rim plus this
+    burner_max_gap: Length = 0.02  # |vessel bottom - burner top| at most this
 
 
 def _relax(t: float, target: float, rate: float, dt: float) -> float:
@@ -65,9 +69,12 @@ class ThermalModel:
         self.run_left_s = {a.name: 0.0 for a in self.appliances if a.kind == "microwave"}
 
     def _closed(self, joint: str | None, state: SimState) -> bool:
-        return (
-            joint is None or geometry.part_closed(self.parts[joint], geometry.joint_value(state, joint), *CLOSED_TOL)[0]
-        )
+        if joint is None:
+            return True
+        s = self.setup
+        return geometry.part_closed(
+            self.parts[joint], geometry.joint_value(state, joint), s.door_max_rad, s.door_max_m
+        )[0]
 
     def _on(self, joint: str | None, state: SimState) -> bool:
         return joint is not None and geometry.switched_on(self.parts[joint], geometry.joint_value(state, joint))
@@ -106,7 +113,8 @@ class ThermalModel:
                     geometry.centre(state.objects[n], self.assets[n]),
                     state.objects[v],
                     self.assets[v].container,
-                    *CAVITY_TOL,
+                    self.setup.cavity_below,
+                    self.setup.cavity_above,
                 )[0]
                 for v in vessels
             )
@@ -116,7 +124,7 @@ class ThermalModel:
     def _stands_on(self, name: str, zone: tuple, state: SimState) -> bool:
         x, y, _ = geometry.centre(state.objects[name], self.assets[name])
         low = geometry.bottom(state.objects[name], self.assets[name])
-        return zone[0] <= x <= zone[3] and zone[1] <= y <= zone[4] and abs(low - zone[5]) <= ZONE_TOL
+        return zone[0] <= x <= zone[3] and zone[1] <= y <= zone[4] and abs(low - zone[5]) <= self.setup.burner_max_gap
 
     def step(self, state: SimState, dt: float) -> dict[str, float]:
         """Advance by ``dt`` seconds in ``state`` (the end of the interval); the new temperatures."""

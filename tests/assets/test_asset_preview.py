@@ -8,7 +8,7 @@ import numpy as np
 from click.testing import CliRunner
 from PIL import Image
 
-from housebench.assets.preview import LABEL_HEIGHT, asset_picture, contact_sheet, hull_colour
+from housebench.assets.preview import FAILED_RED, LABEL_HEIGHT, asset_picture, contact_sheet, hull_colour
 from housebench.cli import main
 
 
@@ -45,6 +45,15 @@ def test_contact_sheet_lays_pictures_out_in_a_labelled_grid():
     assert sheet.size == (40, 3 * (10 + LABEL_HEIGHT))
     label = np.asarray(sheet)[10 : 10 + LABEL_HEIGHT, :20]
     assert (label < 128).any() and (label == 255).any()  # a name drawn on the white strip
+
+
+def test_contact_sheet_marks_a_failed_asset_in_red():
+    pictures = {name: np.full((10, 20, 3), 90, np.uint8) for name in "ab"}
+    sheet = np.asarray(contact_sheet(pictures, columns=2, failed=["b"]))
+    red = np.array(FAILED_RED)
+    assert not (sheet[:, :20] == red).all(-1).any()  # 'a' passed: no red anywhere in its cell
+    assert (sheet[10 : 10 + LABEL_HEIGHT, 20:] == red).all(-1).mean() > 0.5  # 'b': a red label strip
+    assert (sheet[0, 20:] == red).all()  # ... and a red frame
 
 
 def test_preview_cli_writes_a_png_and_refuses_a_folder_without_body_xml(built, tmp_path):

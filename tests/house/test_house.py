@@ -15,10 +15,10 @@ from pxr import Usd, UsdGeom, UsdPhysics, UsdValidation
 
 from housebench.annotations.schema import HouseAnnotations, Obstacle
 from housebench.house.annotate import house_annotations
-from housebench.house.layout import generate_house
+from housebench.house.layout import body_overlaps, generate_house
 from housebench.house.query import HouseQuery
 from housebench.usd.house import read_boxes, write_house_usd
-from housebench.usd.paths import ROBOT_PATH
+from housebench.usd.paths import HOUSE_ROOT, ROBOT_PATH
 
 REPO = Path(__file__).resolve().parents[2]
 ROOMS = {"kitchen", "living_room", "dining_room", "bedroom", "study", "bathroom"}
@@ -51,11 +51,12 @@ def test_house_usd_validates_composes_and_has_jointed_parts(tmp_path, house):
     assert stage.GetPrimAtPath(ROBOT_PATH).GetAttribute("housebench:robot").Get() == "fetch"
     expected = {b.name: b for b in [*house.boxes, *(q for p in house.parts for q in p.boxes)]}
     assert {b.name: b for b in read_boxes(stage)} == expected
-    bodies = [p for p in stage.Traverse() if p.HasAPI(UsdPhysics.RigidBodyAPI)]
+    house_prims = [p for p in stage.Traverse() if p.GetPath().HasPrefix(HOUSE_ROOT)]
+    bodies = [p for p in house_prims if p.HasAPI(UsdPhysics.RigidBodyAPI)]
     assert len(bodies) == len(house.parts)
     paths = [b.GetPath() for b in bodies]  # no rigid body nested in a rigid body
     assert not [(a, b) for a in paths for b in paths if a != b and a.HasPrefix(b)]
-    joints = [p for p in stage.Traverse() if p.IsA(UsdPhysics.Joint)]
+    joints = [p for p in house_prims if p.IsA(UsdPhysics.Joint)]
     kinds = {p.GetTypeName() for p in joints}
     assert len(joints) == len(house.parts) and kinds == {"PhysicsRevoluteJoint", "PhysicsPrismaticJoint"}
     for prim in joints:
@@ -94,6 +95,21 @@ def test_rooms_furniture_parts_and_appliances(house, ann):
     assert {"fridge/shelf_1", "fridge/shelf_2", "microwave/bottom", "stove/burner_1"} <= supports
     part_rooms = {q.room_at(*np.mean(np.reshape(p.box, (2, 3)), axis=0)[:2]) for p in parts.values()}
     assert "bathroom" not in part_rooms and None not in part_rooms  # no cabinet in the bathroom
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5])
+def test_no_moving_part_overlaps_another_body(params, seed):
+    """Every pair of separate bodies (each part against the static house and every other part) is
+    apart at the closed pose, so an engine that filters nothing sees the same house."""
+    assert body_overlaps(generate_house({**params, "seed": seed})) == []
+
+
+def test_overlap_check_finds_an_overlap(house):
+    part = house.parts[0]
+    panel = part.boxes[0]
+    intruder = type(panel)("intruder/box", panel.center, (0.01, 0.01, 0.01))
+    moved = type(house)(**{**house.__dict__, "boxes": (*house.boxes, intruder)})
+    assert [(a, b) for a, b, _ in body_overlaps(moved)] == [(panel.name, "intruder/box")]
 
 
 def test_supports_found_from_geometry(ann, params):
@@ -163,6 +179,26 @@ def test_house_stage_writes_outputs_byte_identical(tmp_path):
     assert image.shape == (900, 1200, 3) and image.std() > 20
     subprocess.run(run, cwd=tmp_path, env=env, check=True)
     assert {f: (tmp_path / f).read_bytes() for f in files} == first
+
+
+def test_topdown_plan_labels_furniture(ann):
+    """Each piece of furniture's name is written (in blue) on the plan, over its surfaces."""
+    from housebench.house.picture import _footprints, label_rooms, topdown_view
+
+    blank = np.full((600, 800, 3), 255, np.uint8)
+    picture = np.asarray(label_rooms(blank, ann)).astype(int)
+    blue = (np.abs(picture - (20, 40, 120)).sum(-1) < 40).nonzero()
+    assert blue[0].size > 0
+    x0, y0, x1, y1 = ann.bounds
+    cx, cy, extent = topdown_view(x1 - x0, y1 - y0)
+    scale = 600 / extent
+    footprints = _footprints(ann)
+    assert {"dining_table", "fridge"} <= set(footprints)
+    b = footprints["dining_table"]
+    px = 400 + ((b[0] + b[2]) / 2 - x0 - cx) * scale
+    py = 300 - ((b[1] + b[3]) / 2 - y0 - cy) * scale
+    near = (np.abs(blue[1] - px) < 40) & (np.abs(blue[0] - py) < 10)
+    assert near.any()  # blue text where the dining table stands
 
 
 def test_robot_footprint_and_reach_are_measured(ann):

@@ -8,11 +8,14 @@ from pathlib import Path
 import pytest
 
 from housebench.results.writer import write_run
-from housebench.rollout.records import event_rows, verdict_rows
+from housebench.rollout.records import event_rows, state_row, verdict_rows
+from housebench.state import ObjectState, SimState
 from housebench.tasks.verdict import ConditionResult, ItemResult, Verdict
 
 TASKS = {"fruit_in_bowl": ("inside", ["apple", "pear"]), "book_on_shelf": ("on", ["book"])}
 POLICIES = ("noop", "scripted")
+START = SimState(objects={"apple": ObjectState(pos=(1.0, 2.0, 0.75), quat=(1, 0, 0, 0))})
+END = SimState(time=10.0, objects={"apple": ObjectState(pos=(1.0, 2.0, 0.0), quat=(1, 0, 0, 0))})
 
 
 def _verdict(predicate: str, items: list[str], n_ok: int) -> Verdict:
@@ -20,17 +23,28 @@ def _verdict(predicate: str, items: list[str], n_ok: int) -> Verdict:
         ItemResult(item=item, ok=k < n_ok, reason="inside" if k < n_ok else "0.2 m away")
         for k, item in enumerate(items)
     ]
-    condition = ConditionResult(index=0, predicate=predicate, ok=n_ok == len(items), items=results)
-    upright = ConditionResult(
-        index=1, predicate="upright", ok=True, items=[ItemResult(item=items[0], ok=True, reason="tilt 2 deg")]
+    condition = ConditionResult(
+        index=0,
+        path="goal.all_of[0]",
+        predicate=predicate,
+        ok=n_ok == len(items),
+        progress=n_ok / len(items),
+        items=results,
     )
-    n_all = len(items) + 1
-    return Verdict(success=condition.ok, progress=(n_ok + 1) / n_all, conditions=[condition, upright])
+    upright = ConditionResult(
+        index=1,
+        path="goal.all_of[1]",
+        predicate="upright",
+        ok=True,
+        progress=1.0,
+        items=[ItemResult(item=items[0], ok=True, reason="tilt 2 deg")],
+    )
+    return Verdict(success=condition.ok, progress=(condition.progress + 1.0) / 2, conditions=[condition, upright])
 
 
 def run_records(run: str, day: int) -> dict[str, list[dict]]:
     """Episodes of every task x policy x seed; the scripted policy succeeds on odd seeds."""
-    records: dict[str, list[dict]] = {"episodes": [], "conditions": [], "events": [], "choices": []}
+    records: dict[str, list[dict]] = {"episodes": [], "conditions": [], "events": [], "choices": [], "states": []}
     for task, (predicate, items) in TASKS.items():
         for policy in POLICIES:
             for seed in range(3):
@@ -50,6 +64,7 @@ def run_records(run: str, day: int) -> dict[str, list[dict]]:
                     "wall_s": 1.5 + seed,
                     "sim_s": 10.0,
                     "steps": 5000,
+                    "horizon_s": 10.0,
                 }
                 if policy == "scripted" and task == "book_on_shelf" and seed == 2:
                     episode, conditions = verdict_rows(meta, None, crash_reason="MuJoCo: unstable")
@@ -67,6 +82,7 @@ def run_records(run: str, day: int) -> dict[str, list[dict]]:
                 records["episodes"].append(episode)
                 records["conditions"] += conditions
                 records["events"] += event_rows(episode, events)
+                records["states"].append(state_row(episode, START, None if episode["status"] == "crash" else END))
         records["choices"] += [
             {"run": run, "task": task, "variant": f"v{v:03d}", "choice": "dish.asset", "value": ("plate", "bowl")[v]}
             for v in (0, 1)

@@ -19,4 +19,7 @@ def test_notebook_runs_on_results(results_dir, monkeypatch):
     assert not [out for out in outputs if out.output_type == "error"]
     text = "".join(str(out.get("data", {}).get("text/plain", "")) for out in outputs)
     assert "fruit_in_bowl" in text and "nightly-2026-11-30" in text
+    assert "ci_low" in text and "ci_high" in text  # success rates come with their intervals
+    printed = "".join(out.get("text", "") for out in outputs if out.output_type == "stream")
+    assert "runs read: nightly-2026-11-30, repro" in printed
     assert any("image/png" in out.get("data", {}) for out in outputs)  # the success plot

@@ -22,7 +22,15 @@ def test_cli_query_joins_the_tables(results_dir):
     args = ["results", "query", "--results", str(results_dir), "--csv", sql]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
-    assert result.output == "policy,items\nnoop,30\nscripted,26\n"
+    assert result.stdout == "policy,items\nnoop,30\nscripted,26\n"
+    assert result.stderr == "runs read: nightly-2026-11-30, repro\n"  # it says which runs it read
+
+
+def test_cli_query_reads_the_runs_asked_for(results_dir):
+    args = ["results", "query", "--results", str(results_dir), "--run", "repro", "--csv"]
+    result = CliRunner().invoke(main, [*args, "select count(*) as n from episodes"])
+    assert result.exit_code == 0, result.output
+    assert (result.stdout, result.stderr) == ("n\n12\n", "runs read: repro\n")
 
 
 def test_cli_query_error_is_one_line(results_dir):

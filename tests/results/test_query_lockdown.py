@@ -44,4 +44,4 @@ def test_query_still_reads_every_table(results_dir):
     sql = "select (select count(*) from episodes), (select count(*) from events), (select count(*) from choices)"
     result = CliRunner().invoke(main, ["results", "query", "--results", str(results_dir), "--csv", sql])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[1] == "24,96,8"
+    assert result.stdout.splitlines()[1] == "24,96,8"

@@ -74,8 +74,10 @@ def test_verdict_rows(episode):
         conditions=[
             ConditionResult(
                 index=0,
+                path="goal",
                 predicate="inside",
                 ok=False,
+                progress=0.5,
                 items=[
                     ItemResult(item="apple", ok=True, reason="inside bowl"),
                     ItemResult(item="pear", ok=False, reason="on table"),

@@ -39,7 +39,7 @@ def test_evaluate_exit_codes(tmp_path, house, assets, scene):
     success = _run(*common, files["good"])
     assert success.exit_code == 0 and json.loads(success.output)["success"] is True
     failure = _run(*common, files["bad"])
-    assert failure.exit_code == 3 and json.loads(failure.output)["progress"] == 0.75
+    assert failure.exit_code == 3 and json.loads(failure.output)["progress"] == 2 / 3
     broken = _run(*common, files["broken"])
     assert broken.exit_code == 2 and "objects.apple.pos" in broken.output
     missing = _run(

@@ -24,7 +24,7 @@ def test_apple_in_bowl_on_table_succeeds(scene):
 
 def test_initial_scene_fails_with_partial_progress(scene):
     verdict = evaluate(GOAL, state_of(scene), scene)
-    assert not verdict.success and verdict.progress == 0.75  # 3 of 4 items
+    assert not verdict.success and verdict.progress == 2 / 3  # inside fails; on and not_dropped hold
     inside = verdict.conditions[0].items[0]
     assert inside.item == "apple" and not inside.ok and "radius 0.200000 (max 0.08) FAIL" in inside.reason
 

@@ -22,7 +22,11 @@ def test_parity(case, scene):
     def run():
         goal = Goal(roles=ROLES, places=case.get("places", {}), condition=case["condition"])
         state = state_of(
-            scene, case.get("objects"), temperatures_c=case.get("temperatures_c", {}), joints=case.get("joints", {})
+            scene,
+            case.get("objects"),
+            temperatures_c=case.get("temperatures_c", {}),
+            joints=case.get("joints", {}),
+            contacts=case.get("contacts", {}),
         )
         initial = state_of(scene, case.get("initial"))
         return evaluate(goal, state, scene, initial)

@@ -4,16 +4,22 @@ reports the model's temperatures to the evaluator."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
+from click.testing import CliRunner
 
 from housebench.annotations.schema import AssetAnnotation, ContainerProfile, PlacedObject, SceneAnnotations
+from housebench.cli import main
 from housebench.house.annotate import house_annotations
 from housebench.house.layout import generate_house
 from housebench.io import write_json
+from housebench.jsonfile import load_model
 from housebench.rollout.episode import EpisodeJob, run_episode
 from housebench.sim.mujoco import MujocoBackend
+from housebench.state import SimState
+from housebench.tasks.evaluator import evaluate
 from housebench.tasks.goal import Goal
 from housebench.tasks.spec import PlacedTaskObject, TaskVariant
 from housebench.tasks.thermal import ThermalModel, ThermalSetup
@@ -111,6 +117,24 @@ def test_fridge_cools_with_its_door_closed_only(world, sim):
     assert model.step(_set(sim, fridge__door=1.2), 100.0)["milk"] > expected
 
 
+def test_thermal_tolerances_are_fields_of_the_setup(world, sim):
+    """A fridge door ajar by 0.15 rad is open by default and closed at ``door_max_rad`` 0.2; a pot 3 cm
+    above a running burner is off it by default and on it at ``burner_max_gap`` 0.05."""
+    ajar = _set(sim, fridge__door=0.15)
+    loose = SETUP.model_copy(update={"door_max_rad": 0.2, "burner_max_gap": 0.05})
+    cold = 21.0 + (SETUP.fridge_c - 21.0) * (1 - math.exp(-SETUP.fridge_rate * 100.0))
+    assert _model(world).step(ajar, 100.0)["milk"] == pytest.approx(21.0)
+    assert ThermalModel(loose, world[1], {"milk": BOX_ASSET}).step(ajar, 100.0)["milk"] == pytest.approx(cold)
+    state = _set(sim, fridge__door=0.0, stove__power_key=1.5708)
+    pot = state.objects["pot"]
+    raised = pot.model_copy(update={"pos": (pot.pos[0], pot.pos[1], pot.pos[2] + 0.03)})
+    state = state.model_copy(update={"objects": {**state.objects, "pot": raised}})
+    assert _model(world).step(state, 2.0)["pot"] == pytest.approx(21.0)
+    assert ThermalModel(loose, world[1], {"pot": POT}).step(state, 2.0)["pot"] == pytest.approx(
+        21.0 + 2 * SETUP.stove_c_per_s
+    )
+
+
 def test_running_burner_heats_the_vessel_on_it(world, sim):
     model = _model(world)
     assert model.step(sim.get_state(), 2.0)["pot"] == pytest.approx(21.0)  # power key off
@@ -129,7 +153,8 @@ def test_unknown_appliance_and_missing_joint_are_errors(world, sim):
         _model(world).step(state.model_copy(update={"joints": {}}), 1.0)
 
 
-def test_noop_episode_is_judged_on_the_model_temperatures(world, tmp_path):
+def _task_files(world, tmp_path) -> tuple[TaskVariant, SceneAnnotations]:
+    """``task.json`` (heat the food) and ``scene.json`` for the world, written under ``tmp_path``."""
     root, ann, layer, poses = world
     objects = {
         n: PlacedTaskObject(asset="box", role=n, support="s", pos=p, quat=(1, 0, 0, 0), base=(1, 1, 0))
@@ -167,6 +192,34 @@ def test_noop_episode_is_judged_on_the_model_temperatures(world, tmp_path):
     )
     write_json(tmp_path / "task.json", variant.model_dump(mode="json"))
     write_json(tmp_path / "scene.json", scene.model_dump(mode="json"))
+    return variant, scene
+
+
+def test_scene_state_is_judged_again_by_evaluate(world, tmp_path):
+    """``housebench scene state`` writes the scene's state as the simulator loads it (temperatures from
+    the task's thermal setup); ``housebench evaluate`` judges that file as the evaluator judges the state."""
+    variant, scene = _task_files(world, tmp_path)
+    run = CliRunner().invoke(
+        main,
+        ["scene", "state", str(world[2]), "--task", str(tmp_path / "task.json"), "--out", str(tmp_path / "s.json")],
+    )
+    assert run.exit_code == 0, run.output
+    state = load_model(SimState, tmp_path / "s.json")
+    assert state.temperatures_c["food"] == 4.0 and state.temperatures_c["milk"] == SETUP.ambient_c
+    assert state.objects["food"].pos == pytest.approx(world[3]["food"], abs=1e-6)
+    judged = CliRunner().invoke(
+        main,
+        ["evaluate", "--task", str(tmp_path / "task.json"), "--annotations", str(tmp_path / "scene.json")]
+        + ["--state", str(tmp_path / "s.json")],
+    )
+    verdict = evaluate(variant.goal, state, scene)
+    assert not verdict.success and verdict.conditions[1].ok  # 4 C: chilled, not heated
+    assert judged.exit_code == 3 and json.loads(judged.output) == json.loads(verdict.model_dump_json())
+
+
+def test_noop_episode_is_judged_on_the_model_temperatures(world, tmp_path):
+    _task_files(world, tmp_path)
+    root, ann, layer, poses = world
     outcome = run_episode(
         EpisodeJob(
             run="t",
@@ -187,3 +240,47 @@ def test_noop_episode_is_judged_on_the_model_temperatures(world, tmp_path):
     heated, chilled, closed = outcome.verdict.conditions
     assert not outcome.verdict.success and not heated.ok and chilled.ok and closed.ok
     assert heated.items[0].reason.startswith("4.00")  # 4 C from the setup, barely warmed in 0.5 s
+
+
+def test_an_episode_keeps_its_states_so_its_verdict_can_be_judged_again(world, tmp_path):
+    """The rollout writes each episode's initial and final states; ``housebench results state`` gets
+    them back and ``housebench evaluate`` gives the verdict the rollout recorded."""
+    from housebench.results.writer import write_run
+    from housebench.rollout.records import records
+
+    _task_files(world, tmp_path)
+    job = EpisodeJob(
+        run="t",
+        task="heat",
+        variant="v000",
+        seed=3,
+        policy="noop",
+        backend="mujoco",
+        scene=world[2],
+        task_file=tmp_path / "task.json",
+        annotations=tmp_path / "scene.json",
+        horizon_s=0.3,
+        control_dt=0.1,
+        pose_noise_m=0.01,  # the initial state is not the annotated one: it has to be kept too
+        provenance={"code_commit": "c", "scene_hash": "s", "assets_hash": "a"},
+    )
+    outcome = run_episode(job)
+    assert outcome.crash is None, outcome.crash
+    write_run(tmp_path / "results", "t", records([outcome]))
+    runner = CliRunner()
+    got = runner.invoke(
+        main,
+        ["results", "state", "heat/v000/3/noop", "--run", "t", "--results", str(tmp_path / "results")]
+        + ["--out", str(tmp_path / "ep")],
+    )
+    assert got.exit_code == 0, got.output
+    final = load_model(SimState, tmp_path / "ep/final.json")
+    assert final.temperatures_c["food"] == outcome.final.temperatures_c["food"] and final.time == pytest.approx(0.3)
+    judged = runner.invoke(
+        main,
+        ["evaluate", "--task", str(tmp_path / "task.json"), "--annotations", str(tmp_path / "scene.json")]
+        + ["--state", str(tmp_path / "ep/final.json"), "--initial", str(tmp_path / "ep/initial.json")],
+    )
+    assert judged.exit_code == 3 and json.loads(judged.stdout) == json.loads(outcome.verdict.model_dump_json())
+    missing = runner.invoke(main, ["results", "state", "nope", "--run", "t", "--results", str(tmp_path / "results")])
+    assert missing.exit_code == 1 and "no final state of episode 'nope'" in missing.output

@@ -1,0 +1,89 @@
+"""``housebench skill``: the verb skill library's catalog, subgraph validation and planning.
+
+Imports of the library happen inside the commands, so ``--help`` stays light.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+FILE = click.Path(dir_okay=False, path_type=Path)
+
+
+def _fail(message: str) -> None:
+    click.echo(message, err=True)
+    raise SystemExit(2)
+
+
+def _world(task_path: Path | None, annotations: Path):
+    from housebench.annotations.schema import SceneAnnotations
+    from housebench.jsonfile import load_model
+    from housebench.skill_library.contracts import World
+    from housebench.skill_library.planner import world_of
+    from housebench.tasks.spec import TaskVariant
+
+    scene = load_model(SceneAnnotations, annotations)
+    if task_path is None:
+        return None, World(scene)
+    variant = load_model(TaskVariant, task_path)
+    return variant, world_of(variant, scene)
+
+
+@click.group()
+def skill() -> None:
+    """The verb skill library: catalog for planners and models, subgraphs, the symbolic planner."""
+
+
+@skill.command()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("catalog"), show_default=True)
+def catalog(out: Path) -> None:
+    """Write catalog.json, skills/<id>.json and their JSON Schemas under OUT."""
+    from housebench.skill_library.catalog import write_catalog
+
+    written = write_catalog(out)
+    click.echo(f"{out}/catalog.json: {len(written.skills)} skills, {len(written.relations)} relations")
+
+
+@skill.command()
+@click.argument("subgraph_file", type=FILE)
+@click.option("--annotations", type=FILE, required=True, help="scene annotations to ground the names in")
+@click.option("--task", "task_path", type=FILE, help="the variant's task.json (its roles and place aliases)")
+def validate(subgraph_file: Path, annotations: Path, task_path: Path | None) -> None:
+    """Check a skill subgraph against the library and ground it in a scene (exit 0, or 2 with one line)."""
+    from housebench.jsonfile import SpecError
+    from housebench.skill_library.subgraph import ground, load_subgraph
+
+    try:
+        _, world = _world(task_path, annotations)
+        order = ground(load_subgraph(subgraph_file), world, subgraph_file)
+    except SpecError as err:
+        _fail(str(err))
+    click.echo(f"{subgraph_file}: ok ({len(order)} nodes: {' '.join(n.verb for n, _ in order)})")
+
+
+@skill.command()
+@click.option("--task", "task_path", type=FILE, required=True, help="a variant's task.json")
+@click.option("--annotations", type=FILE, required=True, help="its scene annotations")
+@click.option("--out", type=FILE, help="write the subgraph here (default: print it)")
+def plan(task_path: Path, annotations: Path, out: Path | None) -> None:
+    """Decompose a task variant's goal into a skill subgraph with the symbolic planner."""
+    from housebench.io import dumps_json, write_json
+    from housebench.jsonfile import SpecError
+    from housebench.skill_library.planner import PlanError
+    from housebench.skill_library.planner import plan as make_plan
+
+    try:
+        variant, world = _world(task_path, annotations)
+        sub = make_plan(variant, world)
+    except (SpecError, PlanError) as err:
+        _fail(str(err))
+    if out:
+        write_json(out, sub.dump())
+        click.echo(f"{out}: {len(sub.nodes)} nodes")
+    else:
+        click.echo(dumps_json(sub.dump()), nl=False)
+
+
+COMMANDS = [skill]

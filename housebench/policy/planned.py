@@ -1,0 +1,56 @@
+"""``planned``: the symbolic planner's subgraph for the task, run by the skill library's runtime.
+
+At reset the planner decomposes the resolved goal into a skill subgraph (event ``plan``); every
+control step drives :class:`~housebench.skill_library.runtime.SubgraphRun`, whose events (node
+preconditions, path, postconditions, failures and fallbacks) land in the ``events`` table; the episode
+is scored by the task's own evaluator as for any policy. When the run ends the policy says stop.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from housebench.policy.base import PolicyContext, PolicyParams
+from housebench.skill_library.planner import PlanError, Problem, finish, world_of
+from housebench.skill_library.runtime import SubgraphRun
+from housebench.skills.base import SkillContext
+from housebench.state import Action, Observation
+
+
+class PlannedPolicy:
+    name = "planned"
+
+    class Params(PolicyParams):
+        attempts: int = Field(2, ge=1)  # tries per node (a fallback between tries)
+        max_expansions: int = Field(20000, gt=0)  # the planner's search budget
+
+    def __init__(self, params: Params | None = None) -> None:
+        self.params = params or self.Params()
+
+    def reset(self, ctx: PolicyContext, obs: Observation) -> None:
+        world = world_of(ctx.task, ctx.scene)
+        world.state = obs.state
+        self.gen, self.primed = None, False
+        try:
+            problem = Problem(ctx.task, world)
+            sub = finish(problem, problem.solve(self.params.max_expansions))
+        except PlanError as err:
+            ctx.log("plan", ok=False, reason=str(err), nodes=[])
+            return
+        ctx.log("plan", ok=True, reason="", nodes=[f"{n.id} {n.verb} {n.args}" for n in sub.nodes])
+        skill_ctx = SkillContext(
+            task=ctx.task, scene=ctx.scene, control_dt=ctx.control_dt, log=ctx.log, initial=obs.state
+        )
+        self.run = SubgraphRun(sub, world, skill_ctx, self.params.attempts)
+        self.gen = self.run.run(obs)
+
+    def act(self, obs: Observation) -> Action | None:
+        if self.gen is None:
+            return Action(stop=True)
+        try:
+            action = self.gen.send(obs) if self.primed else next(self.gen)
+        except StopIteration:
+            self.gen = None
+            return Action(stop=True)
+        self.primed = True
+        return action

@@ -1,0 +1,207 @@
+"""The skills that carry out a leaf SkillNode in the live episode: ``EXECUTORS[verb](args, world, ctx, obs)``.
+
+Most are the skills package's own (navigate, pick, place, release); the few verbs it does not have yet
+that need no new manipulation are small skills here (wait, look, lift, face, retreat, tuck, reset). A
+verb without an executor (open, close, press, push, ...) fails its call with ``unsupported``; nested
+contracts never need one (they run the skills they call).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from housebench.annotations.schema import Support
+from housebench.planning.footprint import stance_free
+from housebench.planning.reach import candidates, near_cells
+from housebench.robot.fetch import HEAD_JOINTS, HOME, TORSO_JOINT
+from housebench.skill_library.contracts import World
+from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
+from housebench.skills.motion import TUCK, hold, move_arm, settle_arm
+from housebench.skills.navigate import Navigate, obstacle_boxes, planner
+from housebench.skills.pick import Pick
+from housebench.skills.place import Place, Release
+from housebench.state import Observation
+from housebench.tasks import geometry, refs
+from housebench.tasks.predicates import head_camera
+
+STANCE = (0.6, 0.7, 0.5, 0.8, 0.9)  # metres from the target's box to try, in order
+Factory = Callable[[dict[str, Any], World, SkillContext, Observation], Skill]
+
+
+def target_box(world: World, obs: Observation, name: str) -> tuple[float, ...]:
+    """The world box of an object (where it is now) or of a named piece of the house."""
+    if name in world.scene.objects:
+        return geometry.world_box(obs.objects[name], world.scene.objects[name].asset)
+    found = refs.boxes(name, world.scene.house)
+    if not found:
+        raise SkillFailure("navigate", Reason.UNSUPPORTED, target=name)
+    lo, hi = np.min([b[:3] for b in found], axis=0), np.max([b[3:] for b in found], axis=0)
+    return (*map(float, lo), *map(float, hi))
+
+
+def stance(world: World, ctx: SkillContext, obs: Observation, name: str, skip=()) -> tuple[float, float, float]:
+    """A free base pose facing ``name``'s box centre, :data:`STANCE` from its nearest edge, on the
+    reachable floor (the skills' own footprint and floor grid)."""
+    box = target_box(world, obs, name)
+    centre = ((box[0] + box[3]) / 2, (box[1] + box[4]) / 2)
+    reach = max(box[3] - box[0], box[4] - box[1]) / 2
+    base_planner = planner(ctx, obs, skip)
+    grid = base_planner.grid
+    reachable = grid.reachable(*base_planner.world(base_planner.nearest_free(obs.base[:2])))
+    boxes = obstacle_boxes(ctx, obs, skip)
+    rings = tuple(reach + d for d in STANCE)
+    for pose in candidates(centre, lambda p: near_cells(reachable, grid, p, 0.1) and stance_free(p, boxes), rings):
+        return pose
+    raise SkillFailure("navigate", Reason.UNREACHABLE, target=name)
+
+
+class Wait(Skill):
+    name = "wait"
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.timeout_s = seconds + 10.0
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        return (yield from hold(obs, self.seconds, ctx))
+
+
+class Look(Skill):
+    """Pan and tilt the head so the camera axis passes through an object's centre."""
+
+    name = "look"
+    timeout_s = 10.0
+
+    def __init__(self, world: World, obj: str) -> None:
+        self.world, self.obj = world, obj
+
+    def target(self) -> str:
+        return self.obj
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        asset = self.world.scene.objects[self.obj].asset
+        centre = geometry.centre(obs.objects[self.obj], asset)
+        pan_joint, tilt_joint = HEAD_JOINTS
+        joints = {pan_joint: 0.0, tilt_joint: 0.0}
+        for _ in range(3):  # the camera moves with pan and tilt: a few fixed-point rounds
+            eye, _ = head_camera(_view(obs, joints))
+            d = centre - eye
+            joints = {
+                pan_joint: math.atan2(d[1], d[0]) - obs.base[2],
+                tilt_joint: math.atan2(-d[2], math.hypot(d[0], d[1])),
+            }
+        obs = yield from hold(obs, 0.5, ctx, joints=joints)
+        return (yield from settle_arm(self.name, obs, joints, ctx))
+
+
+def _view(obs: Observation, head: dict[str, float]):
+    """A context-like view for :func:`head_camera` with the head joints set to ``head``."""
+
+    class View:
+        def joint(self, name: str) -> float:
+            return head.get(name, obs.joints[name])
+
+    return View()
+
+
+class Scan(Skill):
+    """Look at each instance of a role in turn (nearest first)."""
+
+    name = "scan"
+
+    def __init__(self, world: World, role: str) -> None:
+        self.world, self.role = world, role
+        self.timeout_s = 10.0 * max(1, len(world.instances(role)))
+
+    def target(self) -> str:
+        return self.role
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        def far(name: str) -> float:
+            return math.dist(obs.objects[name].pos[:2], obs.base[:2])
+
+        for name in sorted(self.world.instances(self.role), key=far):
+            obs = yield from Look(self.world, name).body(ctx, obs)
+        return obs
+
+
+class Lift(Skill):
+    """Raise the held object by raising the torso (the arm keeps its pose)."""
+
+    name = "lift"
+    timeout_s = 15.0
+
+    def __init__(self, height: float) -> None:
+        self.height = height
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        target = {TORSO_JOINT: min(obs.joints[TORSO_JOINT] + self.height, 0.38)}
+        obs = yield from hold(obs, 1.0, ctx, joints=target)
+        return (yield from settle_arm(self.name, obs, target, ctx))
+
+
+class Pose(Skill):
+    """Tuck (torso and arm home) or reset (every home joint, gripper open)."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.timeout_s = name, 20.0
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        obs = yield from move_arm(self.name, obs, [TUCK], ctx)
+        if self.name == "reset":
+            head = {j: HOME[j] for j in HEAD_JOINTS}
+            obs = yield from hold(obs, 1.0, ctx, joints=head, gripper=0.1)
+        return obs
+
+
+def _navigate(args, world, ctx, obs) -> Skill:
+    name = args["target"]
+    return Navigate(stance(world, ctx, obs, name), why=name)
+
+
+def _face(args, world, ctx, obs) -> Skill:
+    box = target_box(world, obs, args["target"])
+    x, y, _ = obs.base
+    yaw = math.atan2((box[1] + box[4]) / 2 - y, (box[0] + box[3]) / 2 - x)
+    return Navigate((x, y, yaw), why=args["target"])
+
+
+def _retreat(args, world, ctx, obs) -> Skill:
+    x, y, yaw = obs.base
+    return Navigate((x - 0.8 * math.cos(yaw), y - 0.8 * math.sin(yaw), yaw), why=args["target"])
+
+
+def _support(world: World, ref: str) -> Support:
+    return refs.supports(ref, world.places, world.scene.house)[0]
+
+
+def _top_of(world: World, obs: Observation, base: str) -> Support:
+    """The top face of object ``base`` as a support (for stacking)."""
+    box = geometry.world_box(obs.objects[base], world.scene.objects[base].asset)
+    return Support(name=f"{base}/top", owner=base, height=box[5], box=(box[0], box[1], box[3], box[4]))
+
+
+EXECUTORS: dict[str, Factory] = {
+    "navigate": _navigate,
+    "approach": lambda a, w, c, o: Navigate(stance(w, c, o, a["object"]), why=a["object"]),
+    "face": _face,
+    "retreat": _retreat,
+    "tuck": lambda a, w, c, o: Pose("tuck"),
+    "reset": lambda a, w, c, o: Pose("reset"),
+    "wait": lambda a, w, c, o: Wait(a["seconds"]),
+    "look": lambda a, w, c, o: Look(w, a["object"]),
+    "inspect": lambda a, w, c, o: Look(w, a["object"]),
+    "search": lambda a, w, c, o: Scan(w, a["role"]),
+    "count": lambda a, w, c, o: Scan(w, a["role"]),
+    "pick": lambda a, w, c, o: Pick(a["object"]),
+    "place": lambda a, w, c, o: Place(a["object"], support=_support(w, a["support"])),
+    "insert": lambda a, w, c, o: Place(a["object"], container=a["container"]),
+    "drop": lambda a, w, c, o: Place(a["object"], container=a["container"]),
+    "stack": lambda a, w, c, o: Place(a["object"], support=_top_of(w, o, a["base"])),
+    "release": lambda a, w, c, o: Release(),
+    "lift": lambda a, w, c, o: Lift(a["height"]),
+}
