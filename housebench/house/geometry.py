@@ -74,3 +74,9 @@ class Frame:
     def box(self, name: str, lo: Vec3, hi: Vec3) -> Box:
         """A box given by local corners ``(u, v, z)``."""
         return box(name, self.point(*lo), self.point(*hi))
+
+
+def penetration(a: Box, b: Box) -> float:
+    """How deep ``a`` and ``b`` overlap (metres, the smallest overlap over the three axes); <= 0 apart."""
+    lo_a, lo_b = a.bounds, b.bounds
+    return min(min(lo_a[i + 3], lo_b[i + 3]) - max(lo_a[i], lo_b[i]) for i in range(3))

@@ -15,11 +15,11 @@ import numpy as np
 
 from housebench.house.appliances import Appliance
 from housebench.house.furnish import furnish
-from housebench.house.geometry import Box
+from housebench.house.geometry import Box, penetration
 from housebench.house.parts import Part
 from housebench.house.plan import Room, floor_plan
 
-__all__ = ["Box", "House", "generate_house"]
+__all__ = ["Box", "House", "body_overlaps", "generate_house"]
 
 
 @dataclass(frozen=True)
@@ -51,3 +51,15 @@ def generate_house(params: dict[str, Any]) -> House:
         tuple(appliances),
         (x, y, yaw),
     )
+
+
+def body_overlaps(house: House, tol: float = 1e-6) -> list[tuple[str, str, float]]:
+    """Boxes of separate bodies that overlap by more than ``tol`` (m): each moving part against the
+    static house and against every other part, as ``(box, box, depth)``. An engine that does not
+    filter the pair (MuJoCo's backend does, in code) would push them apart."""
+    found = []
+    for i, part in enumerate(house.parts):
+        others = [*house.boxes, *(b for q in house.parts[i + 1 :] for b in q.boxes)]
+        for a in part.boxes:
+            found += [(a.name, b.name, d) for b in others if (d := penetration(a, b)) > tol]
+    return found

@@ -68,6 +68,16 @@ TASKS = [
     _col("crashes", "crashes"),
     _col("note", "note"),
 ]
+BACKENDS = [
+    _col("task", "task"),
+    _col("policy", "policy"),
+    _col("backend", "backend"),
+    _col("episodes", "episodes"),
+    ("SUCCESS (successes / episodes)", lambda r: f"{_pct(r['success_rate'])} ({r['successes']}/{r['episodes']})"),
+    ("success 95% CI (Wilson)", _ci),
+    _col("mean_progress", "progress (partial credit)", _num),
+    _col("crashes", "crashes"),
+]
 CONDITIONS = [
     _col("task", "task"),
     _col("policy", "policy"),
@@ -248,7 +258,8 @@ def render(
     verification: dict[str, Any] | None = None,
 ) -> str:
     """The whole page: at a glance, success by task beside the control, plots, failures grouped by
-    predicate and item, crashes, goal conditions, asset health, skill verification, the sampled
+    predicate and item (and, when the runs used more than one physics engine, the same tasks in
+    each engine side by side), crashes, goal conditions, asset health, skill verification, the sampled
     variants' choices, provenance, pictures (captioned) and a drill-down per episode."""
     health = (
         "<p>Asset health was not given to this report.</p>"
@@ -256,12 +267,19 @@ def render(
         else f"<p>{sum(a['verdict'] != 'passed' for a in assets)} of {len(assets)} assets failed.</p>"
         + table(assets, ASSETS)
     )
+    engines = {row["backend"] for row in sections["backends"]}
+    by_backend = (
+        ["<h2 id=backends>The same tasks in each physics engine</h2>", table(sections["backends"], BACKENDS)]
+        if len(engines) > 1
+        else []
+    )
     parts = [
         f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{escape(title)}</title>",
         f"<style>{CSS}</style></head><body><h1>{escape(title)}</h1>",
         glance(sections, control),
         "<h2 id=tasks>Success by task, beside the control</h2>",
         table(sections["tasks"], TASKS),
+        *by_backend,
         "<h2 id=plots>Plots</h2>",
         "".join(_figure(path, caption) for path, caption in plots),
         "<h2 id=failures>Why episodes failed: by predicate and item</h2>",

@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
-WIDE = 0.5  # a 95% interval wider than this many points of rate says little on its own
+WIDE = 0.3  # a 95% interval wider than this (30 points of rate) says little on its own
 
 QUERIES = {
     "policies": """
@@ -28,6 +28,11 @@ QUERIES = {
                avg(progress) as mean_progress, count_if(status = 'crash') as crashes,
                avg(wall_s) as mean_wall_s, max(sim_s) as max_sim_s
         from episodes group by task, policy order by task, policy""",
+    "backends": """
+        select task, policy, backend || ' ' || backend_version as backend, count(*) as episodes,
+               count_if(success) as successes, avg(progress) as mean_progress,
+               count_if(status = 'crash') as crashes, avg(wall_s) as mean_wall_s
+        from episodes group by all order by task, policy, backend""",
     "conditions": """
         select task, policy, condition_index, predicate, count(*) as items,
                avg(ok::int) as pass_rate
@@ -126,6 +131,8 @@ def summarize(con: duckdb.DuckDBPyConnection, control: str = "noop") -> dict[str
         for row in sections[name]:
             _rate(row)
         _beside_control(sections[name], control, key)
+    for row in sections["backends"]:
+        _rate(row)
     return sections
 
 

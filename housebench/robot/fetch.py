@@ -31,6 +31,7 @@ FINGER_JOINTS = (f"{PREFIX}l_gripper_finger_joint", f"{PREFIX}r_gripper_finger_j
 TORSO_JOINT = f"{PREFIX}torso_lift_joint"
 HEAD_JOINTS = (f"{PREFIX}head_pan_joint", f"{PREFIX}head_tilt_joint")
 HEAD_CAMERA = f"{PREFIX}head_camera_rgb"
+USD_ASSET = Path(__file__).with_name("fetch.usda")  # the robot as a UsdPhysics articulation (robot.usd_asset)
 GRIP_SITE = f"{PREFIX}grip"  # the gripper frame between the finger pads
 FINGER_BODIES = {"left": f"{PREFIX}l_gripper_finger_link", "right": f"{PREFIX}r_gripper_finger_link"}
 BASE_CLEARANCE = 0.005  # the base glides 5 mm above the floor (driven, not rolling)
@@ -54,16 +55,15 @@ REACH = (
     ((0.0, 0.1), 0.4, 0.55),
     ((0.1, 0.2), 0.4, 0.6),
     ((0.2, 0.4), 0.4, 0.7),
-    ((0.4, 0.8), 0.4, 0.75),
-    ((0.8, 1.0), 0.45, 0.75),
+    ((0.4, 1.0), 0.4, 0.75),
     ((1.0, 1.1), 0.4, 0.7),
     ((1.1, 1.2), 0.4, 0.65),
     ((1.2, 1.3), 0.4, 0.6),
-    ((1.3, 1.4), 0.65, 1.05),
+    ((1.3, 1.4), 0.4, 1.05),
     ((1.4, 1.5), 0.4, 1.0),
     ((1.5, 1.6), 0.4, 0.95),
     ((1.6, 1.7), 0.4, 0.85),
-    ((1.7, 1.8), 0.5, 0.65),
+    ((1.7, 1.8), 0.45, 0.65),
 )
 GRIPPER_OPENING = 0.1  # finger gap when open, metres (2 x 0.05 finger travel)
 

@@ -14,15 +14,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import Field, ValidationError
 
+from housebench.inputs import InputError
 from housebench.jsonfile import SpecError, one_line
 from housebench.skill_library.contracts import World
 from housebench.skill_library.library import skills
 from housebench.skill_library.subgraph import PlanNode, Subgraph, chain
 from housebench.tasks import geometry
 from housebench.tasks.goal import Name, Strict
+from housebench.yamlfile import load_yaml
 
 SCENARIOS_FILE = Path(__file__).with_name("scenarios.yaml")
 ZONE = (0.08, -0.1, -0.05, 0.3, 0.1, 0.2)  # offsets from the object's centre for ``$near_<object>``
@@ -47,7 +48,9 @@ class ScenarioFile(Strict):
 
 def load_scenarios(path: Path = SCENARIOS_FILE) -> list[Scenario]:
     try:
-        loaded = ScenarioFile.model_validate(yaml.safe_load(Path(path).read_text()))
+        loaded = ScenarioFile.model_validate(load_yaml(Path(path)))  # strict YAML, bounded
+    except InputError as err:
+        raise SpecError(str(err)) from None
     except ValidationError as err:
         raise SpecError(one_line(path, err)) from None
     unknown = sorted({s.verb for s in loaded.scenarios} - set(skills()))

@@ -16,7 +16,7 @@ import numpy as np
 
 from housebench.annotations.schema import AssetAnnotation
 from housebench.state import ObjectState
-from housebench.tasks.geometry import rotation
+from housebench.tasks.geometry import rotation, world_box
 
 FINGER_HALF = 0.0385  # pad centre to fingertip, m
 TIP_CLEARANCE = 0.003  # fingertips stay this far above the support
@@ -24,6 +24,7 @@ THIN, THIN_TIP = 0.02, 0.0005  # items thinner than THIN are pinched with the ti
 MAX_WIDTH = 0.09  # widest object the fingers take (0.1 m opening less clearance)
 TOP_MARGIN = 0.04  # a tall object is pinched this far below its top
 RIM_DEPTH = 0.035  # the fingertips reach this far down a container's wall
+TILTED = 0.87  # cos 30 deg: an item tilted further is taken by its world box (it fell over)
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,8 @@ class TopGrasp:
 def grasps(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
     """Every grasp from above this asset offers (empty: none fits the gripper)."""
     rot = rotation(pose.quat)
+    if rot[2, 2] < TILTED:  # fallen over: take it from above by its world box, any way it fits
+        return _fallen(asset, pose)
     origin = np.asarray(pose.pos)
     out = []
     for prim in asset.grasps:
@@ -65,3 +68,15 @@ def grasps(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
                 turn = yaw + ayaw * math.pi / 2
                 out.append(TopGrasp("rim_pinch", pad, (turn, turn + math.pi)))
     return out
+
+
+def _fallen(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
+    """A top pinch of a tilted or fallen item from its world box: across whichever side fits."""
+    box = world_box(pose, asset)
+    size = (box[3] - box[0], box[4] - box[1], box[5] - box[2])
+    yaws = [yaw for yaw, width in ((0.0, size[0]), (math.pi / 2, size[1])) if width <= MAX_WIDTH]
+    if not yaws:
+        return []
+    low = FINGER_HALF + (THIN_TIP if size[2] < THIN else TIP_CLEARANCE)
+    pad = np.array([(box[0] + box[3]) / 2, (box[1] + box[4]) / 2, box[2] + max(low, size[2] / 2)])
+    return [TopGrasp("top_pinch", pad, tuple(y + k * math.pi for y in yaws for k in (0, 1)))]

@@ -102,7 +102,7 @@ class Place(Skill):
         size = ctx.scene.objects[self.obj].asset.size
         out = []
         big = math.hypot(size[0], size[1]) / 2 > BIG  # turning a tray or a bin swings it into the robot
-        for turn in (0.0,) if big else (0.0, math.pi / 2, -math.pi / 2, math.pi):
+        for turn in (0.0,) if big else (0.0, math.pi / 2, -math.pi / 2):  # a half turn flings light items
             c, s = math.cos(turn), math.sin(turn)
             offset = np.array([c * held_xy[0] - s * held_xy[1], s * held_xy[0] + c * held_xy[1]])
             if self.container:

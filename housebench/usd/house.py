@@ -10,25 +10,44 @@ Z-up, metres, kilograms, defaultPrim ``/World``.
   ``PhysicsPrismaticJoint``) has axis X turned onto the part's axis by ``localRot0/1``, body0 unset
   (the world), body1 the part, limits (degrees or metres) closed at 0, and a drive (stiffness, damping,
   target 0) that holds it closed. No rigid body is nested in another.
+  The joint is its own fixed-base articulation (``PhysicsArticulationRootAPI`` on the joint) and carries
+  the armature every engine should add (``newton:armature``, ``physxJoint:armature``).
+- ``/World/PhysicsScene``: gravity, and 500 steps per second for PhysX and Newton (the MuJoCo backend's 2 ms).
+- Every collider is bound (purpose ``physics``) to ``/World/Looks/HousePhysicsMaterial`` (friction 1.0,
+  MuJoCo's and Newton's default, which PhysX does not share).
+- ``/World/CollisionGroups`` says who touches whom (the MuJoCo backend's contype / conaffinity): the
+  static house and the moving parts never touch each other (a part sits in its frame), parts never touch
+  parts, the robot never touches itself; props touch everything.
 - ``/World/Cameras/topdown`` is an orthographic camera over the whole house, below the lintels.
-- ``/World/Robot`` is an Xform with ``translate`` + ``rotateZ`` ops and ``housebench:robot = "fetch"``.
+- ``/World/Robot`` references the robot asset (:data:`housebench.robot.fetch.USD_ASSET`, copied beside the
+  layer as ``fetch.usda``: a UsdPhysics articulation) with ``translate`` + ``rotateZ`` ops (its start pose)
+  and ``housebench:robot = "fetch"``, which the MuJoCo backend resolves to its own model of the same robot.
 """
 
 from __future__ import annotations
 
 import math
+import shutil
 from pathlib import Path
 
-from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
+from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics, UsdShade
 
 from housebench.house.geometry import Box
 from housebench.house.layout import House
 from housebench.house.parts import Part
 from housebench.house.picture import ASPECT, topdown_view
 from housebench.io import r6
-from housebench.usd.paths import HOUSE_ROOT, ROBOT_PATH, TOPDOWN_CAMERA
+from housebench.robot.fetch import USD_ASSET
+from housebench.usd.paths import COLLISION_GROUPS, HOUSE_ROOT, PROPS_PATH, ROBOT_PATH, TOPDOWN_CAMERA
 
 PART_DENSITY = 400.0  # kg/m^3 of doors, drawers, buttons and keys
+PART_ARMATURE = 0.002  # rotor inertia of every part joint (kg m^2 or kg, SI as MuJoCo; keeps buttons stable)
+HOUSE_FRICTION = 1.0
+STEPS_PER_S = 500  # physics steps per second (the MuJoCo backend's 2 ms), for PhysX and Newton
+PHYSICS_MATERIAL = "/World/Looks/HousePhysicsMaterial"
+ROBOT_FILE = "fetch.usda"  # the robot asset, beside the house layer
+# group -> the groups it never touches (symmetric), as the MuJoCo backend's collision classes
+FILTERS = {"house": ("house",), "parts": (), "robot": ("robot",), "props": ()}
 _PALETTE = {
     "floor": (0.62, 0.58, 0.52),
     "walls": (0.92, 0.92, 0.9),
@@ -62,6 +81,8 @@ def _cube(stage: Usd.Stage, path: str, box: Box, origin: tuple[float, float, flo
     cube.AddScaleOp().Set(Gf.Vec3f(*box.size))
     cube.CreateDisplayColorAttr([Gf.Vec3f(*color(box.name))])
     UsdPhysics.CollisionAPI.Apply(cube.GetPrim())
+    material = UsdShade.Material(stage.GetPrimAtPath(PHYSICS_MATERIAL))
+    UsdShade.MaterialBindingAPI.Apply(cube.GetPrim()).Bind(material, UsdShade.Tokens.weakerThanDescendants, "physics")
 
 
 def _axis_rotation(axis: tuple[float, float, float]) -> Gf.Quatf:
@@ -96,6 +117,35 @@ def _part(stage: Usd.Stage, part: Part) -> None:
     drive.CreateTargetPositionAttr(0.0)
     drive.CreateStiffnessAttr(r6(part.stiffness / unit))
     drive.CreateDampingAttr(r6(part.damping / unit))
+    prim = joint.GetPrim()
+    UsdPhysics.ArticulationRootAPI.Apply(prim)
+    for attr in ("newton:armature", "physxJoint:armature"):
+        prim.CreateAttribute(attr, Sdf.ValueTypeNames.Float, True).Set(PART_ARMATURE)
+
+
+def _physics_material(stage: Usd.Stage) -> None:
+    UsdGeom.Scope.Define(stage, str(Sdf.Path(PHYSICS_MATERIAL).GetParentPath()))
+    api = UsdPhysics.MaterialAPI.Apply(UsdShade.Material.Define(stage, PHYSICS_MATERIAL).GetPrim())
+    api.CreateStaticFrictionAttr(HOUSE_FRICTION)
+    api.CreateDynamicFrictionAttr(HOUSE_FRICTION)
+    api.CreateRestitutionAttr(0.0)
+
+
+def _collision_groups(stage: Usd.Stage, house: House) -> None:
+    UsdGeom.Scope.Define(stage, COLLISION_GROUPS)
+    members = {
+        "house": ([HOUSE_ROOT], [f"{HOUSE_ROOT}/{p.name}" for p in house.parts]),
+        "parts": ([f"{HOUSE_ROOT}/{p.name}" for p in house.parts], []),
+        "robot": ([ROBOT_PATH], []),
+        "props": ([PROPS_PATH], []),
+    }
+    for name, filtered in FILTERS.items():
+        group = UsdPhysics.CollisionGroup.Define(stage, f"{COLLISION_GROUPS}/{name}")
+        group.CreateFilteredGroupsRel().SetTargets([Sdf.Path(f"{COLLISION_GROUPS}/{f}") for f in filtered])
+        collection = group.GetCollidersCollectionAPI()
+        includes, excludes = members[name]
+        collection.CreateIncludesRel().SetTargets([Sdf.Path(p) for p in includes])
+        collection.CreateExcludesRel().SetTargets([Sdf.Path(p) for p in excludes])
 
 
 def _topdown_camera(stage: Usd.Stage, house: House) -> None:
@@ -110,7 +160,8 @@ def _topdown_camera(stage: Usd.Stage, house: House) -> None:
 
 
 def write_house_usd(house: House, path: Path) -> None:
-    """Write ``house`` to ``path`` (a new ``.usda`` file; same house, same bytes)."""
+    """Write ``house`` to ``path`` (a new ``.usda`` file; same house, same bytes) and the robot asset
+    beside it."""
     stage = Usd.Stage.CreateNew(str(path))
     UsdGeom.SetStageUpAxis(stage, UsdGeom.Tokens.z)
     UsdGeom.SetStageMetersPerUnit(stage, 1.0)
@@ -120,6 +171,10 @@ def write_house_usd(house: House, path: Path) -> None:
     scene = UsdPhysics.Scene.Define(stage, "/World/PhysicsScene")
     scene.CreateGravityDirectionAttr(Gf.Vec3f(0, 0, -1))
     scene.CreateGravityMagnitudeAttr(9.81)
+    for schema, attr in (("PhysxSceneAPI", "physxScene"), ("NewtonSceneAPI", "newton")):
+        scene.GetPrim().AddAppliedSchema(schema)
+        scene.GetPrim().CreateAttribute(f"{attr}:timeStepsPerSecond", Sdf.ValueTypeNames.Int, False).Set(STEPS_PER_S)
+    _physics_material(stage)
     UsdGeom.Scope.Define(stage, HOUSE_ROOT)
     for owner in sorted({b.owner for b in house.boxes} | {p.owner for p in house.parts}):
         UsdGeom.Xform.Define(stage, f"{HOUSE_ROOT}/{owner}")
@@ -127,8 +182,11 @@ def write_house_usd(house: House, path: Path) -> None:
         _cube(stage, f"{HOUSE_ROOT}/{box.name}", box, (0.0, 0.0, 0.0))
     for part in house.parts:
         _part(stage, part)
+    _collision_groups(stage, house)
     _topdown_camera(stage, house)
+    shutil.copyfile(USD_ASSET, Path(path).parent / ROBOT_FILE)
     robot = UsdGeom.Xform.Define(stage, ROBOT_PATH)
+    robot.GetPrim().GetReferences().AddReference(f"./{ROBOT_FILE}")
     x, y, yaw = house.robot_start
     robot.AddTranslateOp().Set(Gf.Vec3d(x, y, 0.0))
     robot.AddRotateZOp().Set(math.degrees(yaw))

@@ -8,3 +8,4 @@ PROPS_PATH = "/World/Props"  # a task layer's objects
 CAMERAS = "/World/Cameras"
 TOPDOWN = "topdown"  # the house's overview camera (MuJoCo names cameras by their path under CAMERAS)
 TOPDOWN_CAMERA = f"{CAMERAS}/{TOPDOWN}"
+COLLISION_GROUPS = "/World/CollisionGroups"  # UsdPhysics collision groups: who touches whom

@@ -7,7 +7,7 @@ import pytest
 from asset_constants import BUILT
 from pxr import Usd, UsdGeom, UsdPhysics, UsdShade, UsdValidation
 
-from housebench.usd.asset import physics_errors
+from housebench.usd.asset import HULL_VERTEX_LIMIT, physics_errors
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +36,9 @@ def test_asset_usd_contract(name, built, validators):
         assert UsdPhysics.MeshCollisionAPI(hull).GetApproximationAttr().Get() == "convexHull"
         material, _ = UsdShade.MaterialBindingAPI(hull).ComputeBoundMaterial("physics")
         assert material.GetPrim().HasAPI(UsdPhysics.MaterialAPI)
+        points = len(UsdGeom.Mesh(hull).GetPointsAttr().Get())
+        for limit in ("physxConvexHullCollision:hullVertexLimit", "newton:maxHullVertices"):
+            assert points <= hull.GetAttribute(limit).Get() == HULL_VERTEX_LIMIT  # no engine reduces the hull
     rigid = [p for p in stage.Traverse() if p.HasAPI(UsdPhysics.RigidBodyAPI)]
     assert rigid == [root]  # no rigid body nested in a rigid body
     assert (built[name] / f"{name}.png").is_file()

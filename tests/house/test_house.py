@@ -15,10 +15,10 @@ from pxr import Usd, UsdGeom, UsdPhysics, UsdValidation
 
 from housebench.annotations.schema import HouseAnnotations, Obstacle
 from housebench.house.annotate import house_annotations
-from housebench.house.layout import generate_house
+from housebench.house.layout import body_overlaps, generate_house
 from housebench.house.query import HouseQuery
 from housebench.usd.house import read_boxes, write_house_usd
-from housebench.usd.paths import ROBOT_PATH
+from housebench.usd.paths import HOUSE_ROOT, ROBOT_PATH
 
 REPO = Path(__file__).resolve().parents[2]
 ROOMS = {"kitchen", "living_room", "dining_room", "bedroom", "study", "bathroom"}
@@ -51,11 +51,12 @@ def test_house_usd_validates_composes_and_has_jointed_parts(tmp_path, house):
     assert stage.GetPrimAtPath(ROBOT_PATH).GetAttribute("housebench:robot").Get() == "fetch"
     expected = {b.name: b for b in [*house.boxes, *(q for p in house.parts for q in p.boxes)]}
     assert {b.name: b for b in read_boxes(stage)} == expected
-    bodies = [p for p in stage.Traverse() if p.HasAPI(UsdPhysics.RigidBodyAPI)]
+    house_prims = [p for p in stage.Traverse() if p.GetPath().HasPrefix(HOUSE_ROOT)]
+    bodies = [p for p in house_prims if p.HasAPI(UsdPhysics.RigidBodyAPI)]
     assert len(bodies) == len(house.parts)
     paths = [b.GetPath() for b in bodies]  # no rigid body nested in a rigid body
     assert not [(a, b) for a in paths for b in paths if a != b and a.HasPrefix(b)]
-    joints = [p for p in stage.Traverse() if p.IsA(UsdPhysics.Joint)]
+    joints = [p for p in house_prims if p.IsA(UsdPhysics.Joint)]
     kinds = {p.GetTypeName() for p in joints}
     assert len(joints) == len(house.parts) and kinds == {"PhysicsRevoluteJoint", "PhysicsPrismaticJoint"}
     for prim in joints:
@@ -94,6 +95,21 @@ def test_rooms_furniture_parts_and_appliances(house, ann):
     assert {"fridge/shelf_1", "fridge/shelf_2", "microwave/bottom", "stove/burner_1"} <= supports
     part_rooms = {q.room_at(*np.mean(np.reshape(p.box, (2, 3)), axis=0)[:2]) for p in parts.values()}
     assert "bathroom" not in part_rooms and None not in part_rooms  # no cabinet in the bathroom
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5])
+def test_no_moving_part_overlaps_another_body(params, seed):
+    """Every pair of separate bodies (each part against the static house and every other part) is
+    apart at the closed pose, so an engine that filters nothing sees the same house."""
+    assert body_overlaps(generate_house({**params, "seed": seed})) == []
+
+
+def test_overlap_check_finds_an_overlap(house):
+    part = house.parts[0]
+    panel = part.boxes[0]
+    intruder = type(panel)("intruder/box", panel.center, (0.01, 0.01, 0.01))
+    moved = type(house)(**{**house.__dict__, "boxes": (*house.boxes, intruder)})
+    assert [(a, b) for a, b, _ in body_overlaps(moved)] == [(panel.name, "intruder/box")]
 
 
 def test_supports_found_from_geometry(ann, params):
@@ -177,7 +193,7 @@ def test_topdown_plan_labels_furniture(ann):
     cx, cy, extent = topdown_view(x1 - x0, y1 - y0)
     scale = 600 / extent
     footprints = _footprints(ann)
-    assert {"dining_table", "fridge"} <= set(footprints)
+    assert {"dining_table", "fridge"} <= set(footprints) and not set(footprints) & {r.name for r in ann.rooms}
     b = footprints["dining_table"]
     px = 400 + ((b[0] + b[2]) / 2 - x0 - cx) * scale
     py = 300 - ((b[1] + b[3]) / 2 - y0 - cy) * scale
@@ -196,3 +212,16 @@ def test_robot_footprint_and_reach_are_measured(ann):
     table = ann.robot.reach_at(0.8)  # issue 12's probe: top-down at table height works 0.45-0.75, fails 0.85
     assert table.min <= 0.45 and 0.75 <= table.max < 0.85
     assert ann.robot.reach_at(2.0) is None
+
+
+def test_plan_marks_each_prop_where_it_stands(ann):
+    from housebench.house.picture import PROP_RED, label_props, plan_pixel
+
+    blank = Image.new("RGB", (800, 600), "white")
+    table = next(s for s in ann.supports if s.owner == "dining_table")
+    x, y = (table.box[0] + table.box[2]) / 2, (table.box[1] + table.box[3]) / 2
+    picture = np.asarray(label_props(blank, ann, {"apple": (x, y)})).astype(int)
+    px, py = (round(v) for v in plan_pixel(ann, 800, 600)(x, y))
+    assert (picture[py, px] == PROP_RED).all()  # the dot
+    red = (np.abs(picture - PROP_RED).sum(-1) < 60).nonzero()
+    assert (red[1] > px + 8).any()  # and its name to the right of it

@@ -11,6 +11,7 @@ from PIL import Image
 from housebench.cli import main
 from housebench.report.build import build_report
 from housebench.report.summary import wilson
+from housebench.results.writer import write_run
 
 
 def test_wilson_interval_matches_known_values():
@@ -160,6 +161,23 @@ def test_asset_health_lists_drop_test_verdicts_hulls_and_refusals(results_dir, t
     health = html[html.index("id=assets") : html.index("id=choices")]
     assert "2 of 3 assets failed" in health and "tipped onto another rest" in health and "no mesh" in health
     assert asset_health(tmp_path / "nothing_built") is None
+
+
+def test_two_physics_engines_side_by_side(tmp_path, make_records):
+    root = tmp_path / "results"
+    write_run(root, "cross-mujoco", make_records("cross-mujoco", 29))
+    records = make_records("cross-newton", 29)
+    for row in records["episodes"]:
+        row.update(backend="newton", backend_version="1.8.0")
+    write_run(root, "cross-newton", records)
+    build_report(root, tmp_path / "both", runs=["cross-mujoco", "cross-newton"])
+    build_report(root, tmp_path / "one", runs=["cross-mujoco"])
+    both = (tmp_path / "both" / "index.html").read_text()
+    assert "<h2 id=backends>The same tasks in each physics engine</h2>" in both
+    section = both.split("<h2 id=backends>The same tasks in each physics engine</h2>")[1].split("<h2")[0]
+    assert section.count("<tr>") == 1 + 2 * 2 * 2  # header + task x policy x engine
+    assert "mujoco 3.3.7" in section and "newton 1.8.0" in section
+    assert "each physics engine" not in (tmp_path / "one" / "index.html").read_text()
 
 
 def test_skill_failures_name_the_last_failed_skill_once_per_episode(results_dir):

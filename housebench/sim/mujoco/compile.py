@@ -107,7 +107,7 @@ def compile_stage(stage: Usd.Stage) -> mujoco.MjModel:
     start pose)."""
     spec, cache, robot_start, statics = _scene_spec(), UsdGeom.XformCache(), None, {}
     joints = find_joints(stage)
-    it = iter(Usd.PrimRange(stage.GetPseudoRoot(), Usd.TraverseInstanceProxies()))
+    it = iter(stage.Traverse(Usd.TraverseInstanceProxies()))
     for prim in it:
         world = cache.GetLocalToWorldTransform(prim)
         if prim.HasAPI(UsdPhysics.RigidBodyAPI):
@@ -126,6 +126,7 @@ def compile_stage(stage: Usd.Stage) -> mujoco.MjModel:
         elif prim.GetAttribute("housebench:robot").Get() == "fetch":
             robot_start = _robot_start(world)
             spec.attach(fetch_spec(ROBOT, AFFINITY[ROBOT]), prefix=fetch.PREFIX, frame=spec.worldbody.add_frame())
+            it.PruneChildren()  # the robot's USD articulation: MuJoCo has its own model of it
     spec.add_key(name=HOME_KEY)
     model = spec.compile()
     for name, value in (fetch.home_qpos(robot_start) if robot_start else {}).items():

@@ -13,19 +13,22 @@ import math
 
 import mujoco
 import numpy as np
-from pxr import Gf, Usd, UsdGeom, UsdPhysics
+from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
 from housebench.sim.mujoco.bodies import PART, add_rigid_body, rigid
+from housebench.usd.paths import ROBOT_PATH
 
-ARMATURE = 0.002  # rotor inertia added to every part joint (keeps light buttons and keys stable)
+ROBOT = Sdf.Path(ROBOT_PATH)  # the robot's own joints: the backend attaches its own model of the robot
+ARMATURE = 0.002  # rotor inertia of a part joint that authors none (``newton:armature``, SI units)
 _AXES = {"X": (1.0, 0.0, 0.0), "Y": (0.0, 1.0, 0.0), "Z": (0.0, 0.0, 1.0)}
 
 
 def find_joints(stage: Usd.Stage) -> dict[str, Usd.Prim]:
-    """``{body1 path: joint prim}`` for every revolute or prismatic joint; other joints fail loudly."""
+    """``{body1 path: joint prim}`` for every revolute or prismatic joint outside the robot; other joints
+    fail loudly."""
     joints = {}
     for prim in stage.Traverse():
-        if not prim.IsA(UsdPhysics.Joint):
+        if not prim.IsA(UsdPhysics.Joint) or prim.GetPath().HasPrefix(ROBOT):
             continue
         if not (prim.IsA(UsdPhysics.RevoluteJoint) or prim.IsA(UsdPhysics.PrismaticJoint)):
             raise ValueError(f"{prim.GetPath()}: only revolute and prismatic joints are supported")
@@ -68,10 +71,15 @@ def add_part(spec: mujoco.MjSpec, prim: Usd.Prim, joint_prim: Usd.Prim, cache: U
         axis=axis @ inv[:3, :3],
         range=[joint.GetLowerLimitAttr().Get() * spec_unit, joint.GetUpperLimitAttr().Get() * spec_unit],
         limited=mujoco.mjtLimited.mjLIMITED_TRUE,
-        armature=ARMATURE,
+        armature=_armature(joint_prim),
         stiffness=[stiffness / unit, 0.0, 0.0],
         damping=[damping / unit, 0.0, 0.0],
     )
+
+
+def _armature(prim: Usd.Prim) -> float:
+    attr = prim.GetAttribute("newton:armature")
+    return float(attr.Get()) if attr and attr.HasAuthoredValue() else ARMATURE
 
 
 def _drive(prim: Usd.Prim, kind: str) -> tuple[float, float]:
