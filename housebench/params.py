@@ -24,9 +24,10 @@ Workers = Annotated[int, Field(ge=1, le=MAX_WORKERS)]
 
 
 class Section(BaseModel):
-    """Base of a params section and of every model nested in one: strict and frozen."""
+    """Base of a params section and of every model nested in one: strict, frozen, numbers finite
+    (YAML's ``.nan`` and ``.inf`` are refused)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 def sections(path: Path = PARAMS) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from housebench.cli import main
 from tests.conftest import ROOT
 
-AREAS = ["asset", "evaluate", "report", "results", "scene", "skill", "task"]
+AREAS = ["asset", "episode", "evaluate", "report", "results", "scene", "skill", "task"]
 
 
 def test_help_lists_every_area():

@@ -10,15 +10,15 @@ import yaml
 
 from housebench.assets.build import PhysicsParams
 from housebench.assets.collision import CollisionParams
-from housebench.assets.droptest import DropParams
 from housebench.assets.importer import ImportParams
 from housebench.house.params import HouseParams
 from housebench.params import Section, load_section, missing_keys
+from housebench.pipeline.plan import PlanParams
 from housebench.pipeline.settle import SettleParams
 from housebench.pipeline.verify import VerifyParams
 from housebench.report.pictures import ReportParams
 from housebench.rollout.plan import RolloutParams
-from housebench.skill_library.plans import PlanParams
+from housebench.sim.droptest import DropParams
 from housebench.tasks.sampler import SamplerParams
 from tests.conftest import ROOT
 
@@ -134,7 +134,9 @@ def test_bad_files_are_one_line_errors(tmp_path, text, message):
     assert message in _error("house", _params(tmp_path, text=text))
 
 
-@pytest.mark.parametrize("stage", ["import_assets", "house", "settle", "report", "rollout", "droptest"])
+@pytest.mark.parametrize(
+    "stage", ["import_assets", "house", "settle", "report", "rollout", "droptest", "plan", "verify"]
+)
 def test_every_stage_refuses_an_unknown_key(tmp_path, stage):
     section = {"import_assets": "import"}.get(stage, stage)
     text = (ROOT / "params.yaml").read_text().replace(f"\n{section}:\n", f"\n{section}:\n  typo_key: 1\n", 1)
@@ -150,3 +152,9 @@ def test_every_stage_refuses_an_unknown_key(tmp_path, stage):
     assert proc.returncode != 0
     assert proc.stderr.strip().splitlines()[-1] == f"params.yaml: {section}.typo_key: unknown key"
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-.inf"])
+def test_yaml_nan_and_infinity_are_refused(tmp_path, value):
+    text = (ROOT / "params.yaml").read_text().replace("threshold: 0.05", f"threshold: {value}", 1)
+    assert _error("collision", _params(tmp_path, text=text)).startswith("collision.threshold: Input should be a finite")

@@ -147,3 +147,22 @@ def test_scene_commands_refuse_what_is_not_a_regular_file(tmp_path):
         assert result.exit_code == 1 and f"{fifo}: file: not a regular file" in result.output
     result = CliRunner().invoke(main, ["scene", "render", str(fifo), "--width", "100000"])
     assert result.exit_code == 2 and "100000 is not in the range 16<=x<=8192" in result.output
+
+
+def test_skill_library_files_are_strict_too(tmp_path):
+    from housebench.skill_library.library import load_library
+    from housebench.skill_library.subgraph import SubgraphError, load_subgraph
+    from housebench.skill_library.verification import load_scenarios
+
+    library = tmp_path / "skills.yaml"
+    library.write_text("version: 1\nversion: 1\nskills: []\n")
+    with pytest.raises(SpecError, match=r"skills.yaml: line 2, column 1: duplicate key 'version'$"):
+        load_library(library)
+    scenarios = tmp_path / "scenarios.yaml"
+    scenarios.write_text(ALIAS_BOMB)
+    with pytest.raises(SpecError, match="anchors and aliases are not allowed"):
+        load_scenarios(scenarios)
+    plan = tmp_path / "plan.json"
+    os.mkfifo(plan)
+    with pytest.raises(SubgraphError, match=r"plan.json: file: not a regular file$"):
+        load_subgraph(plan)

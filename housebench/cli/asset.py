@@ -81,15 +81,18 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
 @click.option("--size", default=240, show_default=True, help="Pixels per view.")
 @click.option("--columns", default=4, show_default=True)
 def preview(sim_dirs: tuple[Path, ...], out: Path, size: int, columns: int) -> None:
-    """Picture built assets (SIM_DIRS with a ``body.xml``): the visual mesh beside the collision
-    hulls, one colour per hull."""
+    """Picture built assets (SIM_DIRS with an ``asset.usda``), loaded as the scenes load them: the
+    visual mesh beside the collision hulls, one colour per hull."""
     use_offscreen_gl()
-    from housebench.assets.preview import asset_picture, contact_sheet
+    from housebench.assets.preview import contact_sheet
+    from housebench.sim.asset_preview import asset_picture
+    from housebench.sim.registry import make_backend
 
-    missing = [str(d / "body.xml") for d in sim_dirs if not (d / "body.xml").is_file()]
+    missing = [str(d / "asset.usda") for d in sim_dirs if not (d / "asset.usda").is_file()]
     if missing:
         raise click.ClickException(f"{missing[0]}: not found (is it a built asset folder?)")
-    pictures = {d.resolve().name: asset_picture(d / "body.xml", size) for d in sim_dirs}
+    backend = make_backend("mujoco")
+    pictures = {d.resolve().name: asset_picture(backend, d / "asset.usda", size) for d in sim_dirs}
     contact_sheet(pictures, columns).save(out)
     click.echo(f"{out}")
 

@@ -74,7 +74,7 @@ def build(results_dir: Path, out_dir: Path, pictures: tuple[Path, ...], runs: tu
 
 @click.group()
 def results() -> None:
-    """The results tables: episodes, conditions, events, choices (Parquet, partitioned by run)."""
+    """The results tables: episodes, conditions, events, choices, states (Parquet, partitioned by run)."""
 
 
 @results.command("query")
@@ -83,7 +83,7 @@ def results() -> None:
 @click.option("--run", "runs", multiple=True, help="read only this run (repeatable; default: every run)")
 @click.argument("sql")
 def query(results_dir: Path, as_csv: bool, runs: tuple[str, ...], sql: str) -> None:
-    """Run SQL over the views episodes, conditions, events and choices, e.g.
+    """Run SQL over the views episodes, conditions, events, choices and states, e.g.
 
     housebench results query "select task, avg(success::int) from episodes group by task"
 

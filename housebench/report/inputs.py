@@ -1,5 +1,6 @@
 """What the report reads besides the Parquet, in one place for the DVC stage, the CLI and the nightly
-flow: the ``report`` params (title, pictures, control) and the asset health of ``assets_built/``.
+flow: the ``report`` params (title, pictures, control), the asset health of ``assets_built/`` and the
+skill verification stage's status table.
 
 Asset health lists every asset the stages saw: the drop test's verdict and its reasons, hull count and
 collider, and every asset an asset stage refused (its ``failed.json``), with the reason.
@@ -13,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from housebench.params import PARAMS, load_section
-from housebench.paths import ASSETS_COLLISION, ASSETS_IMPORTED, ASSETS_SIM, TASK_SPECS_DIR
+from housebench.paths import ASSETS_COLLISION, ASSETS_IMPORTED, ASSETS_SIM, DROPTEST, RESULTS_DIR, TASK_SPECS_DIR
 from housebench.report.pictures import ReportParams, caption, report_pictures
 
-DROPTEST = ASSETS_SIM.parent / "droptest.json"
+VERIFICATION = RESULTS_DIR / "verification" / "status.json"  # the verify stage's status table
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -65,5 +66,6 @@ def report_inputs(params: Path = PARAMS, root: Path = Path(), pictures: Sequence
         "control": section.control,
         "pictures": shown,
         "assets": asset_health(root),
+        "verification": _read(Path(root) / VERIFICATION) or None,
         "runs": section.runs,
     }

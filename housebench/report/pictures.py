@@ -66,8 +66,9 @@ def inside(path: Path, root: Path = Path()) -> Path:
     return Path(path)
 
 
+SCENE_PICTURES = {"preview.png": "", "plan.png": " (plan: props in red where they rest)"}
 KNOWN = {
-    "topdown.png": "Top-down plan of the house: rooms, furniture and doors labelled",
+    "topdown.png": "Top-down plan of the house: rooms and furniture labelled, the robot start marked",
     "assets.png": "Every built asset: visual mesh beside its collision hulls (drop-test failures marked FAILED)",
 }
 
@@ -77,10 +78,12 @@ def caption(path: Path, specs_dir: Path) -> str:
     path = Path(path)
     if path.name in KNOWN:
         return KNOWN[path.name]
-    where = "/".join(path.parts[-3:-1] if path.name == "preview.png" else path.parts[-3:])
+    scene = path.name in SCENE_PICTURES
+    where = "/".join(path.parts[-3:-1] if scene else path.parts[-3:])
     spec_file = Path(specs_dir) / f"{path.parts[-3]}.json" if len(path.parts) >= 3 else None
-    if path.name != "preview.png" or spec_file is None or not spec_file.is_file():
+    if not scene or spec_file is None or not spec_file.is_file():
         return where
+    where = f"{where}{SCENE_PICTURES[path.name]}"
     spec = load_spec(spec_file)  # a broken spec is a one-line SpecError, never a silent bare caption
     rule = "; ".join(spec.doc.success) if spec.doc else "see the task's goal"
     return f"{where}: “{spec.instruction}” Success: {rule}."

@@ -96,6 +96,7 @@ class SkillNode(Strict):
     access: list[Name] = Field(default_factory=list)  # arguments whose enclosure (doors) must be open first
     paths: Annotated[list[SkillPath], Field(min_length=1)]
     calls: list[Step] = Field(default_factory=list)  # a nested contract: the skills it calls, in order
+    post_anytime: bool = False  # the postconditions count when they held at any moment of the call
     for_each: Annotated[str, StringConstraints(pattern=r"^(all|on|in):\$\w+$")] | None = None  # calls per item
 
     @model_validator(mode="after")

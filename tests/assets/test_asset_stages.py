@@ -14,11 +14,11 @@ from asset_constants import REPO, SMALL_COACD
 from housebench.annotations.schema import AssetsFile
 from housebench.assets.build import PhysicsParams
 from housebench.assets.collision import CollisionParams
-from housebench.assets.droptest import DropParams
 from housebench.assets.importer import ImportParams
 from housebench.assets.standins import DEFAULT_SET, generate
 from housebench.hashing import tree_hash
 from housebench.params import load_section
+from housebench.sim.droptest import DropParams
 
 STAGES = ("import_assets", "collision", "physics", "droptest")
 

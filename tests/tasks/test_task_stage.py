@@ -86,3 +86,22 @@ def test_stage_fails_whole_on_a_bad_spec(repo):
     (repo / "params.yaml").write_text(yaml.safe_dump({"tasks": {"variants_per_taks": 2}}))
     with pytest.raises(SystemExit, match="params.yaml: tasks.variants_per_taks: unknown key"):
         stage.main()
+
+
+def test_stage_refuses_a_task_whose_asset_failed_its_drop_test(repo):
+    """The drop test's failure reaches the task author: one line naming the task, the object, the
+    asset and why it failed; the last good output stays."""
+    drops = {
+        "apple": {"passed": True, "failures": []},
+        "bowl": {"passed": False, "failures": ["tipped onto another rest: tilted 9.4 deg (max 5.0)"]},
+    }
+    write_json(repo / "assets_built/droptest.json", {"version": 1, "failed": ["bowl"], "assets": drops})
+    with pytest.raises(SystemExit) as refused:
+        stage.main()
+    assert str(refused.value) == (
+        "put_fruit_in_container: object 'bowl' uses asset 'bowl', which failed its drop test: "
+        "tipped onto another rest: tilted 9.4 deg (max 5.0)"
+    )
+    drops["bowl"] = {"passed": True, "failures": []}
+    write_json(repo / "assets_built/droptest.json", {"version": 1, "failed": [], "assets": drops})
+    stage.main()
