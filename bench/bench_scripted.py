@@ -5,7 +5,9 @@ simulated time per episode, and the histogram of the failing skill and its measu
         --variants 20 --workers 2 --out bench/scripted.jsonl
 
 Episodes run through :func:`housebench.rollout.episode.run_episode` (the rollout's own loop); one JSON
-line per episode goes to ``--out`` (appended, so a long measurement can be resumed by task).
+line per episode goes to ``--out`` (appended; a rerun skips what it holds). Episodes go round robin over
+the tasks (every task's v000, then every v001, ...), so a run cut short is balanced across tasks.
+``--summary`` prints the table of an existing ``--out`` without running anything.
 """
 
 from __future__ import annotations
@@ -116,8 +118,17 @@ def main() -> None:
     parser.add_argument("--policy", default="scripted")
     parser.add_argument("--root", type=Path, default=Path("."))
     parser.add_argument("--out", type=Path, default=Path("bench/scripted.jsonl"))
+    parser.add_argument("--summary", action="store_true", help="summarize --out, run nothing")
     args = parser.parse_args()
-    todo = jobs(args.root, args.tasks, args.variants, args.policy)
+    if args.summary:
+        rows = [json.loads(line) for line in args.out.read_text().splitlines()]
+        print(summary([r for r in rows if r["task"] in args.tasks]))
+        return
+    done = set()
+    if args.out.exists():  # resume: skip episodes already measured
+        done = {(r["task"], r["variant"]) for r in map(json.loads, args.out.read_text().splitlines())}
+    todo = [j for j in jobs(args.root, args.tasks, args.variants, args.policy) if (j.task, j.variant) not in done]
+    todo.sort(key=lambda j: (j.variant, j.task))  # round robin over tasks: a partial run stays balanced
     rows = []
     with ProcessPoolExecutor(args.workers) as pool, args.out.open("a") as sink:
         for row in pool.map(one, todo):

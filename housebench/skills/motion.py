@@ -149,14 +149,13 @@ def drive(
     turn = wrap(yaw - th)
     early = sum(math.dist(a, b) for a, b in zip(path[:-1], path[1:-1]))
     last = math.dist(path[-2], path[-1]) if len(path) > 1 else 0.0
-    n1 = math.ceil(max(early / BASE_SPEED, abs(turn) / YAW_SPEED) / ctx.control_dt)
-    for k in range(1, n1 + 1):
-        px, py = point_along(path[:-1], early * k / n1)
-        obs = yield Action(base=(px, py, th + turn * k / n1), **extra)
+    duration = max(early / BASE_SPEED, abs(turn) / YAW_SPEED)
+    for f in ramp(duration, ctx.control_dt):
+        px, py = point_along(path[:-1], early * f)
+        obs = yield Action(base=(px, py, th + turn * f), **extra)
     start = path[-2] if len(path) > 1 else path[-1]
-    n2 = max(1, math.ceil(last / BASE_SPEED / ctx.control_dt))
-    for k in range(1, n2 + 1):
-        px, py = point_along([start, path[-1]], last * k / n2)
+    for f in ramp(last / BASE_SPEED, ctx.control_dt):
+        px, py = point_along([start, path[-1]], last * f)
         obs = yield Action(base=(px, py, th + turn), **extra)
     goal = (*path[-1], th + turn)
     waited = 0.0
@@ -169,6 +168,27 @@ def drive(
             raise SkillFailure(skill, Reason.STALLED, where="base", off_m=round(dist, 3), off_rad=round(dyaw, 3))
         obs = yield Action(base=goal, **extra)
         waited += ctx.control_dt
+
+
+def ramp(duration: float, dt: float, accel_s: float = 1.0) -> list[float]:
+    """Fractions 0..1 of a motion of ``duration`` s at full speed, sampled every ``dt``, with the speed
+    ramped up and down over ``accel_s`` (a trapezoid; a held load does not swing off)."""
+    if duration <= 0:
+        return [1.0]
+    ramp_s = min(accel_s, duration)
+    total = duration + ramp_s  # the ramps cost half their time each
+    n = max(1, math.ceil(total / dt))
+    out = []
+    for k in range(1, n + 1):
+        t = total * k / n
+        if t < ramp_s:
+            d = t * t / (2 * ramp_s)
+        elif t > total - ramp_s:
+            d = duration - (total - t) ** 2 / (2 * ramp_s)
+        else:
+            d = t - ramp_s / 2
+        out.append(min(1.0, d / duration))
+    return out
 
 
 def point_along(path: list[tuple[float, float]], s: float) -> tuple[float, float]:
