@@ -129,15 +129,45 @@ def embodiedgen(mesh: trimesh.Trimesh, threads: int) -> dict:
     return {"s": cache[key]["s"], "hulls": len(hulls), "ratio": ratio, "dev": dev, "meshes": hulls}
 
 
+def views(spec, groups: list[int], size: int) -> np.ndarray:
+    """One ``size`` x ``size`` view per geom group of ``spec`` (a ``mujoco.MjSpec``), side by side, from
+    the same camera; the geoms of every group but the first get one colour each."""
+    import mujoco
+
+    from housebench.assets.preview import hull_colour
+
+    for group in groups[1:]:
+        for i, geom in enumerate(g for g in spec.geoms if g.group == group):
+            geom.rgba = hull_colour(i)
+    spec.visual.headlight.ambient = [0.45] * 3
+    spec.visual.headlight.diffuse = [0.75] * 3
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    camera = mujoco.MjvCamera()
+    camera.lookat[:] = model.stat.center
+    camera.distance, camera.azimuth, camera.elevation = 1.5 * float(model.stat.extent), 135.0, -30.0
+    renderer = mujoco.Renderer(model, size, size)
+    try:
+        pictures = []
+        for group in groups:
+            option = mujoco.MjvOption()
+            option.geomgroup[:] = 0
+            option.geomgroup[group] = 1
+            renderer.update_scene(data, camera=camera, scene_option=option)
+            pictures.append(renderer.render().copy())
+    finally:
+        renderer.close()
+    return np.hstack(pictures)
+
+
 def comparison(mesh: trimesh.Trimesh, ours_hulls, theirs_hulls, size: int = 220) -> np.ndarray:
     """The mesh, housebench's hulls and EmbodiedGen's hulls side by side (one colour per hull)."""
     import mujoco
 
-    from housebench.assets.preview import HULL_GROUP, VISUAL_GROUP, views
-
     spec = mujoco.MjSpec()
     body = spec.worldbody.add_body(name="asset")
-    sides = [(VISUAL_GROUP, [(mesh.vertices, mesh.faces)]), (HULL_GROUP, ours_hulls), (HULL_GROUP + 1, theirs_hulls)]
+    sides = [(2, [(mesh.vertices, mesh.faces)]), (3, ours_hulls), (4, theirs_hulls)]  # geom groups
     for group, meshes in sides:
         for i, (v, f) in enumerate(meshes):
             name = f"g{group}_{i}"

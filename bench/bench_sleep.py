@@ -1,11 +1,12 @@
-"""Island sleeping changes no result: every task scene settled and checked with sleeping on and off.
+"""Island sleeping changes no result: every task scene settled, checked and rolled out with sleeping on and off.
 
-For every ``scenes/tasks/<task>/<variant>/task.usda`` (run ``dvc repro tasks`` first) the scene is
+For every ``scenes/tasks/<task>/<variant>/task.usda`` (run ``dvc repro annotate`` first) the scene is
 settled twice in one process, from the same compiled model, once as the backend compiles it
 (sleeping on) and once with ``mjENBL_SLEEP`` cleared: the settle verdict, the skipped props, the
 stability check's verdict and every prop's rest position are compared, and the CPU time of each
-(after a first untimed run has put both compiled scenes in the cache).
-Goals (issue 15): identical verdicts, props within 1 mm.
+(after a first untimed run has put both compiled scenes in the cache). Then every episode of the
+``rollout`` params' plan for the ``noop`` policy runs both ways through the episode loop: verdicts,
+progress and final prop positions are compared. Goals (issue 15): identical verdicts, props within 1 mm.
 
     python bench/bench_sleep.py [--write]   # --write: the "Sleeping" section of bench/RESULTS.md
 """
@@ -22,7 +23,10 @@ import mujoco
 import numpy as np
 import yaml
 
+from housebench.params import load_params, load_section
 from housebench.paths import Layout
+from housebench.rollout.env import Episode
+from housebench.rollout.plan import RolloutParams, plan_jobs
 from housebench.sim.mujoco import MujocoBackend
 from housebench.sim.mujoco.simulation import MujocoSimulation
 from housebench.sim.settle import settle_scene
@@ -33,12 +37,15 @@ SECTION = "## Sleeping"
 TOLERANCE_M = 0.001
 
 
+SLEEP = int(mujoco.mjtEnableBit.mjENBL_SLEEP)
+
+
 class SleepOff(MujocoBackend):
     """The MuJoCo backend with island sleeping cleared on every model it loads."""
 
     def load(self, stage_path: Path) -> MujocoSimulation:
         sim = super().load(stage_path)
-        sim.model.opt.enableflags &= ~int(mujoco.mjtEnableBit.mjENBL_SLEEP)
+        sim.model.opt.enableflags &= ~SLEEP
         sim.reset()
         return sim
 
@@ -65,6 +72,33 @@ def settle_both(task_usda: Path, params: dict, cache: Path) -> dict:
         "max_diff_m": diff,
         "cpu_s": (cpu["on"], cpu["off"]),
     }
+
+
+def noop_both(job) -> dict:
+    """One noop episode with sleeping on and off: verdicts, progress, largest prop difference."""
+    finals = {}
+    for sleeping in (True, False):
+        episode = Episode(
+            job.scene,
+            job.task_file,
+            job.annotations,
+            backend=job.backend,
+            control_dt=job.control_dt,
+            horizon_s=job.horizon_s,
+            pose_noise_m=job.pose_noise_m,
+        )
+        if not sleeping:
+            episode.sim.model.opt.enableflags &= ~SLEEP
+        episode.reset(job.seed)
+        while not episode.done:
+            episode.step(None)
+        finals[sleeping] = (episode.verdict(), episode.sim.get_state())
+    (on, state_on), (off, state_off) = finals[True], finals[False]
+    diff = max(
+        (float(np.linalg.norm(np.subtract(o.pos, state_off.objects[n].pos))) for n, o in state_on.objects.items()),
+        default=0.0,
+    )
+    return {"same": (on.success, on.progress) == (off.success, off.progress), "max_diff_m": diff}
 
 
 def table(rows: dict[str, dict]) -> str:
@@ -95,6 +129,17 @@ def table(rows: dict[str, dict]) -> str:
     return "\n".join(lines)
 
 
+def noop_table(rows: dict[str, dict]) -> str:
+    same = all(r["same"] for r in rows.values())
+    worst = max(r["max_diff_m"] for r in rows.values())
+    variants = {name.split("#")[0] for name in rows}
+    return (
+        f"Noop episodes (each task's horizon), sleeping on against off: {len(rows)} episodes over "
+        f"{len(variants)} variants, verdicts and progress identical: **{same}**; final props apart by at most "
+        f"**{1000 * worst:.3f} mm**."
+    )
+
+
 def write_section(text: str) -> None:
     body = (
         f"{SECTION}\n\n`python bench/bench_sleep.py --write` ({time.strftime('%Y-%m-%d')}, MuJoCo "
@@ -110,6 +155,7 @@ def write_section(text: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="update bench/RESULTS.md")
+    parser.add_argument("--episodes", type=int, help="noop episodes per variant (default: the rollout params')")
     args = parser.parse_args()
     params = yaml.safe_load((ROOT / "params.yaml").read_text())["settle"]
     layout = Layout(ROOT)
@@ -118,7 +164,13 @@ def main() -> None:
         for task, variant in layout.variants():
             rows[f"{task}/{variant}"] = settle_both(layout.task_dir(task, variant) / "task.usda", params, Path(cache))
             print(f"{task}/{variant}: {rows[f'{task}/{variant}']}", flush=True)
-    text = table(rows)
+    overrides = {"episodes_per_variant": args.episodes} if args.episodes else {}
+    rollout = load_section("rollout", RolloutParams, path=ROOT / "params.yaml", policies=["noop"], **overrides)
+    episodes = {}
+    for job in plan_jobs("bench", rollout, layout, load_params("policies", ROOT / "params.yaml")):
+        episodes[f"{job.task}/{job.variant}#{job.seed}"] = noop_both(job)
+        print(job.task, job.variant, job.seed, episodes[f"{job.task}/{job.variant}#{job.seed}"], flush=True)
+    text = table(rows) + "\n\n" + noop_table(episodes)
     print(text)
     if args.write:
         write_section(text)

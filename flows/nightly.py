@@ -20,10 +20,10 @@ import yaml
 from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
 
-from housebench.params import PARAMS, load_keys, load_params, load_section
+from housebench.params import PARAMS, load_params, load_section
 from housebench.paths import RESULTS_DIR, TASK_SPECS_DIR, Layout
 from housebench.pipeline.annotate import annotate_all
-from housebench.pipeline.settle import SETTLE_KEYS, settle_all
+from housebench.pipeline.settle import SettleParams, settle_all
 from housebench.pipeline.tasks import write_variants
 from housebench.report.build import build_report
 from housebench.report.inputs import asset_health, report_inputs
@@ -65,7 +65,7 @@ def sample(layout: Layout, seed: int) -> int:
 
 @task(retries=1, retry_delay_seconds=10)
 def settle(layout: Layout) -> None:
-    settle_all(layout, load_keys("settle", SETTLE_KEYS, layout.at(PARAMS)))
+    settle_all(layout, load_section("settle", SettleParams, layout.at(PARAMS)))
 
 
 @task

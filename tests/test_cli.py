@@ -51,7 +51,7 @@ def test_asset_import_with_a_bad_params_file_is_one_line(tmp_path):
         ],
     )
     assert result.exit_code != 0 and not (tmp_path / "out").exists()
-    assert f"{tmp_path / 'params.yaml'}: collision.bogus: Extra inputs" in str(result.exception or result.output)
+    assert f"{tmp_path / 'params.yaml'}: collision.bogus: unknown key" in str(result.exception or result.output)
 
 
 HEAVY = ("trimesh", "pymeshlab", "pxr", "mujoco", "coacd", "manifold3d", "gymnasium")

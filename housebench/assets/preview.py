@@ -1,65 +1,23 @@
-"""Pictures of built assets: the visual mesh beside the collision hulls, one colour per hull.
+"""Contact sheets of built assets: many pictures in a labelled grid, one colour per collision hull.
 
-Rendered offscreen with MuJoCo from the asset's ``body.xml`` (call
-:func:`housebench.sim.offscreen.use_offscreen_gl` before MuJoCo is first imported). A contact sheet
-lays many such pictures out in a labelled grid, so a whole asset set can be checked at a glance:
-a hull that misses a handle, or one that fills a cavity, shows at once.
+The pictures themselves (visual mesh beside hulls) come from a simulator backend
+(:mod:`housebench.sim.asset_preview`); a whole asset set can then be checked at a glance.
 """
 
 from __future__ import annotations
 
 import colorsys
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Iterable
 
-import mujoco
 import numpy as np
 from PIL import Image, ImageDraw
 
-from housebench.assets.droptest import load_asset_spec
-
-VISUAL_GROUP, HULL_GROUP = 2, 3  # geom groups of body.xml (housebench.assets.build)
 LABEL_HEIGHT = 18  # pixels under each picture for the asset's name
 
 
 def hull_colour(index: int) -> list[float]:
     """A distinct opaque RGBA per hull (golden-ratio hues)."""
     return [*colorsys.hsv_to_rgb((index * 0.618034) % 1.0, 0.65, 0.95), 1.0]
-
-
-def asset_picture(body_xml: Path, size: int = 240) -> np.ndarray:
-    """``size`` x ``2 * size`` RGB: the visual mesh (left) and the collision hulls (right), seen
-    from the same camera, slightly above."""
-    return views(load_asset_spec(body_xml), (VISUAL_GROUP, HULL_GROUP), size)
-
-
-def views(spec: mujoco.MjSpec, groups: Sequence[int], size: int = 240) -> np.ndarray:
-    """One ``size`` x ``size`` view per geom group of ``spec``, side by side, from the same camera;
-    the geoms of every group but :data:`VISUAL_GROUP` get one colour each."""
-    for group in groups:
-        if group != VISUAL_GROUP:
-            for i, geom in enumerate(g for g in spec.geoms if g.group == group):
-                geom.rgba = hull_colour(i)
-    spec.visual.headlight.ambient = [0.45] * 3
-    spec.visual.headlight.diffuse = [0.75] * 3
-    model = spec.compile()
-    data = mujoco.MjData(model)
-    mujoco.mj_forward(model, data)
-    camera = mujoco.MjvCamera()
-    camera.lookat[:] = model.stat.center
-    camera.distance, camera.azimuth, camera.elevation = 1.5 * float(model.stat.extent), 135.0, -30.0
-    renderer = mujoco.Renderer(model, size, size)
-    try:
-        pictures = []
-        for group in groups:
-            option = mujoco.MjvOption()
-            option.geomgroup[:] = 0
-            option.geomgroup[group] = 1
-            renderer.update_scene(data, camera=camera, scene_option=option)
-            pictures.append(renderer.render().copy())
-    finally:
-        renderer.close()
-    return np.hstack(pictures)
 
 
 FAILED_RED = (200, 0, 0)

@@ -40,7 +40,7 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
     replaces it), and so are the working folder, its ancestors and RESULT_DIR's."""
     from housebench.assets.build import PhysicsParams, build_sim, collide
     from housebench.assets.collision import CollisionParams
-    from housebench.assets.importer import VISUAL_MAX_FACES, asset_name, import_asset
+    from housebench.assets.importer import ImportParams, asset_name, import_asset
     from housebench.assets.spec import load_specs
 
     name = asset_name(result_dir)
@@ -51,7 +51,9 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
             load_section("collision", CollisionParams, params_file) if "collision" in given else CollisionParams()
         )
         physics = load_section("physics", PhysicsParams, params_file) if "physics" in given else PhysicsParams()
-        max_faces = given.get("import", {}).get("visual_max_faces", VISUAL_MAX_FACES)
+        max_faces = (
+            load_section("import", ImportParams, params_file) if "import" in given else ImportParams()
+        ).visual_max_faces
         if force and foreign(out):
             click.echo(f"--force: replacing {out} and everything in it (housebench did not make it)", err=True)
         with tempfile.TemporaryDirectory() as work, atomic_dir(out, (result_dir,), True, force) as tmp:
@@ -79,15 +81,18 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
 @click.option("--size", default=240, show_default=True, help="Pixels per view.")
 @click.option("--columns", default=4, show_default=True)
 def preview(sim_dirs: tuple[Path, ...], out: Path, size: int, columns: int) -> None:
-    """Picture built assets (SIM_DIRS with a ``body.xml``): the visual mesh beside the collision
-    hulls, one colour per hull."""
+    """Picture built assets (SIM_DIRS with an ``asset.usda``), loaded as the scenes load them: the
+    visual mesh beside the collision hulls, one colour per hull."""
     use_offscreen_gl()
-    from housebench.assets.preview import asset_picture, contact_sheet
+    from housebench.assets.preview import contact_sheet
+    from housebench.sim.asset_preview import asset_picture
+    from housebench.sim.registry import make_backend
 
-    missing = [str(d / "body.xml") for d in sim_dirs if not (d / "body.xml").is_file()]
+    missing = [str(d / "asset.usda") for d in sim_dirs if not (d / "asset.usda").is_file()]
     if missing:
         raise click.ClickException(f"{missing[0]}: not found (is it a built asset folder?)")
-    pictures = {d.resolve().name: asset_picture(d / "body.xml", size) for d in sim_dirs}
+    backend = make_backend("mujoco")
+    pictures = {d.resolve().name: asset_picture(backend, d / "asset.usda", size) for d in sim_dirs}
     contact_sheet(pictures, columns).save(out)
     click.echo(f"{out}")
 
@@ -109,7 +114,10 @@ def generate_raw(out: Path, seed: int, names: tuple[str, ...]) -> None:
         raise click.BadParameter(
             f"unknown prop '{unknown[0]}' (known: {', '.join(sorted(FACTORIES))})", param_hint="--only"
         )
-    generate(names or DEFAULT_SET, out, seed)
+    try:
+        generate(names or DEFAULT_SET, out, seed)
+    except OutputError as err:
+        raise click.ClickException(str(err)) from None
     click.echo(f"wrote {', '.join(names or DEFAULT_SET)} to {out}")
 
 

@@ -55,6 +55,7 @@ def build(results_dir: Path, out_dir: Path, pictures: tuple[Path, ...], runs: tu
     from housebench.io import check_output, dumps_json, foreign
     from housebench.report.build import build_report
     from housebench.report.inputs import report_inputs
+    from housebench.report.pictures import inside
 
     if Path(out_dir).resolve() == REPORT_DIR.resolve():
         raise click.ClickException(
@@ -64,7 +65,7 @@ def build(results_dir: Path, out_dir: Path, pictures: tuple[Path, ...], runs: tu
         click.echo(f"--force: replacing {out_dir} and everything in it (housebench did not make it)", err=True)
     try:
         check_output(Path(out_dir), [Path(results_dir) / table for table in SCHEMAS], guard=True, force=force)
-        inputs = report_inputs(pictures=pictures or None) | {"runs": list(runs) or None}
+        inputs = report_inputs(pictures=[inside(p) for p in pictures] or None) | {"runs": list(runs) or None}
         metrics = build_report(results_dir, out_dir, **inputs, guard=True, force=force)
     except (FileNotFoundError, ValueError) as err:
         raise click.ClickException(str(err)) from None

@@ -9,6 +9,7 @@ from typing import Any
 
 from housebench.io import atomic_dir, check_output, write_json
 from housebench.report import page, plots
+from housebench.report.pictures import check_picture
 from housebench.report.summary import metrics, summarize
 from housebench.results.schema import SCHEMAS
 from housebench.results.writer import connect
@@ -52,9 +53,8 @@ def build_report(
     tables = [Path(results_dir) / table for table in SCHEMAS]
     check_output(Path(out_dir), tables, guard, force)
     pictures = [(Path(p), "/".join(Path(p).parts[-3:])) if not isinstance(p, tuple) else p for p in pictures]
-    missing = [str(p) for p, _ in pictures if not p.is_file()]
-    if missing:
-        raise FileNotFoundError(f"picture not found: {missing[0]}")
+    for path, _ in pictures:
+        check_picture(path)
     con = connect(results_dir, runs)
     sections = summarize(con, control)
     con.close()

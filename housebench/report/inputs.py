@@ -12,11 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from housebench.params import PARAMS, load_keys
+from housebench.params import PARAMS, load_section
 from housebench.paths import ASSETS_COLLISION, ASSETS_IMPORTED, ASSETS_SIM, DROPTEST, TASK_SPECS_DIR
-from housebench.report.pictures import caption, report_pictures
-
-REPORT_KEYS = ("title", "scene_images", "runs", "control")
+from housebench.report.pictures import ReportParams, caption, report_pictures
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -53,17 +51,17 @@ def report_inputs(params: Path = PARAMS, root: Path = Path(), pictures: Sequence
     """``build_report``'s keyword arguments from ``params``' ``report`` section: title, control,
     captioned pictures (``pictures`` instead of the section's ``scene_images`` when given) and asset
     health; ``runs`` as the section names them."""
-    section = load_keys("report", REPORT_KEYS, params)
+    section = load_section("report", ReportParams, params)
     specs = Path(root) / TASK_SPECS_DIR
     shown = (
         [(Path(p), caption(Path(p), specs)) for p in pictures]
         if pictures is not None
-        else report_pictures(section["scene_images"], specs, root)
+        else report_pictures(section.scene_images, specs, root)
     )
     return {
-        "title": section["title"],
-        "control": section["control"],
+        "title": section.title,
+        "control": section.control,
         "pictures": shown,
         "assets": asset_health(root),
-        "runs": section["runs"],
+        "runs": section.runs,
     }

@@ -48,10 +48,16 @@ class Simulation(Protocol):
         thermal model adds them), with RGB and depth images of ``cameras`` (``head``, ``third``)."""
 
     def render(
-        self, camera: str | View | None = None, width: int = 640, height: int = 480, depth: bool = False
+        self,
+        camera: str | View | None = None,
+        width: int = 640,
+        height: int = 480,
+        depth: bool = False,
+        collision: bool = False,
     ) -> np.ndarray:
         """An RGB image (H, W, 3 uint8), or with ``depth`` metres (H, W float32), from a named camera, a
-        :class:`View`, or (None) a free camera over the whole scene."""
+        :class:`View`, or (None) a free camera over the whole scene; ``collision``: the collision
+        shapes instead of the visual meshes."""
 
 
 class Backend(Protocol):

@@ -7,14 +7,14 @@ from housebench.sim.backend import Backend
 BACKENDS = ("mujoco", "newton")
 
 
-def make_backend(name: str) -> Backend:
-    """The backend called ``name``. MuJoCo is the embedded default; Newton (``pip install -e .[newton]``)
-    reads the same USD scenes with its own importer; an Isaac Sim backend (RTX GPU only) would register here
-    under "isaacsim"."""
+def make_backend(name: str, cache_max_mb: float | None = None) -> Backend:
+    """The backend called ``name``; ``cache_max_mb`` bounds MuJoCo's compiled-model cache (None: its
+    default). MuJoCo is the embedded default; Newton (``pip install -e .[newton]``) reads the same USD
+    scenes with its own importer; an Isaac Sim backend (RTX GPU only) would register here under "isaacsim"."""
     if name == "mujoco":
         from housebench.sim.mujoco import MujocoBackend
 
-        return MujocoBackend()
+        return MujocoBackend(cache_max_mb=cache_max_mb)
     if name == "newton":
         try:
             from housebench.sim.newton import NewtonBackend

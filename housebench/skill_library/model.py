@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from housebench.tasks.goal import NAME, Name, Strict
+from housebench.tasks.goal import Name, Strict
 
 ArgType = Literal[
     "object",  # a prop of the scene
@@ -85,7 +85,7 @@ class Step(Strict):
 
 class SkillNode(Strict):
     id: Annotated[str, StringConstraints(pattern=r"^skill_\d{3}$")]
-    verb: Annotated[str, StringConstraints(pattern=NAME)]
+    verb: Name
     noun: Name
     family: Family
     description: OneLine

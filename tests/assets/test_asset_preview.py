@@ -8,8 +8,10 @@ import numpy as np
 from click.testing import CliRunner
 from PIL import Image
 
-from housebench.assets.preview import FAILED_RED, LABEL_HEIGHT, asset_picture, contact_sheet, hull_colour
+from housebench.assets.preview import FAILED_RED, LABEL_HEIGHT, contact_sheet, hull_colour
 from housebench.cli import main
+from housebench.sim.asset_preview import asset_picture
+from housebench.sim.mujoco import MujocoBackend
 
 
 def _colours(image: np.ndarray) -> set[tuple[int, int, int]]:
@@ -26,8 +28,8 @@ def _hues_seen(colours: list[np.ndarray], image: np.ndarray) -> set[int]:
     }
 
 
-def test_the_hull_view_shows_each_hull_in_its_own_colour(built):
-    picture = asset_picture(built["bowl"] / "body.xml", size=200)
+def test_the_hull_view_shows_each_hull_in_its_own_colour(built, tmp_path):
+    picture = asset_picture(MujocoBackend(cache_dir=tmp_path), built["bowl"] / "asset.usda", size=200)
     assert picture.shape == (200, 400, 3)
     visual, hulls = picture[:, :200], picture[:, 200:]
     assert visual.any() and hulls.any() and not np.array_equal(visual, hulls)
@@ -56,7 +58,7 @@ def test_contact_sheet_marks_a_failed_asset_in_red():
     assert (sheet[0, 20:] == red).all()  # ... and a red frame
 
 
-def test_preview_cli_writes_a_png_and_refuses_a_folder_without_body_xml(built, tmp_path):
+def test_preview_cli_writes_a_png_and_refuses_a_folder_without_an_asset(built, tmp_path):
     out = tmp_path / "sheet.png"
     done = CliRunner().invoke(
         main,
@@ -76,4 +78,4 @@ def test_preview_cli_writes_a_png_and_refuses_a_folder_without_body_xml(built, t
     assert done.exit_code == 0, done.output
     assert Image.open(out).size == (2 * 128, 64 + LABEL_HEIGHT)
     bad = CliRunner().invoke(main, ["asset", "preview", str(tmp_path)])
-    assert bad.exit_code == 1 and "body.xml: not found" in bad.output
+    assert bad.exit_code == 1 and "asset.usda: not found" in bad.output

@@ -8,7 +8,7 @@ import mujoco
 import numpy as np
 import pytest
 import yaml
-from asset_constants import SAMPLES, SMALL_COACD
+from asset_constants import REPO, SAMPLES, SMALL_COACD
 from click.testing import CliRunner
 from pxr import Usd, UsdGeom
 
@@ -20,7 +20,8 @@ pytestmark = pytest.mark.skipif(not SAMPLE.is_dir(), reason=f"shared sample not 
 
 def test_sample_imports(tmp_path, coacd_cache):
     params = tmp_path / "params.yaml"
-    params.write_text(yaml.safe_dump({"collision": {**SMALL_COACD, "cache_dir": str(coacd_cache)}}))
+    shipped = yaml.safe_load((REPO / "params.yaml").read_text())["collision"]
+    params.write_text(yaml.safe_dump({"collision": {**shipped, **SMALL_COACD, "cache_dir": str(coacd_cache)}}))
     out = tmp_path / "ear_hear"
     result = CliRunner().invoke(main, ["asset", "import", str(SAMPLE), "--out", str(out), "--params", str(params)])
     assert result.exit_code == 0, result.output
@@ -43,10 +44,12 @@ def test_sample_laid_flat_keeps_its_real_height_and_gets_a_true_drop_verdict(tmp
     lie at their real size (not 2.4x), and the drop test's verdict is measured: it passes, or fails for
     what the asset did (a rest height or a tilt), never "fell through the floor" while lying on it."""
     from housebench.annotations.schema import AssetAnnotation
-    from housebench.assets.droptest import DropParams, check_asset
+    from housebench.sim.droptest import DropParams, check_asset
+    from housebench.sim.mujoco import MujocoBackend
 
     params = tmp_path / "params.yaml"
-    params.write_text(yaml.safe_dump({"collision": {**SMALL_COACD, "cache_dir": str(coacd_cache)}}))
+    shipped = yaml.safe_load((REPO / "params.yaml").read_text())["collision"]
+    params.write_text(yaml.safe_dump({"collision": {**shipped, **SMALL_COACD, "cache_dir": str(coacd_cache)}}))
     spec = tmp_path / "specs.yaml"
     entry = {"category": "headphones", "height": 0.15, "mass": 0.3, "lay_flat": True}
     spec.write_text(yaml.safe_dump({"version": 1, "assets": {"ear_hear": entry}}))
@@ -58,6 +61,6 @@ def test_sample_laid_flat_keeps_its_real_height_and_gets_a_true_drop_verdict(tmp
     assert sorted(size) == pytest.approx([0.063, 0.133, 0.15], abs=1.5e-3)  # its real extents, laid down
     assert size[2] == min(size)
     annotation = AssetAnnotation.model_validate_json((out / "annotation.json").read_text())
-    record = check_asset(out / "body.xml", annotation, DropParams())
+    record = check_asset(MujocoBackend(cache_dir=tmp_path / "mjcf"), out / "asset.usda", annotation, DropParams())
     assert record["lowest_z"] >= -DropParams().height_tol  # it lies on the floor, not in it
     assert record["passed"] or (record["failures"] and not any("fell through" in f for f in record["failures"]))

@@ -1,5 +1,6 @@
-"""MuJoCo: every built asset's ``body.xml`` compiles, passes the drop test, containers hold a ball,
-and small light bodies are damped (a round pen stops rolling)."""
+"""Physics of built assets: ``body.xml`` compiles with the built mass; through the simulator backend
+(the scenes' compile path) every ``asset.usda`` passes the drop test, containers hold a ball, and
+small light bodies are damped (a round pen stops rolling)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,15 @@ import mujoco
 import numpy as np
 import pytest
 from asset_constants import BUILT, REPO
+from pxr import Usd
 
-from housebench.assets.droptest import DropParams, check_asset, drop_test, drop_world
+from housebench.sim.droptest import ASSET, DropParams, check_asset, drop_stage, drop_test
+from housebench.sim.mujoco import MujocoBackend
+
+
+@pytest.fixture(scope="module")
+def backend(tmp_path_factory):
+    return MujocoBackend(cache_dir=tmp_path_factory.mktemp("mjcf"))
 
 
 @pytest.mark.parametrize("name", BUILT)
@@ -22,9 +30,9 @@ def test_body_compiles_with_the_built_mass(name, built):
 
 
 @pytest.mark.parametrize("name", BUILT)
-def test_drop_from_5cm_rests_upright_and_stays(name, built):
+def test_drop_from_5cm_rests_upright_and_stays(name, built, backend):
     meta = json.loads((built[name] / "meta.json").read_text())
-    result = drop_test(built[name] / "body.xml", drop=0.05, settle_s=1.0, hold_s=3.0)
+    result = drop_test(backend, built[name] / "asset.usda", drop=0.05, settle_s=1.0, hold_s=3.0)
     assert result.rest_z == pytest.approx(meta["bottom_offset"], abs=0.005)
     assert result.tilt_deg < 5.0
     assert result.drift < 0.01
@@ -32,56 +40,58 @@ def test_drop_from_5cm_rests_upright_and_stays(name, built):
 
 
 @pytest.mark.parametrize("x", [0.0, 0.03])
-def test_bowl_keeps_a_small_sphere_inside(x, built_set):
+def test_bowl_keeps_a_small_sphere_inside(x, built_set, backend):
     sim, annotation = built_set["bowl"]
     cavity = annotation.container
     assert cavity.shape == "round" and 0.05 < cavity.inner_half_extents[0] < 0.08
     assert cavity.floor_z == pytest.approx(0.008, abs=1e-3) and cavity.rim_z == pytest.approx(0.06)
-    result = drop_test(sim / "body.xml", drop=0.0, settle_s=1.0, hold_s=1.0, balls=[(x, 0.0, 0.1, 0.01)])
+    result = drop_test(backend, sim / "asset.usda", drop=0.0, settle_s=1.0, hold_s=1.0, balls=[(x, 0.0, 0.04, 0.01)])
     ball = result.balls[0]
     assert np.hypot(ball[0], ball[1]) < cavity.inner_half_extents[0]
     assert cavity.floor_z < ball[2] < cavity.rim_z
 
 
 @pytest.mark.parametrize("name", ["mug", "toy_box"])
-def test_round_and_rect_containers_keep_a_ball(name, built_set):
+def test_round_and_rect_containers_keep_a_ball(name, built_set, backend):
     sim, annotation = built_set[name]
-    record = check_asset(sim / "body.xml", annotation, DropParams())
+    record = check_asset(backend, sim / "asset.usda", annotation, DropParams())
     assert record["passed"], record["failures"]
     assert "ball" in record
 
 
-def test_a_ball_outside_the_annotated_cavity_fails_the_drop_test(built_set):
+def test_a_ball_outside_the_annotated_cavity_fails_the_drop_test(built_set, backend):
     """The same mug with its cavity floor annotated 4 cm higher: the ball rests below it."""
     sim, annotation = built_set["mug"]
     cavity = annotation.container
     raised = cavity.model_copy(update={"floor_z": cavity.floor_z + 0.04})
-    record = check_asset(sim / "body.xml", annotation.model_copy(update={"container": raised}), DropParams())
+    record = check_asset(backend, sim / "asset.usda", annotation.model_copy(update={"container": raised}), DropParams())
     assert not record["passed"]
     assert record["failures"] == [f for f in record["failures"] if f.startswith("ball ended outside the cavity")]
     assert "FAIL" in record["failures"][0] and "height" in record["failures"][0]
 
 
-def _roll(body_xml, damping: bool) -> float:
-    """How far the pen travels in 2 s after a 40 rad/s spin about its long axis (X) on the floor."""
-    text = body_xml.read_text()
+def _roll(backend, asset_usda, tmp_path, damping: bool) -> float:
+    """How far the pen travels in 2 s after a 40 rad/s spin about its long axis (X) on the floor;
+    undamped: its authored damping overridden to 0 in a layer over the drop stage."""
+    stage_path = drop_stage(asset_usda, tmp_path / f"drop_{damping}.usda", 0.0)
     if not damping:
-        body_xml = body_xml.with_name("undamped.xml")
-        body_xml.write_text(text.replace(' damping="0.0005"', ""))
-    model, name = drop_world(body_xml, 0.0)
-    data = mujoco.MjData(model)
-    mujoco.mj_step(model, data, 250)
-    data.qvel[3] = 40.0
-    start = data.body(name).xpos.copy()
-    mujoco.mj_step(model, data, 1000)
-    return float(np.linalg.norm(data.body(name).xpos[:2] - start[:2]))
+        stage = Usd.Stage.Open(str(stage_path))
+        stage.GetPrimAtPath(f"/World/Props/{ASSET}").GetAttribute("physxRigidBody:angularDamping").Set(0.0)
+        stage.GetRootLayer().Save()
+    sim = backend.load(stage_path)
+    sim.step(250)
+    state = sim.get_state()
+    pen = state.objects[ASSET]
+    sim.set_state(state.model_copy(update={"objects": {ASSET: pen.model_copy(update={"angvel": (40.0, 0, 0)})}}))
+    sim.step(1000)
+    return float(np.linalg.norm(np.subtract(sim.get_state().objects[ASSET].pos[:2], pen.pos[:2])))
 
 
-def test_small_light_bodies_are_damped(built):
-    body = built["pen"] / "body.xml"
-    assert 'damping="0.0005"' in body.read_text()
-    assert "damping" not in (built["apple"] / "body.xml").read_text()
-    assert _roll(body, damping=True) < 0.01 < _roll(body, damping=False)
+def test_small_light_bodies_are_damped(built, backend, tmp_path):
+    pen = built["pen"] / "asset.usda"
+    assert "physxRigidBody:angularDamping = 0.0005" in pen.read_text()
+    assert "angularDamping" not in (built["apple"] / "asset.usda").read_text()
+    assert _roll(backend, pen, tmp_path, damping=True) < 0.01 < _roll(backend, pen, tmp_path, damping=False)
 
 
 @pytest.mark.slow
@@ -107,7 +117,9 @@ def test_every_default_asset_with_the_shipped_params(tmp_path):
         import_asset(tmp_path / "raw" / name / "result", folders[0], specs[name], name=name)
         collide(folders[0], folders[1], shipped)
         annotation = build_sim(folders[0], folders[1], folders[2], PhysicsParams())
-        record = check_asset(folders[2] / "body.xml", annotation, DropParams())
+        record = check_asset(
+            MujocoBackend(cache_dir=tmp_path / "mjcf"), folders[2] / "asset.usda", annotation, DropParams()
+        )
         if not record["passed"] or (annotation.container and "ball" not in record):
             failures[name] = record["failures"]
     assert not failures, failures

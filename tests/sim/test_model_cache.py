@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from usd_fixtures import settle_params
+
 from housebench.hashing import PACKAGE_ROOT, code_hash, module_files
 from housebench.sim.mujoco import MujocoBackend
 from housebench.sim.mujoco.cache import prune
+from housebench.sim.registry import make_backend
 
 
 def _package(root: Path) -> Path:
@@ -64,3 +67,8 @@ def test_the_cache_is_bounded_and_a_hit_counts_as_a_use(scenes, tmp_path):
     assert not backend.load(house).cache_hit  # over the bound: the floor scene, least recently used, goes
     assert old_table.exists() and not old_floor.exists()
     assert not backend.load(floor).cache_hit
+
+
+def test_the_settle_params_bound_the_cache():
+    backend = make_backend("mujoco", cache_max_mb=settle_params()["mjcf_cache_mb"])
+    assert backend.cache_max_bytes == settle_params()["mjcf_cache_mb"] * 2**20

@@ -14,6 +14,7 @@ import numpy as np
 from pxr import Gf, Usd, UsdGeom, UsdPhysics, UsdShade
 
 HOUSE, ROBOT, PROP, PART = 1, 2, 4, 8
+VISUAL_GROUP, HULL_GROUP = 2, 3  # geom groups of visual-only meshes and of mesh colliders (boxes, spheres: 0)
 MATTE = "matte"  # material of box geoms (no specular highlights); the scene spec defines it
 ALL = HOUSE | ROBOT | PROP | PART
 AFFINITY = {HOUSE: ROBOT | PROP | PART, ROBOT: HOUSE | PROP | PART, PROP: ALL, PART: ALL}
@@ -71,11 +72,24 @@ def add_box(
     return geom
 
 
+def _sphere(body: mujoco.MjsBody, prim: Usd.Prim, world: Gf.Matrix4d, frame: np.ndarray, cls: int, name: str) -> None:
+    """A ``UsdGeom.Sphere`` (uniformly scaled) as a sphere geom of ``body``."""
+    radius = UsdGeom.Sphere(prim).GetRadiusAttr().Get() * max(Gf.Transform(world).GetScale())
+    centre = to_frame(np.zeros((1, 3)), world, frame)[0]
+    geom = body.add_geom(
+        name=name, type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[radius, 0, 0], pos=centre, rgba=_color(prim), material=MATTE
+    )
+    _collides(geom, cls)
+    _friction(geom, prim)
+
+
 def _mesh_geom(spec: mujoco.MjSpec, body: mujoco.MjsBody, prim: Usd.Prim, verts: np.ndarray, cls: int | None) -> None:
     name = f"{body.name}/{prim.GetName()}"
     mesh = spec.add_mesh(name=name, uservert=verts.ravel().tolist())
     if cls is not None:
-        geom = body.add_geom(name=name, type=mujoco.mjtGeom.mjGEOM_MESH, meshname=name, group=3, rgba=_color(prim))
+        geom = body.add_geom(
+            name=name, type=mujoco.mjtGeom.mjGEOM_MESH, meshname=name, group=HULL_GROUP, rgba=_color(prim)
+        )
         _collides(geom, cls)
         _friction(geom, prim)
         return
@@ -89,7 +103,7 @@ def _mesh_geom(spec: mujoco.MjSpec, body: mujoco.MjsBody, prim: Usd.Prim, verts:
         name=name,
         type=mujoco.mjtGeom.mjGEOM_MESH,
         meshname=name,
-        group=2,
+        group=VISUAL_GROUP,
         contype=0,
         conaffinity=0,
         density=0,
@@ -101,7 +115,8 @@ def _mass(body: mujoco.MjsBody, prim: Usd.Prim, world: Gf.Matrix4d, frame: np.nd
     mass = UsdPhysics.MassAPI(prim)
     if not prim.HasAPI(UsdPhysics.MassAPI) or (mass.GetMassAttr().Get() or 0) <= 0:
         return
-    com = np.array(mass.GetCenterOfMassAttr().Get() or (0, 0, 0), dtype=float)[None]
+    com_attr = mass.GetCenterOfMassAttr()  # unauthored: UsdPhysics' fallback is -inf ("not given")
+    com = np.array(com_attr.Get() if com_attr.HasAuthoredValue() else (0, 0, 0), dtype=float)[None]
     axes = mass.GetPrincipalAxesAttr().Get()
     if axes is None or axes.GetLength() < 1e-9:  # unauthored fallback is (0, 0, 0, 0)
         axes = Gf.Quatf(1, 0, 0, 0)
@@ -116,8 +131,9 @@ def add_rigid_body(
     spec: mujoco.MjSpec, prim: Usd.Prim, cache: UsdGeom.XformCache, name: str, cls: int
 ) -> mujoco.MjsBody:
     """A rigid body prim as a world child at its pose: mass from ``PhysicsMassAPI`` (mass, or the
-    density of its geoms), convex mesh colliders, visual meshes, and box geoms for its Cubes, all in
-    collision class ``cls``. The caller adds its joint (free for props, hinge or slide for parts)."""
+    density of its geoms), convex mesh colliders, visual meshes, box and sphere geoms for its Cubes and
+    Spheres, all in collision class ``cls``. The caller adds its joint (free for props, hinge or slide
+    for parts)."""
     world = cache.GetLocalToWorldTransform(prim)
     pos, quat, frame = rigid(world)
     body = spec.worldbody.add_body(name=name, pos=pos, quat=quat)
@@ -129,6 +145,8 @@ def add_rigid_body(
             geom = add_box(body, child, child_world, frame, cls, f"{name}/{child.GetName()}")
             if density:
                 geom.density = float(density)
+        elif child.IsA(UsdGeom.Sphere) and child.HasAPI(UsdPhysics.CollisionAPI):
+            _sphere(body, child, child_world, frame, cls, f"{name}/{child.GetName()}")
         elif child.IsA(UsdGeom.Mesh):
             points = np.array(UsdGeom.Mesh(child).GetPointsAttr().Get(), dtype=float)
             _mesh_geom(

@@ -107,7 +107,7 @@ def compile_stage(stage: Usd.Stage) -> mujoco.MjModel:
     start pose)."""
     spec, cache, robot_start, statics = _scene_spec(), UsdGeom.XformCache(), None, {}
     joints = find_joints(stage)
-    it = iter(Usd.PrimRange(stage.GetPseudoRoot(), Usd.TraverseInstanceProxies()))
+    it = iter(stage.Traverse(Usd.TraverseInstanceProxies()))
     for prim in it:
         world = cache.GetLocalToWorldTransform(prim)
         if prim.HasAPI(UsdPhysics.RigidBodyAPI):

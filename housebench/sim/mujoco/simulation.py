@@ -13,6 +13,7 @@ import numpy as np
 
 from housebench.robot import fetch
 from housebench.sim.backend import View
+from housebench.sim.mujoco.bodies import HULL_GROUP
 from housebench.state import FINGERS, HOUSE_CONTACT, ObjectState, Observation, SimState
 
 
@@ -40,6 +41,7 @@ class MujocoSimulation:
                 self._free[name] = (int(model.jnt_qposadr[j]), int(model.jnt_dofadr[j]))
             else:
                 self._joints[name] = int(model.jnt_qposadr[j])
+        self._joint_adr = np.array(list(self._joints.values()), dtype=int)
         self._actuators = {model.actuator(a).name: a for a in range(model.nu)}
         self._dofs = {model.joint(j).name: int(model.jnt_dofadr[j]) for j in range(model.njnt)}
         self._labels = _body_labels(model)
@@ -64,32 +66,32 @@ class MujocoSimulation:
         mujoco.mj_step(self.model, self.data, n)
 
     def get_state(self) -> SimState:
+        """The state as plain floats (built without re-validation: every value comes from MuJoCo's arrays)."""
         d = self.data
         objects = {}
         for name, (q, v) in self._free.items():
             quat = d.qpos[q + 3 : q + 7]
-            objects[name] = ObjectState(
+            objects[name] = ObjectState.model_construct(
                 pos=tuple(d.qpos[q : q + 3].tolist()),
                 quat=tuple(quat.tolist()),
                 linvel=tuple(d.qvel[v : v + 3].tolist()),
                 angvel=tuple(_rotate(quat, d.qvel[v + 3 : v + 6]).tolist()),
             )
-        joints = {name: float(d.qpos[q]) for name, q in self._joints.items()}
-        return SimState(time=float(d.time), objects=objects, joints=joints, contacts=self._finger_contacts())
+        joints = dict(zip(self._joints, d.qpos[self._joint_adr].tolist()))
+        return SimState.model_construct(
+            time=float(d.time), objects=objects, joints=joints, temperatures_c={}, contacts=self._finger_contacts()
+        )
 
     def _finger_contacts(self) -> dict[str, list[str]]:
         """For each robot finger, the sorted labels of the bodies its geoms touch now."""
         if not self._fingers:
             return {}
-        touched = {side: set() for side in self._fingers}
-        by_body = {body: side for side, body in self._fingers.items()}
-        geom_body = self.model.geom_bodyid
-        for contact in self.data.contact[: self.data.ncon]:
-            a, b = int(geom_body[contact.geom1]), int(geom_body[contact.geom2])
-            for mine, other in ((a, b), (b, a)):
-                if mine in by_body and self._labels[other] is not None:
-                    touched[by_body[mine]].add(self._labels[other])
-        return {side: sorted(names) for side, names in touched.items()}
+        bodies = self.model.geom_bodyid[self.data.contact.geom]  # (ncon, 2): the bodies of each contact
+        touched = {}
+        for side, finger in self._fingers.items():
+            others = np.concatenate([bodies[bodies[:, 0] == finger, 1], bodies[bodies[:, 1] == finger, 0]])
+            touched[side] = sorted({self._labels[b] for b in others.tolist()} - {None})
+        return touched
 
     def observe(self, cameras: tuple[str, ...] = (), size: tuple[int, int] = (320, 240)) -> Observation:
         """The robot's joints, base, gripper and finger contacts, every prop and part, and the images of
@@ -145,21 +147,31 @@ class MujocoSimulation:
             self.data.ctrl[self._actuators[name]] = value
 
     def render(
-        self, camera: str | View | None = None, width: int = 640, height: int = 480, depth: bool = False
+        self,
+        camera: str | View | None = None,
+        width: int = 640,
+        height: int = 480,
+        depth: bool = False,
+        collision: bool = False,
     ) -> np.ndarray:
         """RGB image (or, with ``depth``, metres as float32) from a named camera, a :class:`View`, or a free
-        camera over the whole scene."""
+        camera over the whole scene; ``collision``: the colliders (mesh hulls, boxes, spheres) instead of
+        the visual meshes."""
         renderer = self._renderers.get((width, height))
         if renderer is None:
             renderer = self._renderers[(width, height)] = mujoco.Renderer(self.model, height, width)
+        option = mujoco.MjvOption()
+        if collision:
+            option.geomgroup[:] = 0
+            option.geomgroup[[0, HULL_GROUP]] = 1
         if isinstance(camera, str):
-            renderer.update_scene(self.data, camera=camera)
+            renderer.update_scene(self.data, camera=camera, scene_option=option)
         else:
             view = camera or View(tuple(self.model.stat.center), 1.3 * float(self.model.stat.extent), 135.0, -40.0)
             cam = mujoco.MjvCamera()
             cam.lookat[:] = view.lookat
             cam.distance, cam.azimuth, cam.elevation = view.distance, view.azimuth, view.elevation
-            renderer.update_scene(self.data, camera=cam)
+            renderer.update_scene(self.data, camera=cam, scene_option=option)
         if not depth:
             return renderer.render().copy()
         renderer.enable_depth_rendering()
