@@ -9,6 +9,9 @@ rest (steps per second and real-time factor after 0.5 s), contacts in the last s
 check (largest prop drift, robot joint deviation, part opening). Needs the newton extra
 (``pip install -e '.[newton]'``); scenes from ``dvc repro annotate``.
 
+A second table: the props' drift in Newton with their hulls as authored (255 vertices at most, the limit
+written on each hull) against the same scenes with every prop hull capped at 64 (``--hull-scenes``).
+
     python bench/bench_newton.py [--scenes 2] [--seconds 2] [--warp-seconds 0.1] [--write]
 """
 
@@ -17,12 +20,14 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import tempfile
 import time
 import warnings
 from pathlib import Path
 
 import newton
 import yaml
+from pxr import Sdf, Usd, UsdPhysics
 
 from housebench.sim.mujoco import MujocoBackend
 from housebench.sim.newton import NewtonBackend
@@ -67,6 +72,43 @@ def measure(backend, scene: Path, seconds: float, check: dict | None) -> dict:
     }
 
 
+def capped(scene: Path, out: Path, limit: int = 64) -> Path:
+    """A layer over ``scene`` that sets every prop hull's vertex limit to ``limit`` (the engines' default)."""
+    stage = Usd.Stage.Open(str(scene))
+    layer = Sdf.Layer.CreateNew(str(out))
+    layer.subLayerPaths.append(str(scene.resolve()))
+    over = Usd.Stage.Open(layer)
+    for prim in stage.Traverse():
+        if prim.HasAPI(UsdPhysics.MeshCollisionAPI) and str(prim.GetPath()).startswith("/World/Props/"):
+            over.OverridePrim(prim.GetPath()).CreateAttribute("newton:maxHullVertices", Sdf.ValueTypeNames.Int).Set(
+                limit
+            )
+    layer.Save()
+    return out
+
+
+def hull_limit(scenes: list[Path], check: dict) -> str:
+    """Prop drift over the 3 s check in Newton: hulls as authored (255) against capped at 64."""
+    lines = [
+        "Hull vertex limit in Newton (the same settled scenes, the 3 s check; every hull as authored, at most 255"
+        " vertices, against every prop hull capped at Newton's default 64 by a layer over the scene): the largest"
+        " prop drift, mm.",
+        "",
+        "| scene | drift, hulls as authored | drift, hulls capped at 64 | worst prop capped |",
+        "|---|---|---|---|",
+    ]
+    backend = NewtonBackend()
+    with tempfile.TemporaryDirectory() as tmp:
+        for scene in scenes:
+            full = stability(backend.load(scene), check)["drift"]
+            cap = stability(backend.load(capped(scene, Path(tmp) / f"{scene.parent.parent.name}.usda")), check)["drift"]
+            worst = max(cap, key=cap.get)
+            lines.append(
+                f"| {scene.parent.parent.name} | {1000 * max(full.values()):.2f} | {1000 * cap[worst]:.2f} | {worst} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
 def _fmt(value, spec: str) -> str:
     return "-" if value is None else format(value, spec)
 
@@ -107,6 +149,7 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=2, help="settled scenes after the house alone")
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--warp-seconds", type=float, default=0.1, help="simulated on MuJoCo Warp's CPU kernels")
+    parser.add_argument("--hull-scenes", nargs="*", default=["collect_fruits", "put_fruit_in_container", "tidy_toys"])
     parser.add_argument("--write", action="store_true", help=f"replace the '{SECTION}' section of RESULTS.md")
     args = parser.parse_args()
     os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
@@ -121,6 +164,8 @@ def main() -> None:
             rows.append((label, name, measure(backend, scene, seconds, checked)))
             print(label, name, {k: round(v, 4) if isinstance(v, float) else v for k, v in rows[-1][2].items()})
     text = table(rows, args.seconds, args.warp_seconds)
+    hull_scenes = [ROOT / "scenes/settled" / name / "v000/scene.usda" for name in args.hull_scenes]
+    text += "\n" + hull_limit(hull_scenes, check)
     print(text)
     if args.write:
         write(text)

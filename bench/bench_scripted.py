@@ -5,7 +5,9 @@ simulated time per episode, and the histogram of the failing skill and its measu
         --variants 20 --workers 2 --out bench/scripted.jsonl
 
 Episodes run through :func:`housebench.rollout.episode.run_episode` (the rollout's own loop); one JSON
-line per episode goes to ``--out`` (appended, so a long measurement can be resumed by task).
+line per episode goes to ``--out`` (appended; a rerun skips what it holds). Episodes go round robin over
+the tasks (every task's v000, then every v001, ...), so a run cut short is balanced across tasks.
+``--summary`` prints the table of an existing ``--out`` without running anything.
 """
 
 from __future__ import annotations
@@ -54,11 +56,15 @@ def one(job: EpisodeJob) -> dict:
         "failed_conditions": [
             f"{c.predicate}: {i.reason}" for c in (verdict.conditions if verdict else []) for i in c.items if not i.ok
         ][:4],
-        "skills": [(round(t, 1), d["skill"], d["target"], d["reason"]) for t, k, d in out.events if k == "skill_end"],
+        "skills": [
+            (round(t, 1), d["skill"], d["target"], d["reason"], d["detail"])
+            for t, k, d in out.events
+            if k == "skill_end"
+        ],
     }
 
 
-def jobs(root: Path, tasks: list[str], variants: int, policy: str) -> list[EpisodeJob]:
+def jobs(root: Path, tasks: list[str], variants: int, policy: str, horizon_s: float = HORIZON_S) -> list[EpisodeJob]:
     out = []
     for task in tasks:
         for k in range(variants):
@@ -67,7 +73,7 @@ def jobs(root: Path, tasks: list[str], variants: int, policy: str) -> list[Episo
             if not scene.exists():
                 continue
             task_file = root / "scenes/tasks" / task / variant / "task.json"
-            horizon = json.loads(task_file.read_text()).get("horizon_s") or HORIZON_S
+            horizon = json.loads(task_file.read_text()).get("horizon_s") or horizon_s
             out.append(
                 EpisodeJob(
                     run="bench",
@@ -116,8 +122,23 @@ def main() -> None:
     parser.add_argument("--policy", default="scripted")
     parser.add_argument("--root", type=Path, default=Path("."))
     parser.add_argument("--out", type=Path, default=Path("bench/scripted.jsonl"))
+    parser.add_argument("--horizon", type=float, default=HORIZON_S, help="for tasks whose spec names none")
+    parser.add_argument("--summary", action="store_true", help="summarize --out, run nothing")
     args = parser.parse_args()
-    todo = jobs(args.root, args.tasks, args.variants, args.policy)
+    if args.summary:
+        rows = [json.loads(line) for line in args.out.read_text().splitlines()]
+        print(summary([r for r in rows if r["task"] in args.tasks and r["policy"] == args.policy]))
+        return
+    done = set()
+    if args.out.exists():  # resume: skip episodes already measured
+        rows = map(json.loads, args.out.read_text().splitlines())
+        done = {(r["task"], r["variant"]) for r in rows if r["policy"] == args.policy}
+    todo = [
+        j
+        for j in jobs(args.root, args.tasks, args.variants, args.policy, args.horizon)
+        if (j.task, j.variant) not in done
+    ]
+    todo.sort(key=lambda j: (j.variant, j.task))  # round robin over tasks: a partial run stays balanced
     rows = []
     with ProcessPoolExecutor(args.workers) as pool, args.out.open("a") as sink:
         for row in pool.map(one, todo):

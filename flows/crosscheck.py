@@ -17,10 +17,10 @@ from pathlib import Path
 
 from prefect import flow, task
 
-from housebench.params import PARAMS, load_keys, load_params, load_section
+from housebench.params import PARAMS, load_params, load_section
 from housebench.paths import RESULTS_DIR, Layout
 from housebench.pipeline.crosscheck import check_scenes
-from housebench.pipeline.settle import SETTLE_KEYS
+from housebench.pipeline.settle import SettleParams
 from housebench.report.build import build_report
 from housebench.rollout.plan import RolloutParams
 from housebench.rollout.run import run_rollouts
@@ -31,7 +31,7 @@ WORKSPACE = Path("runs/crosscheck")
 
 @task
 def stability_in_newton(layout: Layout) -> dict:
-    params = load_keys("settle", SETTLE_KEYS, layout.at(PARAMS))
+    params = load_section("settle", SettleParams, layout.at(PARAMS)).model_dump()
     return check_scenes(layout, params, layout.at(WORKSPACE / "newton_check.json"), "newton")
 
 

@@ -2,7 +2,9 @@
 partition, a report and a Prefect artifact.
 
 The house and the built assets come from the DVC pipeline (``dvc repro``); the night samples its own
-variants into ``runs/nightly/<date>/`` and writes ``results/<table>/run=nightly-<date>/``.
+variants into ``runs/nightly/<date>-a<attempt>/`` and writes ``results/<table>/run=nightly-<date>-a<attempt>/``:
+running the same night again is a new attempt beside the first, never a silent replacement (both are
+git-ignored).
 
     python -m flows.nightly [--night 2026-11-30]        # run once
     python -m flows.nightly --serve                     # serve the cron schedule of prefect.yaml
@@ -18,12 +20,15 @@ import yaml
 from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
 
-from housebench.params import PARAMS, load_keys, load_params, load_section
-from housebench.paths import RESULTS_DIR, Layout
+from housebench.params import PARAMS, load_params, load_section
+from housebench.paths import RESULTS_DIR, TASK_SPECS_DIR, Layout
 from housebench.pipeline.annotate import annotate_all
-from housebench.pipeline.settle import SETTLE_KEYS, settle_all
+from housebench.pipeline.settle import SettleParams, settle_all
 from housebench.pipeline.tasks import write_variants
 from housebench.report.build import build_report
+from housebench.report.inputs import asset_health, report_inputs
+from housebench.report.pictures import report_pictures
+from housebench.results.schema import PARTITION
 from housebench.rollout.plan import RolloutParams
 from housebench.rollout.run import run_rollouts
 from housebench.tasks.sampler import SamplerParams
@@ -35,6 +40,16 @@ def nightly_cron() -> str:
     """The nightly deployment's cron, from ``prefect.yaml`` (the one place it is written)."""
     deployments = yaml.safe_load(PREFECT_YAML.read_text())["deployments"]
     return next(d for d in deployments if d["name"] == "nightly")["schedules"][0]["cron"]
+
+
+def night_run(root: Path, night: str) -> str:
+    """The run id of the next attempt at ``night``: ``nightly-<night>-a<k>``, ``k`` one more than any
+    attempt already in the results or the workspace."""
+    prefix = f"nightly-{night}-a"
+    found = [p.name.removeprefix(f"{PARTITION}=") for p in (root / RESULTS_DIR).glob(f"*/{PARTITION}={prefix}*")]
+    found += [f"nightly-{p.name}" for p in (root / "runs" / "nightly").glob(f"{night}-a*")]
+    attempts = [int(r.removeprefix(prefix)) for r in found if r.removeprefix(prefix).isdigit()]
+    return f"{prefix}{max(attempts, default=0) + 1}"
 
 
 def night_seed(night: str) -> int:
@@ -50,7 +65,7 @@ def sample(layout: Layout, seed: int) -> int:
 
 @task(retries=1, retry_delay_seconds=10)
 def settle(layout: Layout) -> None:
-    settle_all(layout, load_keys("settle", SETTLE_KEYS, layout.at(PARAMS)))
+    settle_all(layout, load_section("settle", SettleParams, layout.at(PARAMS)))
 
 
 @task
@@ -67,22 +82,36 @@ def rollout(layout: Layout, run: str, seed: int) -> int:
 
 @task
 def report(layout: Layout, run: str) -> dict:
+    """The night's report with the same pictures as the DVC report (the house plan, the asset sheet)
+    but the night's own scene previews, captioned; and a markdown artifact, one row per policy."""
+    control = report_inputs(layout.at(PARAMS), layout.root)["control"]
+    settled = layout.settled_dir
+    patterns = [
+        "scenes/house/topdown.png",
+        "assets_built/assets.png",
+        f"{settled}/*/*/preview.png",
+        f"{settled}/*/v000/plan.png",
+    ]
     metrics = build_report(
-        layout.at(RESULTS_DIR), layout.at(layout.report_dir), title=f"housebench nightly {run}", runs=[run]
+        layout.at(RESULTS_DIR),
+        layout.at(layout.report_dir),
+        report_pictures(patterns, layout.at(TASK_SPECS_DIR), layout.root),
+        title=f"housebench nightly {run}",
+        runs=[run],
+        control=control,
+        assets=asset_health(layout.root),
     )
     rows = "\n".join(
-        f"| {task_name} | {policy} | {m['episodes']} | {m['success_rate']:.2f} | {m['mean_progress']:.2f} |"
-        for task_name, policies in sorted(metrics["per_task"].items())
-        for policy, m in sorted(policies.items())
+        f"| {policy}{' (control)' if policy == control else ''} | {m['episodes']} | {m['success_rate']:.3f} "
+        f"({m['success_ci_low']:.3f}-{m['success_ci_high']:.3f}) | {m['mean_progress']:.3f} | {m['crash_rate']:.3f} |"
+        for policy, m in sorted(metrics.items())
     )
     create_markdown_artifact(
         key="housebench-nightly",
         description=f"housebench nightly benchmark, run {run}",
         markdown=(
-            f"# housebench {run}\n\n{metrics['episodes']} episodes, success rate "
-            f"{metrics['success_rate']:.3f}, crash rate {metrics['crash_rate']:.3f}\n\n"
-            f"| task | policy | episodes | success | progress |\n|---|---|---|---|---|\n{rows}\n\n"
-            f"Report: `{layout.at(layout.report_dir) / 'index.html'}`\n"
+            f"# housebench {run}\n\n| policy | episodes | success (95% CI) | progress (partial credit) | crash rate |"
+            f"\n|---|---|---|---|---|\n{rows}\n\nReport: `{layout.at(layout.report_dir) / 'index.html'}`\n"
         ),
     )
     return metrics
@@ -92,8 +121,9 @@ def report(layout: Layout, run: str) -> dict:
 def nightly(night: str | None = None, root: str = ".") -> dict:
     """Benchmark one night (default: today, UTC) over the house and assets built under ``root``."""
     night = night or datetime.now(UTC).date().isoformat()
-    layout, run, seed = Layout.nightly(Path(root), night), f"nightly-{night}", night_seed(night)
-    print(f"night {night}: seed {seed}, {sample(layout, seed)} variants")
+    run, seed = night_run(Path(root), night), night_seed(night)
+    layout = Layout.nightly(Path(root), run)
+    print(f"night {night} ({run}): seed {seed}, {sample(layout, seed)} variants")
     settle(layout)
     annotate(layout)
     print(f"{rollout(layout, run, seed)} episodes -> {layout.at(RESULTS_DIR)}/*/run={run}")

@@ -42,6 +42,14 @@ def foreign(target: Path) -> bool:
     return target.is_dir() and not (target / MARK).is_file() and any(target.iterdir())
 
 
+def _remove(path: Path) -> None:
+    """Remove a folder, or the symlink itself where ``path`` is one (never what it points at)."""
+    if path.is_symlink():
+        path.unlink()
+    else:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -60,7 +68,7 @@ def remove_stale_temps(target: Path) -> list[Path]:
     for path in target.parent.glob(f".{target.name}.tmp-*"):
         pid = path.name.removeprefix(f".{target.name}.tmp-").split("-")[0]
         if pid.isdigit() and not _alive(int(pid)):
-            shutil.rmtree(path, ignore_errors=True)
+            _remove(path)
             stale.append(path)
     return stale
 
@@ -82,17 +90,17 @@ def atomic_dir(target: Path, protect: Iterable[Path] = (), guard: bool = False, 
         if guard:
             (tmp / MARK).write_text("made by housebench; replaced by the next run that writes here\n")
         tmp.chmod(0o755)
-        if target.exists():
+        if target.exists() or target.is_symlink():
             target.rename(old)
         try:
             tmp.rename(target)
         except OSError:
-            if old.exists():
+            if old.exists() or old.is_symlink():
                 old.rename(target)
             raise
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-        shutil.rmtree(old, ignore_errors=True)
+        _remove(tmp)
+        _remove(old)
 
 
 def r6(value: float) -> float:

@@ -11,6 +11,7 @@ ASSETS_RAW = Path("assets_raw")
 ASSETS_IMPORTED = Path("assets_built/imported")
 ASSETS_COLLISION = Path("assets_built/collision")
 ASSETS_SIM = Path("assets_built/sim")
+DROPTEST = Path("assets_built/droptest.json")  # the drop test's verdicts (the tasks stage and the report read them)
 HOUSE_DIR = Path("scenes/house")
 TASKS_DIR = Path("scenes/tasks")
 SETTLED_DIR = Path("scenes/settled")
@@ -33,8 +34,9 @@ class Layout:
     report_dir: Path = REPORT_DIR
 
     @classmethod
-    def nightly(cls, root: Path, night: str) -> Layout:
-        workspace = Path("runs") / "nightly" / night
+    def nightly(cls, root: Path, run: str) -> Layout:
+        """The workspace of nightly run ``run`` (``nightly-<date>-a<attempt>``): ``runs/nightly/<date>-a<attempt>/``."""
+        workspace = Path("runs") / "nightly" / run.removeprefix("nightly-")
         return cls(root, workspace / "tasks", workspace / "settled", workspace / "annotations", workspace / "report")
 
     def at(self, path: Path) -> Path:

@@ -10,7 +10,9 @@ A state is plain JSON-able data::
      "temperatures_c": {"oatmeal": 21.0}}
 
 Positions in metres (world frame, Z up), quaternions scalar-first, velocities in m/s and rad/s.
-``linvel``/``angvel`` are optional for hand-written states; ``temperatures_c`` may be empty.
+``linvel``/``angvel`` are optional for hand-written states; ``temperatures_c`` may be empty. Every
+number is finite and in range, and a quaternion is unit length within 1e-3 (refused, never
+normalised): NaN from a simulator that blew up is an error, never a verdict.
 """
 
 from __future__ import annotations
@@ -20,21 +22,25 @@ from dataclasses import dataclass, field
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from housebench.numbers import Celsius, Finite, Quat, Seconds, Speed, Vec3
+
 
 class ObjectState(BaseModel):
+    """One body's pose and velocity: finite, in range, the quaternion unit length (housebench.numbers)."""
+
     model_config = ConfigDict(extra="forbid")
-    pos: tuple[float, float, float]
-    quat: tuple[float, float, float, float]
-    linvel: tuple[float, float, float] | None = None
-    angvel: tuple[float, float, float] | None = None
+    pos: Vec3
+    quat: Quat
+    linvel: tuple[Speed, Speed, Speed] | None = None
+    angvel: tuple[Speed, Speed, Speed] | None = None
 
 
 class SimState(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    time: float = 0.0
+    time: Seconds = 0.0
     objects: dict[str, ObjectState] = Field(default_factory=dict)
-    joints: dict[str, float] = Field(default_factory=dict)
-    temperatures_c: dict[str, float] = Field(default_factory=dict)
+    joints: dict[str, Finite] = Field(default_factory=dict)
+    temperatures_c: dict[str, Celsius] = Field(default_factory=dict)
     contacts: dict[str, list[str]] = Field(default_factory=dict)  # robot finger -> what it touches
 
 

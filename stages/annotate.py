@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from housebench.paths import Layout
 from housebench.pipeline.annotate import annotate_all
+from housebench.procs import die_with_parent
 
 
 def main() -> None:
+    die_with_parent()  # killing dvc repro takes this stage and its workers with it
     for scene in annotate_all(Layout()):
         print(f"annotated {scene}")
 

@@ -16,6 +16,7 @@ from housebench.assets.build import collide
 from housebench.assets.collision import CollisionParams
 from housebench.params import load_section
 from housebench.paths import ASSETS_COLLISION, ASSETS_IMPORTED
+from housebench.procs import die_with_parent
 
 
 def step(params: CollisionParams, name: str, out: Path) -> None:
@@ -23,6 +24,7 @@ def step(params: CollisionParams, name: str, out: Path) -> None:
 
 
 def main() -> int:
+    die_with_parent()  # killing dvc repro takes this stage and its workers with it
     params = load_section("collision", CollisionParams)
     names = asset_dirs(ASSETS_IMPORTED)
     _, failed = run_each(names, ASSETS_COLLISION, partial(step, params), params.workers)

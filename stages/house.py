@@ -9,42 +9,28 @@ from __future__ import annotations
 from housebench import paths
 from housebench.house.annotate import house_annotations
 from housebench.house.layout import generate_house
+from housebench.house.params import HouseParams
 from housebench.house.picture import ASPECT, label_rooms
 from housebench.house.query import HouseQuery
 from housebench.io import atomic_dir, write_json
-from housebench.params import load_keys
+from housebench.params import load_section
+from housebench.procs import die_with_parent
 from housebench.sim.offscreen import use_offscreen_gl
 from housebench.usd.house import write_house_usd
 from housebench.usd.paths import TOPDOWN
 
 TOPDOWN_HEIGHT = 900  # pixels
-HOUSE_KEYS = (
-    "seed",
-    "size",
-    "splits_x",
-    "split_y",
-    "jitter",
-    "furniture_jitter",
-    "wall_height",
-    "wall_thickness",
-    "door_width",
-    "door_height",
-    "robot_start",
-    "grid",
-    "bookcase_low",
-    "bookcase_tall",
-    "parts",
-)
 
 
 def main() -> None:
+    die_with_parent()  # killing dvc repro takes this stage and its workers with it
     use_offscreen_gl()
     from housebench.sim.registry import make_backend
 
-    params = load_keys("house", HOUSE_KEYS)
-    house = generate_house(params)
+    params = load_section("house", HouseParams)
+    house = generate_house(params.model_dump())
     annotations = house_annotations(house)
-    unreachable = {r.name for r in annotations.rooms} - HouseQuery(annotations, params["grid"]).reachable_rooms()
+    unreachable = {r.name for r in annotations.rooms} - HouseQuery(annotations, params.grid).reachable_rooms()
     if unreachable:
         raise SystemExit(f"params.yaml house: rooms not reachable from the robot start: {sorted(unreachable)}")
     with atomic_dir(paths.HOUSE_DIR) as tmp:

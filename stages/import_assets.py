@@ -13,26 +13,28 @@ from pathlib import Path
 
 from housebench.assets.batch import asset_dirs, exit_code, run_each
 from housebench.assets.errors import AssetError
-from housebench.assets.importer import import_asset
+from housebench.assets.importer import ImportParams, import_asset, raw_result
 from housebench.assets.spec import SpecTable, load_specs
-from housebench.params import load_keys
+from housebench.params import load_section
 from housebench.paths import ASSETS_IMPORTED, ASSETS_RAW
+from housebench.procs import die_with_parent
 
 
 def step(specs: SpecTable, max_faces: int, name: str, out: Path) -> None:
-    import_asset(ASSETS_RAW / name / "result", out, specs.assets.get(name), name=name, max_faces=max_faces)
+    import_asset(raw_result(ASSETS_RAW, name), out, specs.assets.get(name), name=name, max_faces=max_faces)
 
 
 def main() -> int:
-    params = load_keys("import", ("specs", "strict", "visual_max_faces", "workers"))
+    die_with_parent()  # killing dvc repro takes this stage and its workers with it
+    params = load_section("import", ImportParams)
     try:
-        specs = load_specs(Path(params["specs"]))
+        specs = load_specs(Path(params.specs))
     except AssetError as err:
         print(err, file=sys.stderr)
         return 1
     names = asset_dirs(ASSETS_RAW)
-    _, failed = run_each(names, ASSETS_IMPORTED, partial(step, specs, params["visual_max_faces"]), params["workers"])
-    return exit_code(names, failed, params["strict"])
+    _, failed = run_each(names, ASSETS_IMPORTED, partial(step, specs, params.visual_max_faces), params.workers)
+    return exit_code(names, failed, params.strict)
 
 
 if __name__ == "__main__":

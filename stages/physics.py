@@ -18,6 +18,7 @@ from housebench.assets.build import PhysicsParams, build_sim
 from housebench.io import write_json
 from housebench.params import load_section
 from housebench.paths import ANNOTATIONS_DIR, ASSETS_COLLISION, ASSETS_IMPORTED, ASSETS_SIM
+from housebench.procs import die_with_parent
 
 
 def step(params: PhysicsParams, name: str, out: Path) -> AssetAnnotation:
@@ -25,6 +26,7 @@ def step(params: PhysicsParams, name: str, out: Path) -> AssetAnnotation:
 
 
 def main() -> int:
+    die_with_parent()  # killing dvc repro takes this stage and its workers with it
     params = load_section("physics", PhysicsParams)
     names = [n for n in asset_dirs(ASSETS_COLLISION) if (ASSETS_IMPORTED / n).is_dir()]
     built, failed = run_each(names, ASSETS_SIM, partial(step, params), params.workers)

@@ -11,7 +11,7 @@ import sys
 
 from housebench.params import load_section
 from housebench.paths import Layout
-from housebench.skill_library.plans import PlanParams, plan_all
+from housebench.pipeline.plan import PlanParams, plan_all
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from housebench.params import load_params, load_section
 from housebench.paths import RESULTS_DIR, Layout
+from housebench.procs import die_with_parent
 from housebench.rollout.plan import RolloutParams
 from housebench.rollout.run import run_rollouts
 
@@ -14,6 +15,7 @@ RUN = "repro"
 
 
 def main() -> None:
+    die_with_parent()  # killing dvc repro takes this stage and its workers with it
     params = load_section("rollout", RolloutParams)
     outcomes = run_rollouts(RUN, params, Layout(), RESULTS_DIR, load_params("policies"))
     crashed = sum(o.crash is not None for o in outcomes)

@@ -4,13 +4,15 @@ check.json, preview.png}`` (MuJoCo; ``scenes/settled/house_check.json`` for the 
 
 from __future__ import annotations
 
-from housebench.params import load_keys
+from housebench.params import load_section
 from housebench.paths import Layout
-from housebench.pipeline.settle import SETTLE_KEYS, settle_all
+from housebench.pipeline.settle import SettleParams, settle_all
+from housebench.procs import die_with_parent
 
 
 def main() -> None:
-    settle_all(Layout(), load_keys("settle", SETTLE_KEYS))
+    die_with_parent()  # killing dvc repro takes this stage and its workers with it
+    settle_all(Layout(), load_section("settle", SettleParams))
 
 
 if __name__ == "__main__":

@@ -12,10 +12,12 @@ import sys
 from housebench.params import load_section
 from housebench.paths import TASKS_DIR, Layout
 from housebench.pipeline.tasks import write_variants
+from housebench.procs import die_with_parent
 from housebench.tasks.sampler import SamplerParams
 
 
 def main() -> None:
+    die_with_parent()  # killing dvc repro takes this stage and its workers with it
     params = load_section("tasks", SamplerParams)
     variants = write_variants(Layout(), params)
     print(f"tasks: {len(variants)} variants of {len({v.task for v in variants})} tasks -> {TASKS_DIR}", file=sys.stderr)

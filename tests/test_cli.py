@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from housebench.cli import main
 from tests.conftest import ROOT
 
-AREAS = ["asset", "evaluate", "report", "results", "scene", "skill", "task"]
+AREAS = ["asset", "episode", "evaluate", "report", "results", "scene", "skill", "task"]
 
 
 def test_help_lists_every_area():
@@ -51,7 +51,7 @@ def test_asset_import_with_a_bad_params_file_is_one_line(tmp_path):
         ],
     )
     assert result.exit_code != 0 and not (tmp_path / "out").exists()
-    assert f"{tmp_path / 'params.yaml'}: collision.bogus: Extra inputs" in str(result.exception or result.output)
+    assert f"{tmp_path / 'params.yaml'}: collision.bogus: unknown key" in str(result.exception or result.output)
 
 
 HEAVY = ("trimesh", "pymeshlab", "pxr", "mujoco", "coacd", "manifold3d", "gymnasium")

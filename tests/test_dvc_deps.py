@@ -107,3 +107,19 @@ def test_a_stage_that_simulates_depends_on_the_assets_it_loads(stage):
     loads_props = any(d.startswith(("scenes/tasks", "scenes/settled")) for d in deps)
     if simulates and loads_props:
         assert "assets_built/sim" in deps, f"{stage} simulates assets it does not depend on"
+
+
+@pytest.mark.parametrize("stage", sorted(STAGES))
+def test_every_code_dep_exists(stage):
+    """A code dep that names a moved or deleted file fails the stage in DVC: caught here instead."""
+    gone = [d for d in STAGES[stage]["deps"] if d.startswith(PACKAGES) and not (ROOT / d).exists()]
+    assert not gone, f"dvc.yaml stage '{stage}' depends on code that does not exist: {gone}"
+
+
+def test_every_results_table_is_a_rollout_output_and_a_report_input():
+    """A results table DVC does not track is neither restored by `dvc checkout` nor git-ignored."""
+    from housebench.results.schema import SCHEMAS
+
+    tables = [f"results/{table}/run=repro" for table in SCHEMAS]
+    assert set(tables) <= set(STAGES["rollout"]["outs"]), "the rollout writes tables dvc.yaml does not list"
+    assert set(tables) <= set(STAGES["report"]["deps"])

@@ -106,3 +106,27 @@ def test_refusals_are_output_errors(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(OutputError, match=r"^\.: output: the working folder"), atomic_dir(Path(".")):
         pass
+
+
+def test_generate_raw_refuses_a_folder_that_is_not_a_raw_asset(tmp_path):
+    (tmp_path / "apple").mkdir()
+    (tmp_path / "apple" / "notes.txt").write_text("mine")
+    result = CliRunner().invoke(main, ["asset", "generate-raw", "--out", str(tmp_path), "--only", "apple"])
+    assert result.exit_code == 1 and "apple: output: exists and is not a raw asset" in result.output
+    assert (tmp_path / "apple" / "notes.txt").read_text() == "mine"
+    (tmp_path / "apple" / "notes.txt").unlink()
+    for _ in range(2):  # an empty folder, then its own output, are replaced
+        result = CliRunner().invoke(main, ["asset", "generate-raw", "--out", str(tmp_path), "--only", "apple"])
+        assert result.exit_code == 0, result.output
+
+
+def test_forcing_over_a_symlinked_output_replaces_the_link_not_what_it_points_at(raw_apple, tmp_path):
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "data.txt").write_text("keep")
+    link = tmp_path / "out"
+    link.symlink_to(precious)
+    result = CliRunner().invoke(main, ["asset", "import", str(raw_apple), "--out", str(link), "--force"])
+    assert result.exit_code == 0, result.output
+    assert (precious / "data.txt").read_text() == "keep"
+    assert not link.is_symlink() and (link / "asset.usda").is_file() and not _temps(tmp_path)

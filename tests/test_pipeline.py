@@ -203,14 +203,19 @@ def check_nightly(repo: Path, env: dict) -> None:
         )
     finally:
         (repo / "params.yaml").write_text(params)
-    run_name = f"nightly-{NIGHT}"
+    run_name = f"nightly-{NIGHT}-a1"  # the night's first attempt
     for table in ("episodes", "conditions", "events", "choices"):
         assert (repo / f"results/{table}/run={run_name}/part-0.parquet").is_file(), out[-2000:]
     choices = f"select count(*) from read_parquet('{repo}/results/choices/run={run_name}/*.parquet')"
     assert duckdb.sql(choices).fetchall()[0][0] > 0  # the variants' sampled choices reach the table
-    variant = json.loads(next((repo / f"runs/nightly/{NIGHT}/tasks").glob("*/*/task.json")).read_text())
+    variant = json.loads(next((repo / f"runs/nightly/{NIGHT}-a1/tasks").glob("*/*/task.json")).read_text())
     assert variant["seed"] >= 20261130  # seeded by the date
-    assert (repo / f"runs/nightly/{NIGHT}/report/index.html").is_file()
+    html = (repo / f"runs/nightly/{NIGHT}-a1/report/index.html").read_text()
+    assert html.count("<img") >= 5 and f"{FAST_TASK}/v000: “" in html  # plots, plan, sheet, captioned previews
+    assert "Data and pipelines are up to date" in run([sys.executable, "-m", "dvc", "status"], repo, env)
+    status = ["git", "status", "--porcelain", "--untracked-files=all"]
+    untracked = subprocess.run(status, cwd=repo, capture_output=True, text=True).stdout
+    assert "nightly" not in untracked  # the night's outputs are where git ignores them
     # the DVC pipeline is untouched by the night
     assert "Data and pipelines are up to date" in run([sys.executable, "-m", "dvc", "status"], repo, env)
 

@@ -6,6 +6,7 @@
 - ``annotations/scenes/<task>__<variant>.json``: :class:`SceneAnnotations`, the house plus every
   placed object at its settled pose, self-contained so the evaluator needs no other file.
 
+Every number is finite, coordinates within 10 km, quaternions unit length (:mod:`housebench.numbers`).
 Frames: world frame, metres, Z up. An asset's local frame has its origin at the bottom centre of the
 asset (so ``bottom_offset`` is normally 0), Z up. Boxes are axis-aligned ``[xmin, ymin, xmax, ymax]``
 on a support, or ``[xmin, ymin, zmin, xmax, ymax, zmax]`` for 3-D boxes.
@@ -18,14 +19,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Vec3 = tuple[float, float, float]
-Quat = tuple[float, float, float, float]
-Box2 = tuple[float, float, float, float]
-Box3 = tuple[float, float, float, float, float, float]
+from housebench.numbers import Coord, Quat, Vec3
+
+Box2 = tuple[Coord, Coord, Coord, Coord]
+Box3 = tuple[Coord, Coord, Coord, Coord, Coord, Coord]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class ContainerProfile(Strict):
@@ -66,7 +67,7 @@ class AssetAnnotation(Strict):
     name: str
     category: str
     size: Vec3  # extents x, y, z in metres, Z up
-    mass: float
+    mass: float = Field(gt=0)
     tags: list[str] = Field(default_factory=list)
     bottom_offset: float = 0.0  # height of the lowest point below the asset origin
     container: ContainerProfile | None = None

@@ -11,6 +11,7 @@ fails. (``workers: 1`` runs in the calling process, without that protection.)
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from collections.abc import Callable
@@ -22,6 +23,8 @@ from typing import Any
 
 from housebench.assets.errors import AssetError
 from housebench.io import atomic_dir, write_json
+from housebench.names import name_problem
+from housebench.procs import die_with_parent
 
 Step = Callable[[str, Path], Any]
 
@@ -41,7 +44,9 @@ def _attempt(step: Step, name: str, folder: Path) -> tuple[bool, Any]:
 
 
 def _spawned(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
+    return ProcessPoolExecutor(
+        workers, mp_context=get_context("spawn"), initializer=die_with_parent, initargs=(os.getpid(),)
+    )
 
 
 def _alone(step: Step, name: str, folder: Path) -> tuple[bool, Any]:
@@ -71,11 +76,14 @@ def _outcomes(step: Step, jobs: list[tuple[str, Path]], workers: int) -> list[tu
 
 def run_each(names: list[str], out_root: Path, step: Step, workers: int = 1) -> tuple[dict[str, Any], dict[str, str]]:
     """Call ``step(name, out_root/name)`` for every name on up to ``workers`` processes; returns
-    the results of the steps that worked and the failures (name -> reason), both in name order."""
+    the results of the steps that worked and the failures (name -> reason), both in name order. A
+    name that breaks the name rule (:mod:`housebench.names`) fails without a folder."""
     done: dict[str, Any] = {}
-    failed: dict[str, str] = {}
+    failed = {name: f"asset folder name: {problem}" for name in names if (problem := name_problem(name))}
+    for name, reason in failed.items():
+        print(f"{name}: FAILED: {reason}", file=sys.stderr)
     with atomic_dir(out_root) as tmp:
-        jobs = [(name, tmp / name) for name in names]
+        jobs = [(name, tmp / name) for name in names if name not in failed]
         for _, folder in jobs:
             folder.mkdir()
         for (name, _), (ok, value) in zip(jobs, _outcomes(step, jobs, workers)):
@@ -84,8 +92,8 @@ def run_each(names: list[str], out_root: Path, step: Step, workers: int = 1) -> 
             else:
                 failed[name] = value
                 print(f"{name}: FAILED: {value}", file=sys.stderr)
-        write_json(tmp / "failed.json", {"version": 1, "failed": failed})
-    return done, failed
+        write_json(tmp / "failed.json", {"version": 1, "failed": dict(sorted(failed.items()))})
+    return done, dict(sorted(failed.items()))
 
 
 def exit_code(names: list[str], failed: dict[str, str], strict: bool = False) -> int:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field
 
 from housebench.annotations.schema import AssetAnnotation
 from housebench.assets.annotate import asset_annotation
@@ -25,20 +25,19 @@ from housebench.assets.objio import read_textured_obj
 from housebench.assets.physics import mass_properties
 from housebench.hashing import file_hash
 from housebench.io import write_json
+from housebench.params import Section, Workers
 from housebench.usd.asset import AssetGeometry, write_asset_usd
 
 
-class PhysicsParams(BaseModel):
+class PhysicsParams(Section):
     """The ``physics:`` section of ``params.yaml``."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    default_friction: float = 0.8  # when neither the spec nor <gazebo> gives one
-    small_mass: float = 0.05  # kg: bodies this light ...
-    small_size: float = 0.015  # m: ... or this thin get CCD and damping
-    small_damping: float = 0.0005  # free-joint damping of small bodies (stops endless rolling)
+    default_friction: float = Field(0.8, gt=0, le=10)  # when neither the spec nor <gazebo> gives one
+    small_mass: float = Field(0.05, ge=0)  # kg: bodies this light ...
+    small_size: float = Field(0.015, ge=0)  # m: ... or this thin get CCD and damping
+    small_damping: float = Field(0.0005, ge=0)  # free-joint damping of small bodies (stops endless rolling)
     gripper: Gripper = Gripper()
-    workers: int = 2  # assets built at once
+    workers: Workers = 2  # assets built at once
 
     def damping(self, mass: float, size: list[float]) -> float:
         """The free-joint damping of a body (0 unless it is small and light)."""

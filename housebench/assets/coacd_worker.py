@@ -8,18 +8,22 @@ timeout, or a worker that dies, kills the worker and raises; the next request st
 
 from __future__ import annotations
 
+import os
 from multiprocessing import get_context
 from multiprocessing.connection import Connection
 
 import numpy as np
 
+from housebench.procs import die_with_parent
+
 Mesh = tuple[np.ndarray, np.ndarray]
 
 
-def _serve(conn: Connection) -> None:
+def _serve(conn: Connection, parent: int) -> None:
     """The worker's loop: ``(vertices, faces, kwargs)`` in, ``coacd.run_coacd``'s hulls out."""
     import coacd
 
+    die_with_parent(parent)
     coacd.set_log_level("error")
     while True:
         try:
@@ -42,7 +46,7 @@ class CoacdWorker:
         if self._process is None:
             context = get_context("spawn")
             self._conn, child = context.Pipe()
-            self._process = context.Process(target=_serve, args=(child,), daemon=True)
+            self._process = context.Process(target=_serve, args=(child, os.getpid()), daemon=True)
             self._process.start()
             child.close()
         try:

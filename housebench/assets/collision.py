@@ -21,38 +21,37 @@ from pathlib import Path
 
 import numpy as np
 import trimesh
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field
 
 from housebench.assets.coacd_worker import WORKER
 from housebench.assets.embodiedgen import read_pieces
 from housebench.assets.objio import write_obj
 from housebench.assets.repair import repair_collision
 from housebench.io import write_json
+from housebench.params import Section, Workers
 
 Mesh = tuple[np.ndarray, np.ndarray]
 
 
-class CollisionParams(BaseModel):
+class CollisionParams(Section):
     """The ``collision:`` section of ``params.yaml`` (defaults are the shipped values)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    seed: int = 0
-    threshold: float = 0.05
-    resolution: int = 100
-    preprocess_resolution: int = 30
-    mcts_nodes: int = 5
-    mcts_iterations: int = 15
-    mcts_max_depth: int = 3
-    max_hulls: int = 32
-    max_hull_vertices: int = 255  # PhysX cooks at most 255
-    convex_ratio: float = 0.97
-    min_hull_fraction: float = 1e-4  # drop hulls below this fraction of the total hull volume
-    min_hull_extent: float = 2e-4  # metres: drop hulls thinner than this in any direction (flat)
-    max_faces: int = 1000  # face budget of the repaired collision copy
-    timeout_s: float = 300.0
+    seed: int = Field(0, ge=0)
+    threshold: float = Field(0.05, gt=0, le=1)
+    resolution: int = Field(100, ge=10, le=10_000)
+    preprocess_resolution: int = Field(30, ge=10, le=1000)
+    mcts_nodes: int = Field(5, ge=1, le=100)
+    mcts_iterations: int = Field(15, ge=1, le=1000)
+    mcts_max_depth: int = Field(3, ge=1, le=20)
+    max_hulls: int = Field(32, ge=1, le=256)
+    max_hull_vertices: int = Field(255, ge=4, le=255)  # PhysX cooks at most 255
+    convex_ratio: float = Field(0.97, gt=0, le=1)
+    min_hull_fraction: float = Field(1e-4, ge=0, lt=1)  # drop hulls below this fraction of the total hull volume
+    min_hull_extent: float = Field(2e-4, ge=0)  # metres: drop hulls thinner than this in any direction (flat)
+    max_faces: int = Field(1000, ge=4, le=1_000_000)  # face budget of the repaired collision copy
+    timeout_s: float = Field(300.0, gt=0, le=86_400)
     cache_dir: str = ".cache/coacd"
-    workers: int = 2  # assets decomposed at once (each with its own CoACD process)
+    workers: Workers = 2  # assets decomposed at once (each with its own CoACD process)
 
     def coacd_kwargs(self) -> dict:
         return {

@@ -1,13 +1,17 @@
 """Reading one EmbodiedGen result folder (``<name>/result/``): URDF, textured OBJ or GLB, collision OBJ.
 
-The URDF is parsed with defusedxml (no DTDs, no entity expansion, no external references) and every
-file it or the MTL names must resolve inside the result folder. Meshes stay in EmbodiedGen's frame
-(Y-up); :mod:`housebench.assets.importer` applies the URDF origin to turn them Z-up.
+The URDF is parsed with defusedxml (no DTDs, no entity expansion, no external references); it and
+every file it or the MTL names must resolve inside the result folder and be regular files under a size
+limit (:mod:`housebench.inputs`). Meshes over :data:`MAX_FACES` faces, textures over
+:data:`MAX_PIXELS` pixels (or not PNG/JPEG) and free text over :data:`MAX_TEXT` characters (it is
+copied into three outputs) are refused before they are decoded where possible. Meshes stay in
+EmbodiedGen's frame (Y-up); :mod:`housebench.assets.importer` applies the URDF origin to turn them Z-up.
 """
 
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.etree.ElementTree import Element
@@ -16,10 +20,16 @@ import defusedxml.ElementTree as SafeET
 import numpy as np
 import trimesh
 from defusedxml import DefusedXmlException
+from PIL import Image
 
 from housebench.assets.errors import AssetError
+from housebench.inputs import MAX_IMAGE, MAX_MESH, MAX_URDF, InputError, read_bytes, read_text
 
 Mesh = tuple[np.ndarray, np.ndarray]
+MAX_FACES = 2_000_000  # faces of one mesh file (5 M faces took 3.2 GB to load)
+MAX_PIXELS = 8192 * 8192  # texture pixels
+MAX_TEXT = 2000  # characters of one free-text URDF field (extra_info, quality)
+MAX_FIELDS = 64  # extra_info entries
 
 
 @dataclass(frozen=True)
@@ -43,6 +53,45 @@ class RawAsset:
     quality: str | None = None
 
 
+def _bytes(path: Path, limit: int, field: str) -> bytes:
+    try:
+        return read_bytes(path, limit, field)
+    except InputError as err:
+        raise AssetError(err.file, err.field, err.reason) from None
+
+
+def _text(path: Path, limit: int, field: str) -> str:
+    try:
+        return read_text(path, limit, field)
+    except InputError as err:
+        raise AssetError(err.file, err.field, err.reason) from None
+
+
+def _faces(count: int, file: Path) -> None:
+    if count > MAX_FACES:
+        raise AssetError(file, "faces", f"{count} faces, over the limit of {MAX_FACES}")
+
+
+def _image(data: bytes, file: Path, field: str) -> bytes:
+    """``data`` if it is a PNG or JPEG of at most :data:`MAX_PIXELS` pixels (checked before decoding)."""
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            kind, (width, height) = image.format, image.size
+    except (OSError, ValueError, Image.DecompressionBombError) as err:
+        raise AssetError(file, field, f"not an image ({type(err).__name__})") from None
+    if kind not in ("PNG", "JPEG"):
+        raise AssetError(file, field, f"a {kind} image; PNG or JPEG expected")
+    if width * height > MAX_PIXELS:
+        raise AssetError(file, field, f"{width}x{height} pixels, over the limit of {MAX_PIXELS}")
+    return data
+
+
+def _free_text(text: str, file: Path, field: str) -> str:
+    if len(text) > MAX_TEXT:
+        raise AssetError(file, field, f"{len(text)} characters, over the limit of {MAX_TEXT}")
+    return text
+
+
 def _inside(root: Path, relative: str, file: Path, what: str) -> Path:
     """``root/relative`` resolved, refusing absolute paths, URLs and anything escaping ``root``."""
     if not relative or "://" in relative or Path(relative).is_absolute():
@@ -50,8 +99,10 @@ def _inside(root: Path, relative: str, file: Path, what: str) -> Path:
     path = (root / relative).resolve()
     if not path.is_relative_to(root.resolve()):
         raise AssetError(file, what, f"path {relative!r} escapes the result folder")
-    if not path.is_file():
+    if not path.exists():
         raise AssetError(file, what, f"missing file {relative!r}")
+    if not path.is_file():
+        raise AssetError(file, what, f"{relative!r} is not a regular file")
     return path
 
 
@@ -67,7 +118,7 @@ def _floats(text: str | None, n: int, file: Path, what: str) -> tuple[float, ...
 
 def _parse_urdf(path: Path) -> Element:
     try:
-        return SafeET.fromstring(path.read_bytes())
+        return SafeET.fromstring(_bytes(path, MAX_URDF, "file"))
     except DefusedXmlException as err:
         raise AssetError(path, "xml", f"forbidden XML construct ({type(err).__name__})") from None
     except SafeET.ParseError as err:
@@ -85,7 +136,9 @@ def read_pieces(path: Path) -> list[Mesh]:
     """Convex pieces of an OBJ, one per ``o`` object (faces fan-triangulated, vertices compacted)."""
     vertices: list[list[float]] = []
     groups: list[list[list[int]]] = [[]]
-    for line in path.read_text().splitlines():
+    text = _text(path, MAX_MESH, "file")
+    _faces(text.count("\nf "), path)
+    for line in text.splitlines():
         tag, _, rest = line.partition(" ")
         if tag == "v":
             vertices.append([float(x) for x in rest.split()[:3]])
@@ -105,7 +158,7 @@ def read_pieces(path: Path) -> list[Mesh]:
 
 def _directive(path: Path, key: str) -> str | None:
     """The argument of the first ``key`` line of an OBJ or MTL file."""
-    for line in path.read_text().splitlines():
+    for line in _text(path, MAX_MESH, "file").splitlines():
         if line.startswith(key + " "):
             return line.split(None, 1)[1].strip()
     return None
@@ -130,9 +183,49 @@ def _glb_texture(mesh: trimesh.Trimesh, glb: Path) -> bytes:
     image = getattr(material, "baseColorTexture", None) or getattr(material, "image", None)
     if image is None:
         raise AssetError(glb, "baseColorTexture", "no embedded texture")
+    if image.width * image.height > MAX_PIXELS:
+        raise AssetError(
+            glb, "baseColorTexture", f"{image.width}x{image.height} pixels, over the limit of {MAX_PIXELS}"
+        )
     png = io.BytesIO()
     image.convert("RGB").save(png, format="PNG")
     return png.getvalue()
+
+
+def _declared_faces(data: bytes, glb: bool, path: Path) -> int:
+    """The faces a mesh file declares, counted before it is parsed: ``f`` lines of an OBJ, index
+    counts of a GLB's primitives."""
+    if not glb:
+        return data.count(b"\nf ") + data.startswith(b"f ")
+    try:
+        length = int.from_bytes(data[12:16], "little")
+        doc = json.loads(data[20 : 20 + length])
+        accessors = doc.get("accessors", [])
+        return sum(
+            accessors[p["indices"]]["count"] // 3
+            for m in doc.get("meshes", [])
+            for p in m["primitives"]
+            if "indices" in p
+        )
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        raise AssetError(path, "mesh", "unreadable GLB header") from None
+
+
+def _load_mesh(path: Path) -> trimesh.Trimesh:
+    """The mesh in ``path``, parsed from its bytes only: trimesh opens no other file (the OBJ's
+    material library is read by :func:`_texture`; a GLB naming an outside file fails)."""
+    data = _bytes(path, MAX_MESH, "file")
+    glb = path.suffix.lower() == ".glb"
+    _faces(_declared_faces(data, glb, path), path)
+    options = {} if glb else {"skip_materials": True}
+    try:
+        loaded = trimesh.load(
+            io.BytesIO(data), file_type="glb" if glb else "obj", process=False, force="mesh", **options
+        )
+    except Exception as err:  # trimesh raises many types for unreadable files
+        raise AssetError(path, "mesh", f"unreadable ({err})") from None
+    _faces(len(loaded.faces), path)
+    return loaded
 
 
 def read_result(result_dir: Path) -> RawAsset:
@@ -141,7 +234,7 @@ def read_result(result_dir: Path) -> RawAsset:
     urdfs = sorted(root.glob("*.urdf"))
     if len(urdfs) != 1:
         raise AssetError(root, "urdf", f"expected one *.urdf, found {len(urdfs)}")
-    urdf = urdfs[0]
+    urdf = _inside(root, urdfs[0].name, root, "urdf")
     robot = _parse_urdf(urdf)
     link = robot.find("link")
     if link is None:
@@ -172,10 +265,7 @@ def read_result(result_dir: Path) -> RawAsset:
         if col_mesh is not None
         else None
     )
-    try:
-        loaded = trimesh.load(visual, process=False, force="mesh")
-    except Exception as err:  # trimesh raises many types for unreadable files
-        raise AssetError(visual, "mesh", f"unreadable ({err})") from None
+    loaded = _load_mesh(visual)
     vertices, faces = np.asarray(loaded.vertices, float), np.asarray(loaded.faces, int)
     _check_finite(vertices, faces, visual)
     uv = getattr(loaded.visual, "uv", None)
@@ -185,8 +275,11 @@ def read_result(result_dir: Path) -> RawAsset:
         texture, png = visual, _glb_texture(loaded, visual)
     else:
         texture = _texture(visual, root)
-        png = texture.read_bytes()
+        png = _image(_bytes(texture, MAX_IMAGE, "map_Kd"), texture, "map_Kd")
     extra = link.find("extra_info")
+    if extra is not None and len(extra) > MAX_FIELDS:
+        raise AssetError(urdf, "extra_info", f"{len(extra)} entries, over the limit of {MAX_FIELDS}")
+    quality = (robot.findtext("custom_data/quality/overall") or "").strip()
     return RawAsset(
         urdf=urdf,
         visual=visual,
@@ -201,6 +294,8 @@ def read_result(result_dir: Path) -> RawAsset:
         mu=mu,
         pieces=read_pieces(collision) if collision else [],
         collision=collision,
-        extra_info={c.tag: (c.text or "").strip() for c in extra} if extra is not None else {},
-        quality=(robot.findtext("custom_data/quality/overall") or "").strip() or None,
+        extra_info={c.tag: _free_text((c.text or "").strip(), urdf, f"extra_info/{c.tag}") for c in extra}
+        if extra is not None
+        else {},
+        quality=_free_text(quality, urdf, "custom_data/quality/overall") or None,
     )

@@ -13,23 +13,22 @@ reason is returned instead.
 from __future__ import annotations
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field
 from scipy.spatial import ConvexHull
 
 from housebench.annotations.schema import ContainerProfile, GraspPrimitive
 from housebench.io import r6s
+from housebench.params import Section
 
 
-class Gripper(BaseModel):
+class Gripper(Section):
     """The parallel gripper grasps are planned for (``physics:`` params ``gripper``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    opening: float = 0.1  # widest jaw opening, metres
-    clearance: float = 0.01  # free space the jaws need beyond the object's width
-    finger_depth: float = 0.02  # how far the fingertips reach down over the object
-    min_height: float = 0.005  # lowest object a top pinch can take
-    flat_height: float = 0.04  # objects at most this tall (or tagged ``flat``) count as flat
+    opening: float = Field(0.1, gt=0, le=1)  # widest jaw opening, metres
+    clearance: float = Field(0.01, ge=0, le=1)  # free space the jaws need beyond the object's width
+    finger_depth: float = Field(0.02, gt=0, le=1)  # how far the fingertips reach down over the object
+    min_height: float = Field(0.005, ge=0, le=1)  # lowest object a top pinch can take
+    flat_height: float = Field(0.04, ge=0, le=1)  # objects at most this tall (or tagged ``flat``) count as flat
 
 
 def narrowest(xy: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:

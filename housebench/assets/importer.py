@@ -13,19 +13,29 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
+from pydantic import Field
 from scipy.spatial.transform import Rotation
 
-from housebench.assets.embodiedgen import RawAsset, read_result
+from housebench.assets.embodiedgen import MAX_FACES, RawAsset, read_result
 from housebench.assets.errors import AssetError
 from housebench.assets.objio import write_mtl, write_obj, write_obj_pieces
 from housebench.assets.repair import repair_visual
 from housebench.assets.spec import AssetSpec
 from housebench.hashing import file_hash
 from housebench.io import write_json
+from housebench.params import Section, Workers
 
 EXTENT_RANGE = (0.005, 3.0)  # metres: anything outside is an absurd size
 SCALE_WARNING = 0.25  # warn when the spec rescales the baked-in size by more than this
-VISUAL_MAX_FACES = 20000  # default face budget of the visual mesh (params: import.visual_max_faces)
+
+
+class ImportParams(Section):
+    """The ``import:`` section of ``params.yaml``."""
+
+    specs: str = "assets/specs.yaml"  # the spec table
+    strict: bool = False  # exit 1 if any asset fails (else failures go to imported/failed.json)
+    visual_max_faces: int = Field(20000, ge=100, le=MAX_FACES)  # the visual mesh is decimated above this
+    workers: Workers = 2  # assets imported at once (processes)
 
 
 @dataclass(frozen=True)
@@ -39,6 +49,18 @@ class Placement:
 
     def apply(self, v: np.ndarray) -> np.ndarray:
         return self.scale * (v @ self.rotation.T + self.translation) - self.offset
+
+
+def raw_result(raw_root: Path, name: str) -> Path:
+    """``raw_root/<name>/result``, refused when it or the asset folder is a symlink (DVC would not see
+    what it points at) or resolves outside ``raw_root``."""
+    folder, result = Path(raw_root) / name, Path(raw_root) / name / "result"
+    for path in (folder, result):
+        if path.is_symlink():
+            raise AssetError(path, "folder", "a symlink; copy the asset into the folder instead")
+    if not result.resolve().is_relative_to(Path(raw_root).resolve()):
+        raise AssetError(result, "folder", f"resolves outside {raw_root}")
+    return result
 
 
 def asset_name(result_dir: Path) -> str:
@@ -95,7 +117,7 @@ def import_asset(
     out_dir: Path,
     spec: AssetSpec | None = None,
     name: str | None = None,
-    max_faces: int = VISUAL_MAX_FACES,
+    max_faces: int = ImportParams().visual_max_faces,
 ) -> dict:
     """Import ``result_dir`` into the existing folder ``out_dir``; returns the ``import.json`` data.
     The visual mesh is repaired and decimated to ``max_faces`` (:func:`repair_visual`)."""

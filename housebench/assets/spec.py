@@ -6,12 +6,14 @@ Entries override what EmbodiedGen baked in. Unknown keys are rejected; errors na
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PositiveFloat, ValidationError, model_validator
 
 from housebench.assets.errors import AssetError
+from housebench.inputs import InputError
+from housebench.names import check_name
+from housebench.yamlfile import load_yaml
 
 
 class AssetSpec(BaseModel):
@@ -52,20 +54,18 @@ class SpecTable(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     version: Literal[1] = 1
-    assets: dict[str, AssetSpec]
+    assets: dict[Annotated[str, AfterValidator(check_name)], AssetSpec]
 
 
 def load_specs(path: Path) -> SpecTable:
     """Parse and validate a spec table; a bad entry is one :class:`AssetError` line."""
     try:
-        data = yaml.safe_load(Path(path).read_text())
-    except FileNotFoundError:
-        raise AssetError(path, "file", "not found") from None
-    except yaml.YAMLError as err:
-        raise AssetError(path, "yaml", str(err).replace("\n", " ")) from None
+        data = load_yaml(Path(path))
+    except InputError as err:
+        raise AssetError(err.file, err.field, err.reason) from None
     try:
         return SpecTable.model_validate(data)
     except ValidationError as err:
         first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "root"
+        where = ".".join(str(p) for p in first["loc"] if p != "[key]") or "root"
         raise AssetError(path, where, first["msg"]) from None

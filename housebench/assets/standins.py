@@ -21,7 +21,7 @@ from PIL import Image
 
 from housebench.assets.objio import write_mtl, write_obj, write_obj_pieces
 from housebench.assets.props import DEFAULT_SET, FACTORIES, Prop
-from housebench.io import atomic_dir
+from housebench.io import OutputError, atomic_dir, foreign
 
 __all__ = ["DEFAULT_SET", "FACTORIES", "generate", "write_raw"]
 
@@ -104,7 +104,12 @@ def write_raw(name: str, prop: Prop, asset_dir: Path) -> Path:
 
 
 def generate(names: tuple[str, ...] = DEFAULT_SET, out: Path = Path("assets_raw"), seed: int = 0) -> None:
-    """Write ``out/<name>/`` for every named prop (atomically), each with its own rng stream."""
+    """Write ``out/<name>/`` for every named prop (atomically), each with its own rng stream. An existing
+    ``out/<name>`` that is not a raw asset (no ``result/<name>.urdf``) is refused before anything is written."""
+    for name in names:
+        target = Path(out) / name
+        if foreign(target) and not (target / "result" / f"{name}.urdf").is_file():
+            raise OutputError(f"{target}: output: exists and is not a raw asset; move it away first")
     for name in names:
         rng = np.random.default_rng([seed, zlib.crc32(name.encode())])
         with atomic_dir(Path(out) / name) as tmp:

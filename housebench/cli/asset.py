@@ -40,7 +40,7 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
     replaces it), and so are the working folder, its ancestors and RESULT_DIR's."""
     from housebench.assets.build import PhysicsParams, build_sim, collide
     from housebench.assets.collision import CollisionParams
-    from housebench.assets.importer import VISUAL_MAX_FACES, asset_name, import_asset
+    from housebench.assets.importer import ImportParams, asset_name, import_asset
     from housebench.assets.spec import load_specs
 
     name = asset_name(result_dir)
@@ -51,7 +51,9 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
             load_section("collision", CollisionParams, params_file) if "collision" in given else CollisionParams()
         )
         physics = load_section("physics", PhysicsParams, params_file) if "physics" in given else PhysicsParams()
-        max_faces = given.get("import", {}).get("visual_max_faces", VISUAL_MAX_FACES)
+        max_faces = (
+            load_section("import", ImportParams, params_file) if "import" in given else ImportParams()
+        ).visual_max_faces
         if force and foreign(out):
             click.echo(f"--force: replacing {out} and everything in it (housebench did not make it)", err=True)
         with tempfile.TemporaryDirectory() as work, atomic_dir(out, (result_dir,), True, force) as tmp:
@@ -112,7 +114,10 @@ def generate_raw(out: Path, seed: int, names: tuple[str, ...]) -> None:
         raise click.BadParameter(
             f"unknown prop '{unknown[0]}' (known: {', '.join(sorted(FACTORIES))})", param_hint="--only"
         )
-    generate(names or DEFAULT_SET, out, seed)
+    try:
+        generate(names or DEFAULT_SET, out, seed)
+    except OutputError as err:
+        raise click.ClickException(str(err)) from None
     click.echo(f"wrote {', '.join(names or DEFAULT_SET)} to {out}")
 
 

@@ -55,6 +55,7 @@ def build(results_dir: Path, out_dir: Path, pictures: tuple[Path, ...], runs: tu
     from housebench.io import check_output, dumps_json, foreign
     from housebench.report.build import build_report
     from housebench.report.inputs import report_inputs
+    from housebench.report.pictures import inside
 
     if Path(out_dir).resolve() == REPORT_DIR.resolve():
         raise click.ClickException(
@@ -64,7 +65,7 @@ def build(results_dir: Path, out_dir: Path, pictures: tuple[Path, ...], runs: tu
         click.echo(f"--force: replacing {out_dir} and everything in it (housebench did not make it)", err=True)
     try:
         check_output(Path(out_dir), [Path(results_dir) / table for table in SCHEMAS], guard=True, force=force)
-        inputs = report_inputs(pictures=pictures or None) | {"runs": list(runs) or None}
+        inputs = report_inputs(pictures=[inside(p) for p in pictures] or None) | {"runs": list(runs) or None}
         metrics = build_report(results_dir, out_dir, **inputs, guard=True, force=force)
     except (FileNotFoundError, ValueError) as err:
         raise click.ClickException(str(err)) from None
@@ -73,7 +74,7 @@ def build(results_dir: Path, out_dir: Path, pictures: tuple[Path, ...], runs: tu
 
 @click.group()
 def results() -> None:
-    """The results tables: episodes, conditions, events, choices (Parquet, partitioned by run)."""
+    """The results tables: episodes, conditions, events, choices, states (Parquet, partitioned by run)."""
 
 
 @results.command("query")
@@ -82,7 +83,7 @@ def results() -> None:
 @click.option("--run", "runs", multiple=True, help="read only this run (repeatable; default: every run)")
 @click.argument("sql")
 def query(results_dir: Path, as_csv: bool, runs: tuple[str, ...], sql: str) -> None:
-    """Run SQL over the views episodes, conditions, events and choices, e.g.
+    """Run SQL over the views episodes, conditions, events, choices and states, e.g.
 
     housebench results query "select task, avg(success::int) from episodes group by task"
 

@@ -10,6 +10,16 @@ import click
 from housebench.sim.offscreen import use_offscreen_gl
 
 
+def _check_stage(stage: Path) -> None:
+    """STAGE must be a regular file of bounded size (USD opens the layers it references itself)."""
+    from housebench.inputs import MAX_USD, InputError, check_file
+
+    try:
+        check_file(stage, MAX_USD)
+    except InputError as err:
+        raise click.ClickException(str(err)) from None
+
+
 @click.group()
 def scene() -> None:
     """Inspect USD scenes with the MuJoCo backend."""
@@ -25,10 +35,11 @@ def scene() -> None:
     help="PNG to write",
 )
 @click.option("--camera", default=None, help="named camera, e.g. robot0:head_camera_rgb")
-@click.option("--width", default=960, show_default=True)
-@click.option("--height", default=720, show_default=True)
+@click.option("--width", default=960, show_default=True, type=click.IntRange(16, 8192))
+@click.option("--height", default=720, show_default=True, type=click.IntRange(16, 8192))
 def render(stage: Path, out: Path, camera: str | None, width: int, height: int) -> None:
     """Render STAGE offscreen to a PNG (a free overview camera unless --camera)."""
+    _check_stage(stage)
     use_offscreen_gl()
     from PIL import Image
 
@@ -44,6 +55,7 @@ def render(stage: Path, out: Path, camera: str | None, width: int, height: int) 
 def check(stage: Path) -> None:
     """Validate STAGE (pxr.UsdValidation), compile it in MuJoCo, list its props, robot joints and
     articulated parts."""
+    _check_stage(stage)
     from pxr import Usd, UsdValidation
 
     from housebench.sim.mujoco import MujocoBackend

@@ -6,6 +6,8 @@ the camera there; :func:`label_rooms` maps world points to its pixels).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
@@ -13,6 +15,7 @@ from housebench.annotations.schema import HouseAnnotations
 
 ASPECT = 4 / 3  # width / height of the top-down picture
 MARGIN = 0.6  # metres around the house
+PROP_RED = (200, 20, 20)
 
 
 def topdown_view(width: float, depth: float) -> tuple[float, float, float]:
@@ -22,12 +25,37 @@ def topdown_view(width: float, depth: float) -> tuple[float, float, float]:
 
 
 def _footprints(house: HouseAnnotations) -> dict[str, tuple[float, float, float, float]]:
-    """Each furniture piece or appliance (a support's owner): the xy box around all its surfaces."""
+    """Each furniture piece or appliance (a support's owner, not a room): the xy box around its surfaces."""
     boxes: dict[str, tuple[float, float, float, float]] = {}
-    for s in house.supports:
+    rooms = {r.name for r in house.rooms}
+    for s in (s for s in house.supports if s.owner not in rooms):  # a room's floor is labelled as the room
         b = boxes.get(s.owner, s.box)
         boxes[s.owner] = (min(b[0], s.box[0]), min(b[1], s.box[1]), max(b[2], s.box[2]), max(b[3], s.box[3]))
     return boxes
+
+
+def plan_pixel(house: HouseAnnotations, width: int, height: int) -> Callable[[float, float], tuple[float, float]]:
+    """World (x, y) -> pixel of a top-down picture ``width`` x ``height`` of ``house``."""
+    x0, y0, x1, y1 = house.bounds or (0.0, 0.0, 1.0, 1.0)
+    cx, cy, extent = topdown_view(x1 - x0, y1 - y0)
+    scale = height / extent
+    return lambda x, y: (width / 2 + (x - x0 - cx) * scale, height / 2 - (y - y0 - cy) * scale)
+
+
+def label_props(plan: Image.Image, house: HouseAnnotations, props: dict[str, tuple[float, float]]) -> Image.Image:
+    """A copy of the labelled plan with each prop marked (a red dot) and named where it stands."""
+    picture = plan.convert("RGB")
+    draw = ImageDraw.Draw(picture)
+    pixel = plan_pixel(house, *picture.size)
+    font = ImageFont.load_default(size=max(10, picture.size[1] // 60))
+    radius = max(3, picture.size[1] // 150)
+    for name, (x, y) in sorted(props.items()):
+        px, py = pixel(x, y)
+        draw.ellipse((px - radius, py - radius, px + radius, py + radius), fill=PROP_RED, outline="white")
+        draw.text(
+            (px + 2 * radius, py), name, fill=PROP_RED, font=font, anchor="lm", stroke_width=2, stroke_fill="white"
+        )
+    return picture
 
 
 def label_rooms(image: np.ndarray, house: HouseAnnotations) -> Image.Image:
@@ -35,13 +63,7 @@ def label_rooms(image: np.ndarray, house: HouseAnnotations) -> Image.Image:
     (the camera looks from below the lintels, inside the walls), each room's name at its centre, each
     piece of furniture's name on it (smaller, blue) and the robot's start marked."""
     h, w = image.shape[:2]
-    x0, y0, x1, y1 = house.bounds or (0.0, 0.0, 1.0, 1.0)
-    cx, cy, extent = topdown_view(x1 - x0, y1 - y0)
-    scale = h / extent
-
-    def pixel(x: float, y: float) -> tuple[float, float]:
-        return w / 2 + (x - x0 - cx) * scale, h / 2 - (y - y0 - cy) * scale
-
+    pixel = plan_pixel(house, w, h)
     picture = Image.fromarray(image)
     draw = ImageDraw.Draw(picture)
     for wall in house.obstacles:  # the plan cut: walls below the lintels, doorways open

@@ -1,35 +1,48 @@
 """The settle stage's work: the house's own stability check, then every task scene of a layout settled,
-checked and previewed."""
+checked and previewed (``preview.png``: the props from nearly overhead; ``plan.png``: the house plan with
+the props marked where they rest)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated
+
+from PIL import Image
+from pydantic import Field
 
 from housebench import paths
+from housebench.annotations.schema import HouseAnnotations
+from housebench.house.picture import label_props
 from housebench.io import atomic_dir, write_json
 from housebench.jsonfile import load_model
+from housebench.params import Section
 from housebench.paths import Layout
 from housebench.sim.offscreen import use_offscreen_gl
 from housebench.sim.settle import CHECK_FILE, SCENE_FILE, check_house, settle_scene
 from housebench.tasks.spec import TaskVariant
 
-SETTLE_KEYS = (
-    "max_time",
-    "check_every",
-    "rest_linvel",
-    "rest_angvel",
-    "max_move",
-    "fall_drop",
-    "check_time",
-    "max_drift",
-    "robot_tol",
-    "part_tol",
-    "preview",
-    "mjcf_cache_mb",
-)
+Seconds = Annotated[float, Field(gt=0, le=600)]
+Positive = Annotated[float, Field(gt=0)]
 
-HOUSE_CHECK, PREVIEW = "house_check.json", "preview.png"
+
+class SettleParams(Section):
+    """The ``settle:`` section of ``params.yaml`` (the settling code reads it as a plain mapping)."""
+
+    max_time: Seconds  # physics before a prop counts as never settled
+    check_every: Seconds  # between rest checks
+    rest_linvel: Positive  # m/s: at rest below this speed ...
+    rest_angvel: Positive  # rad/s: ... and this angular speed
+    max_move: Positive  # metres: a prop that moved further is skipped
+    fall_drop: Positive  # metres: a prop that ended this far below its start fell off its support
+    check_time: Seconds  # the stability check
+    max_drift: Positive  # metres: allowed drift of a free body during the check
+    robot_tol: Positive  # allowed robot joint deviation during the check (m or rad)
+    part_tol: Positive  # allowed opening of any articulated part during the check (rad or m from closed)
+    preview: list[Annotated[int, Field(ge=16, le=4096)]] = Field(min_length=2, max_length=2)  # width, height
+    mjcf_cache_mb: Positive  # bound of the compiled-model cache, least recently used pruned first
+
+
+HOUSE_CHECK, PREVIEW, PLAN = "house_check.json", "preview.png", "plan.png"
 
 
 def _eye(task_dir: Path) -> tuple[float, float] | None:
@@ -43,14 +56,22 @@ def _eye(task_dir: Path) -> tuple[float, float] | None:
     return float(x), float(y)
 
 
-def settle_all(layout: Layout, params: dict[str, Any], backend: str = "mujoco") -> list[dict]:
+def _write_plan(layout: Layout, props: dict[str, tuple[float, float]], out: Path) -> None:
+    """The house's labelled plan with the props marked where they rest (when the house stage drew one)."""
+    plan, house = layout.at(paths.HOUSE_DIR / "topdown.png"), layout.at(paths.ANNOTATIONS_DIR / "house.json")
+    if plan.is_file() and house.is_file():
+        label_props(Image.open(plan), load_model(HouseAnnotations, house), props).save(out)
+
+
+def settle_all(layout: Layout, settings: SettleParams, backend: str = "mujoco") -> list[dict]:
     """Check the house, settle every task scene of ``layout``; returns each scene's check report
     (the house's first, as scene ``house``)."""
     use_offscreen_gl()
     from housebench.sim.preview import write_preview
     from housebench.sim.registry import make_backend
 
-    sim_backend = make_backend(backend, cache_max_mb=params["mjcf_cache_mb"])
+    sim_backend = make_backend(backend, cache_max_mb=settings.mjcf_cache_mb)
+    params = settings.model_dump()
     reports = [{"scene": "house", **check_house(sim_backend, layout.at(paths.HOUSE_DIR) / "house.usda", params)}]
     with atomic_dir(layout.at(layout.settled_dir)) as tmp:
         write_json(tmp / HOUSE_CHECK, reports[0])
@@ -63,9 +84,9 @@ def settle_all(layout: Layout, params: dict[str, Any], backend: str = "mujoco") 
                     "scene": f"{task}/{variant}",
                     **settle_scene(sim_backend, task_dir / "task.usda", out, params),
                 }
-                write_preview(
-                    sim_backend.load(out / SCENE_FILE), _eye(task_dir), tuple(params["preview"]), out / PREVIEW
-                )
+                sim = sim_backend.load(out / SCENE_FILE)
+                write_preview(sim, _eye(task_dir), tuple(params["preview"]), out / PREVIEW)
+                _write_plan(layout, {n: o.pos[:2] for n, o in sim.get_state().objects.items()}, out / PLAN)
             except Exception as err:
                 raise SystemExit(f"{task_dir / 'task.usda'}: settle failed: {err}") from err
             write_json(out / CHECK_FILE, report)

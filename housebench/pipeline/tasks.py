@@ -3,6 +3,7 @@ count the choices drawn."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -11,20 +12,39 @@ from housebench.annotations.schema import AssetsFile, HouseAnnotations
 from housebench.hashing import file_hash
 from housebench.io import atomic_dir, write_json
 from housebench.jsonfile import SpecError
-from housebench.paths import ASSETS_SIM, HOUSE_DIR, TASK_SPECS_DIR, Layout
+from housebench.paths import ASSETS_SIM, DROPTEST, HOUSE_DIR, TASK_SPECS_DIR, Layout
+from housebench.tasks.checks import refuse_failed_assets
 from housebench.tasks.sampler import SamplerParams, SamplingError, sample_variant
 from housebench.tasks.spec import TaskVariant, load_spec
 from housebench.usd.task_layer import PlacedProp, write_task_layer
 
 
+def drop_failures(layout: Layout) -> dict[str, str]:
+    """Asset -> why it failed the drop test (``assets_built/droptest.json``; none before the drop test ran)."""
+    path = layout.at(DROPTEST)
+    if not path.is_file():
+        return {}
+    try:
+        records = json.loads(path.read_text(encoding="utf-8"))["assets"]
+        return {name: "; ".join(r["failures"]) for name, r in sorted(records.items()) if not r["passed"]}
+    except (json.JSONDecodeError, KeyError, TypeError) as err:
+        raise SystemExit(f"{path}: not a drop test record ({err})") from None
+
+
 def sample_all(
-    params: SamplerParams, house: HouseAnnotations, assets: AssetsFile, specs: list[Path]
+    params: SamplerParams,
+    house: HouseAnnotations,
+    assets: AssetsFile,
+    specs: list[Path],
+    failed: dict[str, str] | None = None,
 ) -> list[TaskVariant]:
-    """Every variant of every spec; a bad spec is reported with the others, then the stage fails."""
+    """Every variant of every spec; a bad spec, or one using an asset in ``failed`` (asset -> why), is
+    reported in one line with the others, then the stage fails."""
     variants, errors = [], []
     for path in specs:
         try:
             spec, digest = load_spec(path), file_hash(path)
+            refuse_failed_assets(path.stem, spec, failed or {})
             variants += [
                 sample_variant(path.stem, spec, digest, f"v{i:03d}", params.seed + i, house, assets, params)
                 for i in range(params.variants_per_task)
@@ -56,7 +76,8 @@ def layer_props(variant: TaskVariant) -> dict[str, PlacedProp]:
 def write_variants(layout: Layout, params: SamplerParams) -> list[TaskVariant]:
     """Sample every spec of ``tasks/`` into ``layout.tasks_dir`` (atomic, byte-deterministic)."""
     house, assets = load_house_and_assets(layout)
-    variants = sample_all(params, house, assets, sorted(layout.at(TASK_SPECS_DIR).glob("*.json")))
+    specs = sorted(layout.at(TASK_SPECS_DIR).glob("*.json"))
+    variants = sample_all(params, house, assets, specs, drop_failures(layout))
     target = layout.at(layout.tasks_dir)
     with atomic_dir(target) as tmp:
         for v in variants:

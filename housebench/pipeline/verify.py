@@ -13,9 +13,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from housebench.io import atomic_dir, write_json
+from housebench.params import Section
 from housebench.paths import Layout
 from housebench.rollout.env import Episode
 from housebench.skill_library.contracts import World
@@ -27,10 +28,9 @@ from housebench.skills.base import SkillContext
 VERIFY_DIR = Path("results/verification")
 
 
-class VerifyParams(BaseModel):
+class VerifyParams(Section):
     """``params.yaml:verify``."""
 
-    model_config = ConfigDict(extra="forbid")
     seed: int = 0  # the episode seed (pose noise) of every scenario
     control_dt: float = Field(0.1, gt=0)
     horizon_s: float = Field(gt=0)  # simulated seconds a scenario may run

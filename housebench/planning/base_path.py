@@ -1,7 +1,7 @@
 """Base paths over the free-floor grid: A* on an 8-connected networkx grid graph, then shortcutting.
 
 The grid is the house's (:class:`housebench.house.floor.FloorGrid`, from the annotations); a start or
-goal just off the free floor (the base parked close to a table) snaps to the nearest free cell.
+goal off the floor's largest free piece (the base parked close to a table) snaps to its nearest cell.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import math
 
 import networkx as nx
 import numpy as np
+from scipy import ndimage
 
 from housebench.house.floor import FloorGrid
 
@@ -24,16 +25,21 @@ class BasePlanner:
     def __init__(self, grid: FloorGrid) -> None:
         self.grid = grid
         self.graph = _grid_graph(grid.free)
+        labels, count = ndimage.label(grid.free)
+        sizes = np.bincount(labels.ravel())[1:] if count else np.zeros(1)
+        self.main = labels == (int(np.argmax(sizes)) + 1) if count else grid.free  # the floor's largest piece
 
     def world(self, cell: tuple[int, int]) -> Point:
         i, j = cell
         return self.grid.x0 + j * self.grid.resolution, self.grid.y0 + i * self.grid.resolution
 
-    def nearest_free(self, p: Point, max_m: float = 0.5) -> tuple[int, int]:
-        """The free cell nearest ``p`` (within ``max_m``), else :class:`NoPath`."""
+    def nearest_free(self, p: Point, max_m: float = 0.8) -> tuple[int, int]:
+        """The cell of the floor's largest free piece nearest ``p`` (within ``max_m``), else
+        :class:`NoPath`: a pocket the conservative grid cuts off (the base parked in a corner, props on
+        the floor) is left by a straight first leg."""
         i, j = self.grid.cell(*p)
         n = math.ceil(max_m / self.grid.resolution)
-        free = self.grid.free
+        free = self.main
         lo_i, lo_j = max(i - n, 0), max(j - n, 0)
         window = free[lo_i : i + n + 1, lo_j : j + n + 1]
         if not window.any():

@@ -1,7 +1,7 @@
 """Fetch's height-aware footprint in the carry pose, measured on the kinematic model's meshes.
 
-Below ``LOW`` (0.6 m) the robot is the base disc (radius 0.288 m: base, laser, arm links in the
-tuck). From ``LOW`` to ``HIGH`` (1.0 m) it is the torso column and shoulder, a box from 0.27 m
+Below ``LOW`` (0.4 m) the robot is the base disc (radius 0.288 m; nothing of it lies between 0.4 and
+0.6 m in the carry pose). From ``LOW`` to ``HIGH`` (1.0 m) it is the torso column and shoulder, a box from 0.27 m
 behind to 0.09 m ahead of the base centre and 0.17 m to either side: nothing reaches forward at
 table height, so the base may stand with its front under a tabletop or shelf. Above ``HIGH`` the
 arm in the carry pose reaches 0.42 m ahead and 0.37 m to the side. A stance is checked against the
@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from housebench.house.floor import FLOOR_SKIN
 
 BASE_RADIUS = 0.288
-LOW, HIGH = 0.6, 1.0
+LOW, HIGH = 0.4, 1.0
 MIDDLE_BOX = (-0.272, 0.090, 0.171)  # x behind, x ahead, |y|: the robot between LOW and HIGH
 TOP_BOX = (-0.272, 0.42, 0.37)  # ... above HIGH, arm in the carry pose
 MARGIN = 0.03

@@ -17,7 +17,7 @@ from pydantic import Field
 
 from housebench.annotations.schema import Support
 from housebench.policy.base import PolicyContext, PolicyParams
-from housebench.skills.base import Skill, SkillContext, SkillFailure, SkillRunner
+from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillRunner
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
 from housebench.skills.grasp import grasps
 from housebench.skills.pick import Pick
@@ -38,6 +38,7 @@ class Move:
     supports: list[Support] = field(default_factory=list)
     near: str | None = None
     check: list[g.Condition] = field(default_factory=list)  # done when these hold
+    failed: set[str] = field(default_factory=set)  # surfaces a place found unreachable or full
 
     def describe(self) -> str:
         where = self.container or "|".join(s.name for s in self.supports)
@@ -150,7 +151,9 @@ class ScriptedPolicy:
                     self.ctx.log("decision", move=move.describe(), choice="no free spot")
                     break
                 failure, obs = yield place
-                if failure is None:
+                if failure is not None and failure.reason in (Reason.UNREACHABLE, Reason.NO_SPACE) and place.support:
+                    move.failed.add(place.support.name)  # another surface next time
+                if failure is None or self.ctx.judge(move.check, obs.state).success:  # failed after it was done
                     placed[move.obj] = obs.objects[move.obj].pos[:2]
                     break
                 choice = "place again" if _holding(obs, move.obj) else "re-pick"
@@ -194,11 +197,26 @@ class ScriptedPolicy:
         if move.container:
             return Place(move.obj, container=move.container)
         near = placed.get(move.near) if move.near else None
-        support = min(move.supports, key=lambda s: _distance(s, near or obs.base[:2]))
+        height = self.ctx.scene.objects[move.obj].asset.size[2]
+        usable = [s for s in move.supports if _placeable(s, height) and s.name not in move.failed]
+        if not usable:
+            return None
+        # open tops first (a top-down place has room), then the nearest
+        support = min(usable, key=lambda s: (s.clearance is not None, _distance(s, near or obs.base[:2])))
         self.ctx.log("decision", move=move.describe(), support=support.name)
         if self._flat(move.obj, obs):
             return PlaceAtEdge(move.obj, support=support, near=near)
         return Place(move.obj, support=support, near=near)
+
+
+MAX_PLACE_HEIGHT = 1.25  # m: surfaces above this are out of a top-down place's reach
+HAND_ROOM = 0.25  # m: free height a top-down place needs over the object
+
+
+def _placeable(support: Support, height: float) -> bool:
+    """A surface a top-down place reaches and has room above (shelf levels under another level do not)."""
+    room = support.clearance is None or support.clearance >= height + HAND_ROOM
+    return support.height <= MAX_PLACE_HEIGHT and room
 
 
 def _distance(support: Support, xy) -> float:

@@ -9,14 +9,15 @@ from typing import Any
 
 from housebench.io import atomic_dir, check_output, write_json
 from housebench.report import page, plots
+from housebench.report.pictures import check_picture
 from housebench.report.summary import metrics, summarize
 from housebench.results.schema import SCHEMAS
 from housebench.results.writer import connect
 
 DEFAULT_TITLE = "housebench benchmark report"
 PLOTS_DATA = {  # file -> the columns of the task rows it keeps (``dvc plots`` reads them)
-    "success_by_task.csv": ("task", "policy", "episodes", "success_rate", "ci_low", "ci_high"),
-    "progress_by_task.csv": ("task", "policy", "episodes", "mean_progress"),
+    "success_by_task.csv": ("label", "task", "policy", "episodes", "success_rate", "ci_low", "ci_high"),
+    "progress_by_task.csv": ("label", "task", "policy", "episodes", "mean_progress"),
 }
 
 
@@ -37,6 +38,7 @@ def build_report(
     force: bool = False,
     control: str = "noop",
     assets: list[dict[str, Any]] | None = None,
+    verification: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Write the report for every run under ``results_dir`` (or only ``runs``) into ``out_dir``
     (replaced atomically).
@@ -52,9 +54,8 @@ def build_report(
     tables = [Path(results_dir) / table for table in SCHEMAS]
     check_output(Path(out_dir), tables, guard, force)
     pictures = [(Path(p), "/".join(Path(p).parts[-3:])) if not isinstance(p, tuple) else p for p in pictures]
-    missing = [str(p) for p, _ in pictures if not p.is_file()]
-    if missing:
-        raise FileNotFoundError(f"picture not found: {missing[0]}")
+    for path, _ in pictures:
+        check_picture(path)
     con = connect(results_dir, runs)
     sections = summarize(con, control)
     con.close()
@@ -69,10 +70,15 @@ def build_report(
                 plots.progress_distribution(sections["progress"], tmp / "progress.png"),
                 "PROGRESS per episode: partial credit, not success (each top-level condition weighs the same)",
             ),
+            (
+                plots.skill_failures(sections["skill_failures"], tmp / "skill_failures.png"),
+                "Failing skill and measured reason (last failed skill of each unsuccessful episode)",
+            ),
         ]
-        html = page.render(title, sections, control, figures, pictures, assets)
+        html = page.render(title, sections, control, figures, pictures, assets, verification)
         (tmp / "index.html").write_text(html, encoding="utf-8")
+        labelled = [{**r, "label": f"{r['task']} / {r['policy']}"} for r in sections["tasks"]]
         for name, columns in PLOTS_DATA.items():
-            _write_csv(tmp / name, sections["tasks"], columns)
+            _write_csv(tmp / name, labelled, columns)
         write_json(tmp / "metrics.json", summary)
     return summary

@@ -1,5 +1,6 @@
 """What the report reads besides the Parquet, in one place for the DVC stage, the CLI and the nightly
-flow: the ``report`` params (title, pictures, control) and the asset health of ``assets_built/``.
+flow: the ``report`` params (title, pictures, control), the asset health of ``assets_built/`` and the
+skill verification stage's status table.
 
 Asset health lists every asset the stages saw: the drop test's verdict and its reasons, hull count and
 collider, and every asset an asset stage refused (its ``failed.json``), with the reason.
@@ -12,12 +13,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from housebench.params import PARAMS, load_keys
-from housebench.paths import ASSETS_COLLISION, ASSETS_IMPORTED, ASSETS_SIM, TASK_SPECS_DIR
-from housebench.report.pictures import caption, report_pictures
+from housebench.params import PARAMS, load_section
+from housebench.paths import ASSETS_COLLISION, ASSETS_IMPORTED, ASSETS_SIM, DROPTEST, RESULTS_DIR, TASK_SPECS_DIR
+from housebench.report.pictures import ReportParams, caption, report_pictures
 
-REPORT_KEYS = ("title", "scene_images", "runs", "control")
-DROPTEST = ASSETS_SIM.parent / "droptest.json"
+VERIFICATION = RESULTS_DIR / "verification" / "status.json"  # the verify stage's status table
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -54,17 +54,18 @@ def report_inputs(params: Path = PARAMS, root: Path = Path(), pictures: Sequence
     """``build_report``'s keyword arguments from ``params``' ``report`` section: title, control,
     captioned pictures (``pictures`` instead of the section's ``scene_images`` when given) and asset
     health; ``runs`` as the section names them."""
-    section = load_keys("report", REPORT_KEYS, params)
+    section = load_section("report", ReportParams, params)
     specs = Path(root) / TASK_SPECS_DIR
     shown = (
         [(Path(p), caption(Path(p), specs)) for p in pictures]
         if pictures is not None
-        else report_pictures(section["scene_images"], specs, root)
+        else report_pictures(section.scene_images, specs, root)
     )
     return {
-        "title": section["title"],
-        "control": section["control"],
+        "title": section.title,
+        "control": section.control,
         "pictures": shown,
         "assets": asset_health(root),
-        "runs": section["runs"],
+        "verification": _read(Path(root) / VERIFICATION) or None,
+        "runs": section.runs,
     }

@@ -99,7 +99,19 @@ CRASHES = [
     _col("failure_reason", "reason"),
     _col("episodes", "episodes"),
 ]
-CHOICES = [_col("task", "task"), _col("choice", "choice"), _col("value", "value"), _col("variants", "variants")]
+SKILL_FAILURES = [
+    _col("task", "task"),
+    _col("policy", "policy"),
+    _col("skill", "failing skill"),
+    _col("reason", "measured reason"),
+    _col("episodes", "failed episodes"),
+]
+CHOICES = [
+    _col("task", "task"),
+    _col("choice", "choice"),
+    _col("value", "value"),
+    _col("variants", "variants"),
+]
 RUNS = [
     _col("run", "run"),
     _col("episodes", "episodes"),
@@ -215,6 +227,27 @@ def _episodes(sections: dict[str, list[dict[str, Any]]]) -> str:
     return "".join(blocks) or "<p><em>none</em></p>"
 
 
+VERIFICATION = [
+    _col("verb", "verb"),
+    _col("path", "path"),
+    _col("scenario", "scenario"),
+    _col("status", "status"),
+    _col("reason", "measured reason"),
+]
+
+
+def verification_section(status: dict[str, Any] | None) -> str:
+    """The skill verification stage's status table (``results/verification/status.json``), if given."""
+    if status is None:
+        return "<p>Skill verification was not given to this report.</p>"
+    head = (
+        f"verbs passed {status['verbs_passed']}/{status['verbs']} ({_pct(status['verb_rate'])}), "
+        f"policy paths passed {status['paths_passed']}/{status['paths']} ({_pct(status['path_rate'])}); "
+        f"skill library {status['library_version']}"
+    )
+    return f"<p>{escape(head)}</p>" + table(status["rows"], VERIFICATION)
+
+
 def render(
     title: str,
     sections: dict[str, list[dict[str, Any]]],
@@ -222,11 +255,12 @@ def render(
     plots: Sequence[tuple[Path, str]],
     pictures: Sequence[tuple[Path, str]],
     assets: list[dict[str, Any]] | None = None,
+    verification: dict[str, Any] | None = None,
 ) -> str:
     """The whole page: at a glance, success by task beside the control, plots, failures grouped by
     predicate and item (and, when the runs used more than one physics engine, the same tasks in
-    each engine side by side), crashes, goal conditions, asset health, the sampled variants' choices,
-    provenance, pictures (captioned) and a drill-down per episode."""
+    each engine side by side), crashes, goal conditions, asset health, skill verification, the sampled
+    variants' choices, provenance, pictures (captioned) and a drill-down per episode."""
     health = (
         "<p>Asset health was not given to this report.</p>"
         if assets is None
@@ -258,6 +292,11 @@ def render(
         table(sections["conditions"], CONDITIONS),
         "<h2 id=assets>Asset health</h2>",
         health,
+        "<h2 id=skills>Skill verification: each verb and policy path in physics</h2>",
+        verification_section(verification),
+        "<h2 id=skill-failures>Where skills fail</h2>"
+        "<p>The last failed skill of each unsuccessful episode and its measured reason.</p>",
+        table(sections["skill_failures"], SKILL_FAILURES),
         "<h2 id=choices>Variant choices</h2>",
         table(sections["choices"], CHOICES),
         "<h2 id=provenance>Provenance</h2>",

@@ -68,3 +68,17 @@ def progress_distribution(rows: list[dict[str, Any]], path: Path) -> Path:
             title="Progress per episode (each top-level condition weighs the same)",
         )
     return path
+
+
+def skill_failures(rows: list[dict[str, Any]], path: Path) -> Path:
+    """Horizontal bars: unsuccessful episodes by their last failing skill and its measured reason."""
+    counts: dict[str, int] = {}
+    for r in rows:
+        key = f"{r['policy']}: {r['skill']} / {r['reason']}"
+        counts[key] = counts.get(key, 0) + r["episodes"]
+    labels = sorted(counts, key=lambda k: (counts[k], k))
+    with _axes(path, len(labels)) as ax:
+        ax.barh(range(len(labels)), [counts[k] for k in labels], 0.6)
+        ax.set_yticks(range(len(labels)), labels)
+        ax.set(xlabel="failed episodes", title="Failing skill and measured reason")
+    return path

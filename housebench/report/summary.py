@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
-WIDE = 0.5  # a 95% interval wider than this many points of rate says little on its own
+WIDE = 0.3  # a 95% interval wider than this (30 points of rate) says little on its own
 
 QUERIES = {
     "policies": """
@@ -58,6 +58,16 @@ QUERIES = {
                           order by left(assets_hash, 12)) as assets
         from episodes group by run order by run""",
     "progress": "select task, policy, progress from episodes order by task, policy, progress",
+    "skill_failures": """
+        with failed as (
+            select ep.task, ep.policy,
+                   json_extract_string(ev.detail, '$.skill') as skill,
+                   json_extract_string(ev.detail, '$.reason') as reason,
+                   row_number() over (partition by ev.run, ev.episode_id order by ev.seq desc) as latest
+            from events ev join episodes ep using (run, episode_id)
+            where ev.kind = 'skill_end' and json_extract_string(ev.detail, '$.ok') = 'false' and not ep.success)
+        select task, policy, skill, reason, count(*) as episodes from failed where latest = 1
+        group by all order by episodes desc, task, policy, skill, reason""",
     "choices": """
         select task, choice, value, count(*) as variants from choices
         group by all order by task, choice, variants desc, value""",

@@ -9,13 +9,16 @@ of the ``base_link`` mesh; the column is everything above it.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
-import mujoco
 import numpy as np
 
 from housebench.annotations.schema import Footprint
 from housebench.io import r6
 from housebench.robot import fetch
+
+if TYPE_CHECKING:
+    import mujoco
 
 BASE = f"{fetch.PREFIX}base_link"
 
@@ -29,6 +32,8 @@ def _subtree(model: mujoco.MjModel, root: int) -> set[int]:
 
 
 def _vertices(model: mujoco.MjModel, data: mujoco.MjData, geom: int) -> np.ndarray:
+    import mujoco
+
     rot, pos = data.geom_xmat[geom].reshape(3, 3), data.geom_xpos[geom]
     if model.geom_type[geom] == mujoco.mjtGeom.mjGEOM_MESH:
         mesh = model.geom_dataid[geom]
@@ -40,7 +45,10 @@ def _vertices(model: mujoco.MjModel, data: mujoco.MjData, geom: int) -> np.ndarr
 
 @cache
 def fetch_footprint() -> Footprint:
-    """The measured footprint (the model loads once per process)."""
+    """The measured footprint (the model loads once per process; mujoco is imported here, not at
+    import time, so an entry point can still choose its GL backend first)."""
+    import mujoco
+
     model = mujoco.MjModel.from_xml_path(str(fetch.model_dir() / "pick_and_place.xml"))
     data = mujoco.MjData(model)
     for joint, value in fetch.HOME.items():

@@ -9,10 +9,10 @@
    ``HOUSEBENCH_USD_CONVERTER``, e.g. ``/work/venv-conv/bin/python``) turns it into links, meshes, joints
    with limits, ``newton:armature`` / ``newton:damping`` and ``MjcActuator`` prims;
 3. :func:`finish` flattens that into one layer, turns the massless camera frames into plain Xforms of
-   their links, and adds what the converter leaves out: a UsdPhysics
-   drive on every actuated joint (stiffness and damping of the compiled MuJoCo position actuators, target
-   the home pose), gravity compensated on every link (``physxRigidBody:disableGravity``, ``mjc:gravcomp``),
-   no self-collision, and the cameras ``head`` (Fetch's head camera) and ``third`` (behind-and-above view).
+   their links, and adds what the converter leaves out: a UsdPhysics drive on every actuated joint
+   (stiffness, damping and force limit of the compiled MuJoCo position actuators, target the home pose),
+   gravity compensated on every link (``physxRigidBody:disableGravity``, ``mjc:gravcomp``), no
+   self-collision, and the cameras ``head`` (Fetch's head camera) and ``third`` (behind-and-above view).
 
 The base joints move the robot in its prim's frame: ``/World/Robot``'s translate and rotateZ are the start
 pose, so ``q = 0`` on the base joints is the start, unlike MuJoCo's world-coordinate base joints.
@@ -76,13 +76,15 @@ def convert(mjcf: Path, out: Path) -> Path:
     return out / "fetch.usda"
 
 
-def actuator_gains() -> dict[str, tuple[float, float]]:
-    """``{joint: (kp, kv)}`` of the compiled MuJoCo position actuators (per radian or metre)."""
+def actuator_gains() -> dict[str, tuple[float, float, float]]:
+    """``{joint: (kp, kv, max force)}`` of the compiled MuJoCo position actuators (per radian or metre;
+    the force or torque limit, ``inf`` where the actuator has none)."""
     model = fetch_spec().compile()
     return {
         PREFIX + model.joint(model.actuator_trnid[a, 0]).name: (
             float(model.actuator_gainprm[a, 0]),
             float(-model.actuator_biasprm[a, 2]),
+            float(model.actuator_forcerange[a, 1]) if model.actuator_forcelimited[a] else math.inf,
         )
         for a in range(model.nu)
     }
@@ -95,7 +97,7 @@ def _prims(stage: Usd.Stage) -> dict[str, Usd.Prim]:
 def _drives(stage: Usd.Stage) -> None:
     joints = {PREFIX + p.GetName(): p for p in stage.Traverse() if p.IsA(UsdPhysics.Joint)}
     targets = {**dict.fromkeys(BASE_JOINTS, 0.0), **HOME}
-    for name, (kp, kv) in actuator_gains().items():
+    for name, (kp, kv, max_force) in actuator_gains().items():
         prim = joints[name]
         angular = prim.IsA(UsdPhysics.RevoluteJoint)
         unit = math.pi / 180.0 if angular else 1.0  # gains per degree, targets in degrees
@@ -104,6 +106,8 @@ def _drives(stage: Usd.Stage) -> None:
         drive.CreateStiffnessAttr(round(kp * unit, 6))
         drive.CreateDampingAttr(round(kv * unit, 6))
         drive.CreateTargetPositionAttr(round(targets[name] / unit, 6))
+        if math.isfinite(max_force):
+            drive.CreateMaxForceAttr(max_force)
 
 
 def _cameras(stage: Usd.Stage, prims: dict[str, Usd.Prim]) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 
 from tqdm import tqdm
 
+from housebench.procs import die_with_parent
 from housebench.rollout.episode import EpisodeJob, EpisodeOutcome, run_episode
 
 EXECUTORS = ("local", "ray")
@@ -28,7 +29,7 @@ def _imap(jobs: Sequence[EpisodeJob], executor: str, workers: int) -> Iterator[E
         return
     if executor == "local":
         # spawn: a fresh interpreter per worker, never a forked copy of a live GL or simulator context
-        pool = multiprocessing.get_context("spawn").Pool(workers)
+        pool = multiprocessing.get_context("spawn").Pool(workers, initializer=die_with_parent, initargs=(os.getpid(),))
     elif executor == "ray":
         from ray.util.multiprocessing import Pool  # the optional extra: pip install housebench[ray]
 

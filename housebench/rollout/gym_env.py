@@ -17,11 +17,12 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from housebench.params import PARAMS, load_params
+from housebench.params import PARAMS, load_section
 from housebench.paths import Layout
 from housebench.robot.fetch import ARM_JOINTS, BASE_JOINTS, GRIPPER_OPENING, TORSO_JOINT
 from housebench.robot.model import kinematic_model
 from housebench.rollout.env import Episode
+from housebench.rollout.plan import RolloutParams
 from housebench.sim.offscreen import use_offscreen_gl
 from housebench.state import Action, Observation
 
@@ -173,7 +174,7 @@ def make_env(
         backend=backend,
         control_dt=control_dt,
         horizon_s=horizon_s,
-        default_horizon_s=load_params("rollout", layout.at(PARAMS))["horizon_s"],
+        default_horizon_s=load_section("rollout", RolloutParams, layout.at(PARAMS)).horizon_s,
         pose_noise_m=pose_noise_m,
         cameras=tuple(cameras),
     )

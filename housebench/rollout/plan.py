@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from housebench import paths
 from housebench.jsonfile import load_model
+from housebench.params import MAX_WORKERS, Section
 from housebench.paths import Layout
 from housebench.policy.registry import POLICIES, make_policy
 from housebench.provenance import assets_hash, code_commit, scene_hash
@@ -16,20 +17,21 @@ from housebench.rollout.episode import EpisodeJob
 from housebench.sim.registry import BACKENDS
 from housebench.tasks.spec import TaskVariant
 
+MAX_EPISODES = 10_000  # episodes per variant and policy
 
-class RolloutParams(BaseModel):
+
+class RolloutParams(Section):
     """The ``rollout`` section of params.yaml (every key required, unknown keys rejected)."""
 
-    model_config = ConfigDict(extra="forbid")
-    seed: int
-    episodes_per_variant: int = Field(ge=1)
-    policies: list[Literal[tuple(POLICIES)]] = Field(min_length=1)
+    seed: int = Field(ge=0)
+    episodes_per_variant: int = Field(ge=1, le=MAX_EPISODES)
+    policies: list[Literal[tuple(POLICIES)]] = Field(min_length=1, max_length=len(POLICIES))
     backend: Literal[BACKENDS]
-    horizon_s: float = Field(gt=0)  # for tasks whose spec names no horizon
-    control_dt: float = Field(gt=0)
-    pose_noise_m: float = Field(ge=0)
+    horizon_s: float = Field(gt=0, le=3600)  # for tasks whose spec names no horizon
+    control_dt: float = Field(gt=0, le=10)
+    pose_noise_m: float = Field(ge=0, le=0.1)
     executor: Literal[EXECUTORS]
-    workers: int = Field(ge=0)  # 0: one per core
+    workers: int = Field(ge=0, le=MAX_WORKERS)  # 0: one per core
 
 
 def plan_jobs(

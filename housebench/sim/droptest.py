@@ -18,9 +18,10 @@ from pathlib import Path
 
 import numpy as np
 from pxr import Gf, Usd, UsdGeom, UsdPhysics
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field
 
 from housebench.annotations.schema import AssetAnnotation
+from housebench.params import Section
 from housebench.sim.backend import Backend
 
 ASSET, FLOOR = "asset", "/World/Floor"
@@ -124,18 +125,18 @@ def _rotation(quat: tuple[float, float, float, float]) -> Gf.Rotation:
     return Gf.Rotation(Gf.Quatd(quat[0], Gf.Vec3d(*quat[1:])))
 
 
-class DropParams(BaseModel):
-    """The ``droptest:`` section of ``params.yaml``: the drop and what counts as passing."""
+class DropParams(Section):
+    """The ``droptest:`` section of ``params.yaml``: the drop, what counts as passing, and whether a
+    failure fails the stage (``strict``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    drop: float = 0.05  # metres above the resting height
-    settle_s: float = 1.0
-    hold_s: float = 3.0
-    height_tol: float = 0.005  # rest height within this of the expected one
-    max_tilt_deg: float = 5.0
-    max_drift: float = 0.01  # metres over the hold
-    ball_radius: float = 0.01  # sphere dropped into every container
+    drop: float = Field(0.05, ge=0, le=1)  # metres above the resting height
+    settle_s: float = Field(1.0, gt=0, le=60)
+    hold_s: float = Field(3.0, gt=0, le=60)
+    height_tol: float = Field(0.005, gt=0)  # rest height within this of the expected one
+    max_tilt_deg: float = Field(5.0, gt=0, le=90)
+    max_drift: float = Field(0.01, gt=0)  # metres over the hold
+    ball_radius: float = Field(0.01, gt=0, le=0.1)  # sphere dropped into every container
+    strict: bool = False  # exit 1 when any asset fails
 
 
 def check_asset(backend: Backend, asset_usda: Path, annotation: AssetAnnotation, params: DropParams) -> dict:

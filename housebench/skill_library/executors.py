@@ -1,9 +1,10 @@
-"""The skills that carry out a leaf SkillNode in the live episode: ``EXECUTORS[verb](args, world, ctx, obs)``.
+"""The skills that carry out a leaf SkillNode in the live episode:
+``EXECUTORS[verb](args, world, ctx, obs, path)`` (``path``: the policy path the noun chose).
 
-Most are the skills package's own (navigate, pick, place, release); the few verbs it does not have yet
-that need no new manipulation are small skills here (wait, look, lift, face, retreat, tuck, reset). A
-verb without an executor (open, close, press, push, ...) fails its call with ``unsupported``; nested
-contracts never need one (they run the skills they call).
+Most are the skills package's own (navigate, pick and its slide-and-pinch, place, release, press,
+push to an edge); the verbs it does not have that need no new manipulation are small skills here (wait,
+look, scan, lift, face, retreat, tuck, reset). A verb without an executor (open, close, pull, ...)
+fails its call with ``unsupported``; nested contracts never need one (they run the skills they call).
 """
 
 from __future__ import annotations
@@ -20,16 +21,20 @@ from housebench.planning.reach import candidates, near_cells
 from housebench.robot.fetch import HEAD_JOINTS, HOME, TORSO_JOINT
 from housebench.skill_library.contracts import World
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
+from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
 from housebench.skills.motion import TUCK, hold, move_arm, settle_arm
 from housebench.skills.navigate import Navigate, obstacle_boxes, planner
-from housebench.skills.pick import Pick
+from housebench.skills.pick import Pick, carry_pos, to_carry
 from housebench.skills.place import Place, Release
-from housebench.state import Observation
+from housebench.skills.press import Press
+from housebench.state import Action, Observation
 from housebench.tasks import geometry, refs
 from housebench.tasks.predicates import head_camera
 
-STANCE = (0.6, 0.7, 0.5, 0.8, 0.9)  # metres from the target's box to try, in order
-Factory = Callable[[dict[str, Any], World, SkillContext, Observation], Skill]
+STANCE = (0.6, 0.7, 0.5, 0.8, 0.9, 1.0, 1.2)  # ring radii beyond the target's half extent, in order
+HEAD_TOL, HEAD_WAIT_S = 0.03, 30.0  # rad, s: how close the head gets to its target, how long it may take
+MAX_GAP = 0.9  # metres: a stance stays this close to the target's box (the contracts ask for 1 m)
+Factory = Callable[[dict[str, Any], World, SkillContext, Observation, str], Skill]
 
 
 def target_box(world: World, obs: Observation, name: str) -> tuple[float, ...]:
@@ -44,8 +49,8 @@ def target_box(world: World, obs: Observation, name: str) -> tuple[float, ...]:
 
 
 def stance(world: World, ctx: SkillContext, obs: Observation, name: str, skip=()) -> tuple[float, float, float]:
-    """A free base pose facing ``name``'s box centre, :data:`STANCE` from its nearest edge, on the
-    reachable floor (the skills' own footprint and floor grid)."""
+    """A free base pose facing ``name``'s box centre on rings around it (:data:`STANCE`), at most
+    :data:`MAX_GAP` from its box, on the reachable floor (the skills' own footprint and floor grid)."""
     box = target_box(world, obs, name)
     centre = ((box[0] + box[3]) / 2, (box[1] + box[4]) / 2)
     reach = max(box[3] - box[0], box[4] - box[1]) / 2
@@ -53,8 +58,12 @@ def stance(world: World, ctx: SkillContext, obs: Observation, name: str, skip=()
     grid = base_planner.grid
     reachable = grid.reachable(*base_planner.world(base_planner.nearest_free(obs.base[:2])))
     boxes = obstacle_boxes(ctx, obs, skip)
-    rings = tuple(reach + d for d in STANCE)
-    for pose in candidates(centre, lambda p: near_cells(reachable, grid, p, 0.1) and stance_free(p, boxes), rings):
+
+    def accept(pose) -> bool:
+        gap = math.hypot(max(box[0] - pose[0], 0.0, pose[0] - box[3]), max(box[1] - pose[1], 0.0, pose[1] - box[4]))
+        return gap <= MAX_GAP and near_cells(reachable, grid, pose, 0.1) and stance_free(pose, boxes)
+
+    for pose in candidates(centre, accept, tuple(reach + d for d in STANCE)):
         return pose
     raise SkillFailure("navigate", Reason.UNREACHABLE, target=name)
 
@@ -94,8 +103,11 @@ class Look(Skill):
                 pan_joint: math.atan2(d[1], d[0]) - obs.base[2],
                 tilt_joint: math.atan2(-d[2], math.hypot(d[0], d[1])),
             }
-        obs = yield from hold(obs, 0.5, ctx, joints=joints)
-        return (yield from settle_arm(self.name, obs, joints, ctx))
+        waited = 0.0  # the head is slow (joint damping 1000 against a gain of 100: tau = 10 s)
+        while waited < HEAD_WAIT_S and max(abs(obs.joints[j] - q) for j, q in joints.items()) > HEAD_TOL:
+            obs = yield Action(joints=joints)
+            waited += ctx.control_dt
+        return obs  # the contract measures where it looks
 
 
 def _view(obs: Observation, head: dict[str, float]):
@@ -106,6 +118,32 @@ def _view(obs: Observation, head: dict[str, float]):
             return head.get(name, obs.joints[name])
 
     return View()
+
+
+class Sequence(Skill):
+    """Several skills' bodies one after the other, as one call (push to an edge, then pinch there)."""
+
+    def __init__(self, name: str, *parts: Skill) -> None:
+        self.name, self.parts = name, parts
+        self.timeout_s = sum(p.timeout_s for p in parts)
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        for part in self.parts:
+            obs = yield from part.body(ctx, obs)
+        return obs
+
+
+class Carry(Skill):
+    """The arm to the carry pose where it stands (before driving, as the skills' own approach does:
+    lifting the arm out of the tuck beside furniture would sweep it through the furniture)."""
+
+    name = "carry"
+    timeout_s = 20.0
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        if np.linalg.norm(np.asarray(obs.ee_pos) - carry_pos(obs)) > 0.03:
+            obs = yield from to_carry(self, ctx, obs)
+        return obs
 
 
 class Scan(Skill):
@@ -158,19 +196,34 @@ class Pose(Skill):
         return obs
 
 
-def _navigate(args, world, ctx, obs) -> Skill:
+def _edge_only(world: World, name: str) -> bool:
+    """Whether the object is taken only at an overhang (a flat item: book, plate)."""
+    return {g.kind for g in world.scene.objects[name].asset.grasps} == {"edge_pinch_after_push"}
+
+
+def _pick(args, world, ctx, obs, path) -> Skill:
+    obj = args["object"]
+    return Sequence("pick", PushToEdge(obj), PickOverhang(obj)) if path == "slide_and_pinch" else Pick(obj)
+
+
+def _place(args, world, ctx, obs, path) -> Skill:
+    obj, support = args["object"], _support(world, args["support"])
+    return PlaceAtEdge(obj, support=support) if _edge_only(world, obj) else Place(obj, support=support)
+
+
+def _navigate(args, world, ctx, obs, path) -> Skill:
     name = args["target"]
-    return Navigate(stance(world, ctx, obs, name), why=name)
+    return Sequence("navigate", Carry(), Navigate(stance(world, ctx, obs, name), why=name))
 
 
-def _face(args, world, ctx, obs) -> Skill:
+def _face(args, world, ctx, obs, path) -> Skill:
     box = target_box(world, obs, args["target"])
     x, y, _ = obs.base
     yaw = math.atan2((box[1] + box[4]) / 2 - y, (box[0] + box[3]) / 2 - x)
     return Navigate((x, y, yaw), why=args["target"])
 
 
-def _retreat(args, world, ctx, obs) -> Skill:
+def _retreat(args, world, ctx, obs, path) -> Skill:
     x, y, yaw = obs.base
     return Navigate((x - 0.8 * math.cos(yaw), y - 0.8 * math.sin(yaw), yaw), why=args["target"])
 
@@ -187,21 +240,26 @@ def _top_of(world: World, obs: Observation, base: str) -> Support:
 
 EXECUTORS: dict[str, Factory] = {
     "navigate": _navigate,
-    "approach": lambda a, w, c, o: Navigate(stance(w, c, o, a["object"]), why=a["object"]),
+    "approach": lambda a, w, c, o, p: Sequence(
+        "approach", Carry(), Navigate(stance(w, c, o, a["object"]), why=a["object"])
+    ),
     "face": _face,
     "retreat": _retreat,
-    "tuck": lambda a, w, c, o: Pose("tuck"),
-    "reset": lambda a, w, c, o: Pose("reset"),
-    "wait": lambda a, w, c, o: Wait(a["seconds"]),
-    "look": lambda a, w, c, o: Look(w, a["object"]),
-    "inspect": lambda a, w, c, o: Look(w, a["object"]),
-    "search": lambda a, w, c, o: Scan(w, a["role"]),
-    "count": lambda a, w, c, o: Scan(w, a["role"]),
-    "pick": lambda a, w, c, o: Pick(a["object"]),
-    "place": lambda a, w, c, o: Place(a["object"], support=_support(w, a["support"])),
-    "insert": lambda a, w, c, o: Place(a["object"], container=a["container"]),
-    "drop": lambda a, w, c, o: Place(a["object"], container=a["container"]),
-    "stack": lambda a, w, c, o: Place(a["object"], support=_top_of(w, o, a["base"])),
-    "release": lambda a, w, c, o: Release(),
-    "lift": lambda a, w, c, o: Lift(a["height"]),
+    "tuck": lambda a, w, c, o, p: Pose("tuck"),
+    "reset": lambda a, w, c, o, p: Pose("reset"),
+    "wait": lambda a, w, c, o, p: Wait(a["seconds"]),
+    "look": lambda a, w, c, o, p: Look(w, a["object"]),
+    "inspect": lambda a, w, c, o, p: Look(w, a["object"]),
+    "search": lambda a, w, c, o, p: Scan(w, a["role"]),
+    "count": lambda a, w, c, o, p: Scan(w, a["role"]),
+    "pick": _pick,
+    "place": _place,
+    "insert": lambda a, w, c, o, p: Place(a["object"], container=a["container"]),
+    "drop": lambda a, w, c, o, p: Place(a["object"], container=a["container"]),
+    "stack": lambda a, w, c, o, p: Place(a["object"], support=_top_of(w, o, a["base"])),
+    "release": lambda a, w, c, o, p: Release(),
+    "slide": lambda a, w, c, o, p: PushToEdge(a["object"]),
+    "press": lambda a, w, c, o, p: Press(a["button"]),
+    "switch": lambda a, w, c, o, p: Press(a["knob"]),
+    "lift": lambda a, w, c, o, p: Lift(a["height"]),
 }

@@ -10,13 +10,14 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from housebench.hashing import file_hash
+from housebench.inputs import InputError
 from housebench.jsonfile import SpecError, one_line
 from housebench.skill_library.model import PLACEHOLDER, Library, SkillNode
 from housebench.tasks.goal import Node
+from housebench.yamlfile import load_yaml
 
 SKILLS_FILE = Path(__file__).with_name("skills.yaml")
 NODE = TypeAdapter(Node)
@@ -72,9 +73,9 @@ def _check(skill: SkillNode) -> None:
 def load_library(path: Path = SKILLS_FILE) -> Library:
     """Read and check a skill library file (one-line :class:`SpecError` naming file and key)."""
     try:
-        data = yaml.safe_load(Path(path).read_text())
-    except (OSError, yaml.YAMLError) as err:
-        raise SpecError(f"{path}: {err}".replace("\n", " ")) from None
+        data = load_yaml(Path(path))  # strict YAML (no duplicate keys, anchors or aliases), bounded
+    except InputError as err:
+        raise SpecError(str(err)) from None
     try:
         library = Library.model_validate(data)
     except ValidationError as err:

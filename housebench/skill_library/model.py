@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from housebench.tasks.goal import NAME, Name, Strict
+from housebench.tasks.goal import Name, Strict
 
 ArgType = Literal[
     "object",  # a prop of the scene
@@ -85,7 +85,7 @@ class Step(Strict):
 
 class SkillNode(Strict):
     id: Annotated[str, StringConstraints(pattern=r"^skill_\d{3}$")]
-    verb: Annotated[str, StringConstraints(pattern=NAME)]
+    verb: Name
     noun: Name
     family: Family
     description: OneLine
@@ -96,6 +96,7 @@ class SkillNode(Strict):
     access: list[Name] = Field(default_factory=list)  # arguments whose enclosure (doors) must be open first
     paths: Annotated[list[SkillPath], Field(min_length=1)]
     calls: list[Step] = Field(default_factory=list)  # a nested contract: the skills it calls, in order
+    post_anytime: bool = False  # the postconditions count when they held at any moment of the call
     for_each: Annotated[str, StringConstraints(pattern=r"^(all|on|in):\$\w+$")] | None = None  # calls per item
 
     @model_validator(mode="after")

@@ -132,7 +132,9 @@ class Problem:
         doors = sorted(
             {d for s in supports for d in enclosure_doors(s, self.world)} | {a.door for a in appliances if a.door}
         )
-        targets = list(dict.fromkeys([*self.objects, *(s.owner for s in supports), *(a.name for a in appliances)]))
+        targets = list(
+            dict.fromkeys([*self.objects, *(s.name for s in supports), *(a.name for a in appliances), *doors])
+        )
         ops = [self.operator("navigate", target=t) for t in targets]
         leaves = _goal_leaves(self.variant.goal.condition)
         for obj in self.objects:
@@ -267,23 +269,8 @@ class Problem:
         )
 
 
-def _named_targets(problem: Problem, ops: list[Operator]) -> list[Operator]:
-    """Each ``navigate`` retargeted to what the next call needs to be near, when that stands in the
-    same region (``navigate(apple)`` before ``pick(apple)``, not before ``pick(bowl)`` beside it)."""
-    out, state = list(ops), problem.initial
-    for i, op in enumerate(ops):
-        state = problem.apply(op, state)
-        if op.verb != "navigate" or i + 1 == len(ops):
-            continue
-        near = next((c.target for c in ops[i + 1].contract.pre if isinstance(c, g.BaseNear)), None)
-        if near and near != op.args[0][1] and problem.sym.region(state, near) == problem.sym.base(state):
-            out[i] = problem.operator("navigate", target=near)
-    return out
-
-
 def finish(problem: Problem, ops: list[Operator]) -> Subgraph:
-    """A solved chain of operators as a subgraph (navigation retargeted, nodes ``n01``, ``n02``, ...)."""
-    ops = _named_targets(problem, ops)
+    """A solved chain of operators as a subgraph (nodes ``n01``, ``n02``, ...)."""
     scene = problem.world.scene.scene
     return chain([op.node(i + 1) for i, op in enumerate(ops)], task=problem.variant.task, scene=scene)
 

@@ -21,7 +21,7 @@ from collections.abc import Generator
 from functools import cache
 from typing import Any
 
-from housebench.skill_library.contracts import World, calls, choose_path, ground, judge_grounded
+from housebench.skill_library.contracts import ContractError, World, calls, choose_path, ground, judge_grounded
 from housebench.skill_library.executors import EXECUTORS
 from housebench.skill_library.library import skills
 from housebench.skill_library.model import SkillNode
@@ -30,9 +30,11 @@ from housebench.skill_library.subgraph import REF, Subgraph
 from housebench.skill_library.subgraph import ground as ground_subgraph
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, failed_items
 from housebench.state import Action, Observation
-from housebench.tasks.verdict import Verdict
+from housebench.tasks.geometry import GoalError
+from housebench.tasks.verdict import ConditionResult, ItemResult, Verdict
 
 Run = Generator[Action, Observation, tuple[bool, Observation]]
+NOT_RUN = ("no path fits the noun", f"{Reason.UNSUPPORTED.value}: no executor")  # a call that never ran fails
 
 
 @cache
@@ -47,20 +49,44 @@ def _fallbacks() -> dict[str, list[tuple[str, str]]]:
     return {k: sorted(v, key=lambda p: library[p[1]].id) for k, v in out.items()}
 
 
+def _measure(grounded, key: str, world: World, state, initial) -> Verdict:
+    """The contract's ``pre`` or ``post`` judged; a condition the evaluator cannot judge here (a part
+    the state lacks, ...) is a failed verdict whose item says why."""
+    try:
+        return judge_grounded(grounded, key, world, state, initial)
+    except GoalError as err:
+        item = ItemResult(item=key, ok=False, reason=str(err))
+        return Verdict(
+            success=False,
+            progress=0.0,
+            conditions=[ConditionResult(index=0, path=key, predicate="error", ok=False, progress=0.0, items=[item])],
+        )
+
+
 def _failing(verdict: Verdict) -> list[str]:
     return sorted({c.predicate for c in verdict.conditions if not c.ok})
 
 
+def _subjects(grounded, predicate: str) -> dict[str, Any]:
+    """What the failing ``predicate`` was about (a ``base_near``'s target), offered first to a fallback."""
+    conds = [c for c in grounded.pre + grounded.post if c.predicate == predicate and hasattr(c, "target")]
+    return {"_target": conds[0].target} if conds else {}
+
+
 def _fill(skill: SkillNode, args: dict[str, Any], types: dict[str, str]) -> dict[str, Any] | None:
-    """``skill``'s required arguments filled from another call's (same name, same type, or a type that
-    can stand for it), or None when one cannot be."""
-    out = {}
+    """``skill``'s required arguments filled from another call's: a place from the failing condition's
+    subject (``_target``) or any argument that can stand for one, anything else from the same name or
+    type; each value used once. None when one cannot be filled."""
+    out: dict[str, Any] = {}
     for a in skill.inputs:
         if a.default is not None:
             continue
-        found = args.get(a.name) if types.get(a.name) == a.type else None
-        found = found or next((args[n] for n, t in types.items() if t == a.type), None)
-        found = found or next((args[n] for n, t in types.items() if a.type in COMPATIBLE.get(t, ())), None)
+        names = [n for n in args if n == a.name and types.get(n) == a.type] + [
+            n for n in args if types.get(n) == a.type
+        ]
+        if a.type == "place":
+            names = ["_target", *(n for n in args if "place" in COMPATIBLE.get(types.get(n, ""), ()))]
+        found = next((args[n] for n in names if n in args and args[n] not in out.values()), None)
         if found is None:
             return None
         out[a.name] = found
@@ -73,6 +99,7 @@ class SubgraphRun:
         self.world, self.ctx, self.attempts = world, ctx, attempts
         self.outputs: dict[str, dict[str, Any]] = {}
         self.results: list[dict[str, Any]] = []  # one row per top-level node: node, verb, ok
+        self.held: Observation | None = None  # where a ``post_anytime`` contract's postconditions held
 
     def run(self, obs: Observation) -> Generator[Action, Observation, Observation]:
         for node, skill in self.order:
@@ -95,8 +122,12 @@ class SubgraphRun:
         types = {a.name: a.type for a in skill.inputs}
         for attempt in range(1, attempts + 1):
             self.world.state = obs.state
-            grounded = ground(skill, args, self.world)
-            pre = judge_grounded(grounded, "pre", self.world, obs.state, self.ctx.initial)
+            try:
+                grounded = ground(skill, args, self.world)
+            except (ContractError, GoalError) as err:
+                log("node_failed", node=where, verb=skill.verb, attempt=attempt, stage="ground", failed=[str(err)])
+                return False, obs
+            pre = _measure(grounded, "pre", self.world, obs.state, self.ctx.initial)
             log(
                 "node_pre",
                 node=where,
@@ -110,11 +141,13 @@ class SubgraphRun:
                 path, passed = choose_path(skill, grounded.args, self.world)
                 log("node_path", node=where, verb=skill.verb, path=path.name if path else "", passed=passed)
                 start = obs.state
+                self.held = None
                 error, obs = yield from self._execute(where, skill, grounded, path, obs)
                 self.world.state = obs.state
-                post = judge_grounded(grounded, "post", self.world, obs.state, start)
-                log("node_post", node=where, verb=skill.verb, ok=post.success, failed=failed_items(post), error=error)
-                if post.success:
+                post = _measure(grounded, "post", self.world, (self.held or obs).state, start)
+                ok = post.success and error not in NOT_RUN  # a call that never ran does not pass
+                log("node_post", node=where, verb=skill.verb, ok=ok, failed=failed_items(post), error=error)
+                if ok:
                     self.outputs[where] = self._outputs(skill, grounded.args, obs)
                     return True, obs
                 stage, failing = "post", _failing(post) or ["run"]
@@ -127,7 +160,7 @@ class SubgraphRun:
                 break
             for on, verb in options:
                 fallback = skills()[verb]
-                filled = _fill(fallback, args, types)
+                filled = _fill(fallback, {**args, **_subjects(grounded, on)}, types)
                 if filled is None or not (fallback.calls or verb in EXECUTORS):
                     continue
                 log("fallback", node=where, verb=verb, args=filled, on=on)
@@ -142,18 +175,32 @@ class SubgraphRun:
                 ok, obs = yield from self.call(f"{where}.{k}", skills()[verb], args, obs, self.attempts)
                 if not ok:
                     return f"call {where}.{k} ({verb}) failed", obs
+            self.held = None  # a called skill's moment is not the nested contract's
             return "", obs
         if path is None:
-            return "no path fits the noun", obs
+            return NOT_RUN[0], obs
         factory = EXECUTORS.get(skill.verb)
         if factory is None:
-            return f"{Reason.UNSUPPORTED.value}: no executor for {skill.verb}", obs
+            return NOT_RUN[1], obs
         try:
-            executor = factory(grounded.args, self.world, self.ctx, obs)
-            obs = yield from _timed(executor, self.ctx, obs)
+            executor = factory(grounded.args, self.world, self.ctx, obs, path.name)
+            watch = self._watch(grounded, obs) if skill.post_anytime else None
+            obs = yield from _timed(executor, self.ctx, obs, watch)
+            self.held = watch.held if watch is not None else None  # the moment they held (a spring button)
         except SkillFailure as failure:
             return str(failure), getattr(failure, "obs", obs)
         return "", obs
+
+    def _watch(self, grounded, start: Observation):
+        """A per-step judge of the postconditions that keeps the first observation where they held."""
+        world = self.world
+
+        def watch(obs: Observation) -> None:
+            if watch.held is None and _measure(grounded, "post", world, obs.state, start.state).success:
+                watch.held = obs
+
+        watch.held = None
+        return watch
 
     def _outputs(self, skill: SkillNode, args: dict[str, Any], obs: Observation) -> dict[str, Any]:
         names = {o.name for o in skill.outputs}
@@ -168,13 +215,18 @@ class SubgraphRun:
         return out
 
 
-def _timed(skill: Skill, ctx: SkillContext, obs: Observation) -> Generator[Action, Observation, Observation]:
-    """``skill``'s body under its time budget (``timeout``), the last observation kept on failure."""
+def _timed(
+    skill: Skill, ctx: SkillContext, obs: Observation, watch=None
+) -> Generator[Action, Observation, Observation]:
+    """``skill``'s body under its time budget (``timeout``), the last observation kept on failure;
+    ``watch(obs)`` sees every observation."""
     started, gen = obs.time, skill.body(ctx, obs)
     try:
         action = next(gen)
         while True:
             obs = yield action
+            if watch is not None:
+                watch(obs)
             if obs.time - started > skill.timeout_s:
                 gen.close()
                 raise skill.fail(Reason.TIMEOUT, elapsed_s=round(obs.time - started, 3))

@@ -17,7 +17,6 @@ line naming the node and the field.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -25,7 +24,7 @@ from typing import Annotated, Any, Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from housebench.jsonfile import SpecError, one_line
+from housebench.jsonfile import SpecError, one_line, read_json
 from housebench.skill_library.contracts import World
 from housebench.skill_library.library import skills
 from housebench.skill_library.model import SkillNode
@@ -75,9 +74,9 @@ def chain(nodes: list[PlanNode], task: str | None = None, scene: str | None = No
 def load_subgraph(path: Path) -> Subgraph:
     path = Path(path)
     try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError) as err:
-        raise SubgraphError(f"{path}: {err}") from None
+        data = read_json(path)  # a small regular UTF-8 file, finite numbers, bounded nesting
+    except SpecError as err:
+        raise SubgraphError(str(err)) from None
     try:
         return Subgraph.model_validate(data)
     except ValidationError as err:

@@ -3,13 +3,14 @@
 A symbolic state is a frozenset of facts:
 
 - ``("at", obj, how, where)``: ``how`` is ``on`` (a support's name), ``in`` (a container), ``stacked``
-  (on another object) or ``held``; the robot's base stands at ``("base", region)``;
+  (on another object) or ``held``; the robot's base stands at ``("base", target)``, the last thing it
+  drove to (an object, a support, a part, an appliance);
 - ``("open", part)``, ``("pressed", part)``, ``("hot", obj)``, ``("cold", obj)``, ``("lying", obj)``,
   ``("lifted", obj, height)``, ``("seen", obj)``, ``("zone", obj, zone)``, ``("edge", obj, support)``,
   ``("pose", name)``.
 
-A region is what the base stands beside: a piece of furniture or an appliance (an object's region is
-that of its support, a held object's that of the base). ``holds`` judges one condition item the way its
+The base is near what it last drove to and near what it holds (contracts ask for 1 m, so two things on
+one long table are two destinations). ``holds`` judges one condition item the way its
 predicate would on a state with those facts; ``make`` asserts a postcondition, keeping the state
 consistent (an object is in one place; the hand holds at most one object; a part is open or closed).
 Every condition here has concrete names (``ground`` resolved the skill's arguments); the task goal's
@@ -51,19 +52,6 @@ class Symbols:
     def base(self, state: State) -> str | None:
         return next((f[1] for f in state if f[0] == "base"), None)
 
-    def region(self, state: State, target: str, depth: int = 0) -> str | None:
-        """The furniture or appliance ``target`` (an object, support, part, owner) stands at."""
-        if target in self.scene.objects and depth < 8:
-            how, where = self.where(state, target)
-            if how == "on":
-                return self.supports[where].owner if where in self.supports else None
-            if how in ("in", "stacked"):
-                return self.region(state, where, depth + 1)
-            return self.base(state) if how == "held" else None
-        if target in self.supports:
-            return self.supports[target].owner
-        return self.part_owner.get(target, target)
-
 
 def _drop(state: State, keep) -> set:
     return {f for f in state if keep(f)}
@@ -100,7 +88,9 @@ def holds(cond: g.Condition, item: str | None, state: State, sym: Symbols) -> bo
         return any(f[0] == "lifted" and f[1] == item and f[2] >= cond.height for f in state)
     if p == "base_near":
         at = sym.base(state)
-        return (at is None) if cond.min_distance > 0 else (at is not None and at == sym.region(state, cond.target))
+        if cond.min_distance > 0:
+            return at is None
+        return at == cond.target or sym.where(state, cond.target) == ("held", "")
     if p == "in_view":
         return ("seen", item) in state
     if p == "arm_pose":
@@ -154,7 +144,7 @@ def make(cond: g.Condition, state: State, sym: Symbols) -> State:
     elif p == "base_near":
         out = _drop(out, lambda f: f[0] != "base")
         if cond.min_distance == 0:
-            out.add(("base", sym.region(state, cond.target)))
+            out.add(("base", cond.target))
     elif p == "arm_pose":
         out.add(("pose", cond.pose))
     return frozenset(out)

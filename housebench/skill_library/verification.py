@@ -3,7 +3,8 @@
 A scenario names a verb, a settled task scene (``<task>/<variant>``), setup nodes that bring the start
 state about and the verb's arguments; :func:`subgraph` turns it into the subgraph the runtime runs
 (setup nodes ``s1``, ``s2``, ..., the verb's node ``v``). ``$near_<object>`` in an argument is a zone
-8-30 cm along +x from the object's start (for push, pull and sweep). :func:`status_rows` reads a run's
+8-30 cm along +x from the object's start (for push, pull and sweep), ``$support_<object>`` the support
+it rests on. :func:`status_rows` reads a run's
 events into one row per scenario: the verb, the path the runtime chose, passed or failed with the
 measured reason; :func:`summary` gives the pass shares by verb and by path.
 """
@@ -13,15 +14,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import Field, ValidationError
 
+from housebench.inputs import InputError
 from housebench.jsonfile import SpecError, one_line
 from housebench.skill_library.contracts import World
 from housebench.skill_library.library import skills
 from housebench.skill_library.subgraph import PlanNode, Subgraph, chain
 from housebench.tasks import geometry
 from housebench.tasks.goal import Name, Strict
+from housebench.yamlfile import load_yaml
 
 SCENARIOS_FILE = Path(__file__).with_name("scenarios.yaml")
 ZONE = (0.08, -0.1, -0.05, 0.3, 0.1, 0.2)  # offsets from the object's centre for ``$near_<object>``
@@ -46,7 +48,9 @@ class ScenarioFile(Strict):
 
 def load_scenarios(path: Path = SCENARIOS_FILE) -> list[Scenario]:
     try:
-        loaded = ScenarioFile.model_validate(yaml.safe_load(Path(path).read_text()))
+        loaded = ScenarioFile.model_validate(load_yaml(Path(path)))  # strict YAML, bounded
+    except InputError as err:
+        raise SpecError(str(err)) from None
     except ValidationError as err:
         raise SpecError(one_line(path, err)) from None
     unknown = sorted({s.verb for s in loaded.scenarios} - set(skills()))
@@ -56,6 +60,8 @@ def load_scenarios(path: Path = SCENARIOS_FILE) -> list[Scenario]:
 
 
 def _resolve(value: Any, world: World) -> Any:
+    if isinstance(value, str) and value.startswith("$support_"):
+        return world.support_of(value.removeprefix("$support_")).name
     if isinstance(value, str) and value.startswith("$near_"):
         name = value.removeprefix("$near_")
         centre = geometry.centre(world.pose(name), world.scene.objects[name].asset)

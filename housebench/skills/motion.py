@@ -143,22 +143,26 @@ def ready_arm(ctx: SkillContext) -> dict[str, float]:
 def drive(
     skill: str, obs: Observation, path: list[tuple[float, float]], yaw: float, ctx: SkillContext, **extra
 ) -> SkillGen:
-    """The base along ``path`` (x, y waypoints), turning to ``yaw`` before the last leg (which it
-    drives facing ``yaw``: the leg that leaves the free floor towards a stance); settles at the end."""
-    x, y, th = obs.base
-    turn = wrap(yaw - th)
-    early = sum(math.dist(a, b) for a, b in zip(path[:-1], path[1:-1]))
-    last = math.dist(path[-2], path[-1]) if len(path) > 1 else 0.0
-    n1 = math.ceil(max(early / BASE_SPEED, abs(turn) / YAW_SPEED) / ctx.control_dt)
-    for k in range(1, n1 + 1):
-        px, py = point_along(path[:-1], early * k / n1)
-        obs = yield Action(base=(px, py, th + turn * k / n1), **extra)
-    start = path[-2] if len(path) > 1 else path[-1]
-    n2 = max(1, math.ceil(last / BASE_SPEED / ctx.control_dt))
-    for k in range(1, n2 + 1):
-        px, py = point_along([start, path[-1]], last * k / n2)
-        obs = yield Action(base=(px, py, th + turn), **extra)
-    goal = (*path[-1], th + turn)
+    """The base along ``path`` (x, y waypoints). Each leg is driven lengthwise (facing along it, or
+    backwards when that turns less), so the arm never sweeps sideways past a door frame; before the
+    last leg (which leaves the free floor towards a stance) it turns to ``yaw`` and drives that leg
+    facing it; settles at the end."""
+    th = obs.base[2]
+    for k, (a, b) in enumerate(zip(path, path[1:])):
+        last = k == len(path) - 2
+        heading = math.atan2(b[1] - a[1], b[0] - a[0]) if math.dist(a, b) > 1e-6 else th
+        if last:
+            heading = yaw
+        elif abs(wrap(heading - th)) > math.pi / 2:
+            heading = wrap(heading + math.pi)  # drive backwards: less to turn
+        turn = wrap(heading - th)
+        for f in ramp(abs(turn) / YAW_SPEED, ctx.control_dt) if abs(turn) > 0.02 else ():
+            obs = yield Action(base=(a[0], a[1], th + turn * f), **extra)
+        th = th + turn
+        leg = math.dist(a, b)
+        for f in ramp(leg / BASE_SPEED, ctx.control_dt) if leg > 1e-6 else ():
+            obs = yield Action(base=(a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, th), **extra)
+    goal = (*path[-1], th)
     waited = 0.0
     while True:
         bx, by, bth = obs.base
@@ -171,14 +175,25 @@ def drive(
         waited += ctx.control_dt
 
 
-def point_along(path: list[tuple[float, float]], s: float) -> tuple[float, float]:
-    """The point ``s`` metres along the polyline ``path``."""
-    for a, b in zip(path, path[1:]):
-        leg = math.dist(a, b)
-        if s <= leg and leg > 0:
-            return a[0] + (b[0] - a[0]) * s / leg, a[1] + (b[1] - a[1]) * s / leg
-        s -= leg
-    return path[-1]
+def ramp(duration: float, dt: float, accel_s: float = 1.0) -> list[float]:
+    """Fractions 0..1 of a motion of ``duration`` s at full speed, sampled every ``dt``, with the speed
+    ramped up and down over ``accel_s`` (a trapezoid; a held load does not swing off)."""
+    if duration <= 0:
+        return [1.0]
+    ramp_s = min(accel_s, duration)
+    total = duration + ramp_s  # the ramps cost half their time each
+    n = max(1, math.ceil(total / dt))
+    out = []
+    for k in range(1, n + 1):
+        t = total * k / n
+        if t < ramp_s:
+            d = t * t / (2 * ramp_s)
+        elif t > total - ramp_s:
+            d = duration - (total - t) ** 2 / (2 * ramp_s)
+        else:
+            d = t - ramp_s / 2
+        out.append(min(1.0, d / duration))
+    return out
 
 
 def base_joints(pose: tuple[float, float, float]) -> dict[str, float]:

@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from housebench.house.query import HouseQuery
 from housebench.planning.footprint import stance_free
 from housebench.planning.reach import candidates, first_reaching, near_cells
 from housebench.robot.kinematics import ARM, top_down
@@ -59,15 +60,18 @@ def stance_search(
     """(base pose, (pre joints, at joints, rotation, option index)) from which the IK reaches one of
     ``options`` (pad target, rotations) and the pre-pose ``pre`` off it, or None. Poses (default: rings
     around the options' centre, facing it) must be clear of the house and the props (but ``skip``) by
-    the height-aware footprint and near the reachable floor."""
+    the height-aware footprint, inside a room and near the floor's largest free piece."""
     solver = ik(ctx)
     base_planner = planner(ctx, obs, skip)
     grid = base_planner.grid
-    reachable = grid.reachable(*base_planner.world(base_planner.nearest_free(obs.base[:2])))
+    reachable = base_planner.main
     boxes = obstacle_boxes(ctx, obs, skip)
 
+    rooms = HouseQuery(ctx.scene.house)
+
     def accept(pose) -> bool:
-        return near_cells(reachable, grid, pose, 0.45) and stance_free(pose, boxes)
+        inside = rooms.room_at(pose[0], pose[1]) is not None  # not beyond an outer wall
+        return inside and near_cells(reachable, grid, pose, 0.45) and stance_free(pose, boxes)
 
     def lateral(rot: np.ndarray, pose) -> float:  # fingers across the heading suit the arm best
         return abs(wrap(2 * (math.atan2(rot[1, 1], rot[0, 1]) - pose[2] - math.pi / 2)))

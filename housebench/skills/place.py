@@ -23,6 +23,7 @@ from housebench.tasks.geometry import footprint, rotation
 
 DROP = 0.015  # release height of the object's bottom over a surface, m
 RIM_CLEAR = 0.02  # ... over a container's rim, m
+BIG = 0.12  # m: objects wider than this (footprint radius) are never turned on the way
 EDGE = 0.07  # a spot's centre keeps this (+ half the object) from the support's edges where it can, m
 
 
@@ -100,7 +101,8 @@ class Place(Skill):
         finger = finger_yaw(ctx, obs)
         size = ctx.scene.objects[self.obj].asset.size
         out = []
-        for turn in (0.0, math.pi / 2, -math.pi / 2, math.pi):
+        big = math.hypot(size[0], size[1]) / 2 > BIG  # turning a tray or a bin swings it into the robot
+        for turn in (0.0,) if big else (0.0, math.pi / 2, -math.pi / 2):  # a half turn flings light items
             c, s = math.cos(turn), math.sin(turn)
             offset = np.array([c * held_xy[0] - s * held_xy[1], s * held_xy[0] + c * held_xy[1]])
             if self.container:

@@ -19,20 +19,30 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, StringConstraints, Tag, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StringConstraints,
+    Tag,
+    model_validator,
+)
 
 from housebench.jsonfile import union_tag
+from housebench.names import check_name
+from housebench.numbers import Celsius, Coord, Degrees, Length, Radians
 
-NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 SLOT = r"^(\$\w+|all:\w+|\w+(\|\w+)*)$"
-Name = Annotated[str, StringConstraints(pattern=NAME)]
+Name = Annotated[str, AfterValidator(check_name)]  # the one name rule (housebench.names)
 Slot = Annotated[str, StringConstraints(pattern=SLOT)]
 Items = Annotated[list[Slot], Field(min_length=1)]
 Places = dict[Name, Annotated[list[str], Field(min_length=1)]]  # alias -> support names or owners
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Condition(Strict):
@@ -47,22 +57,22 @@ class OnSupport(Condition):
 
     items: Items
     support: str  # a support name ("table/top") or its owner ("table": any of its surfaces)
-    below: float = 0.02
-    above: float = 0.05
-    margin: float = 0.02
+    below: Length = 0.02
+    above: Length = 0.05
+    margin: Length = 0.02
 
 
 class On(OnSupport):
     predicate: Literal["on"]
     upright: bool = False
-    max_tilt_deg: float = 20.0
+    max_tilt_deg: Degrees = 20.0
 
 
 class Near(OnSupport):
     """One instance per item on the support, pairwise within ``distance`` (xy, centres)."""
 
     predicate: Literal["near"]
-    distance: float
+    distance: Length
 
 
 class Inside(Condition):
@@ -72,8 +82,8 @@ class Inside(Condition):
     items: Items
     container: Slot
     bind: Name | None = None  # bind the chosen container as ``$<bind>``
-    below: float = 0.01
-    above: float = 0.03
+    below: Length = 0.01
+    above: Length = 0.03
 
     def slots(self) -> list[str]:
         return [*self.items, self.container]
@@ -82,7 +92,7 @@ class Inside(Condition):
 class Upright(Condition):
     predicate: Literal["upright"]
     items: Items
-    max_tilt_deg: float = 20.0
+    max_tilt_deg: Degrees = 20.0
 
 
 class NotDropped(Condition):
@@ -90,22 +100,22 @@ class NotDropped(Condition):
     outside every container (its centre in a cavity, ``floor-container_below .. rim+container_above``)."""
 
     predicate: Literal["not_dropped"]
-    start_min: float = 0.10
-    floor_max: float = 0.05
-    container_below: float = 0.01
-    container_above: float = 0.03
+    start_min: Coord = 0.10
+    floor_max: Coord = 0.05
+    container_below: Length = 0.01
+    container_above: Length = 0.03
 
 
 class Heated(Condition):
     predicate: Literal["heated"]
     items: Items
-    min_c: float
+    min_c: Celsius
 
 
 class Chilled(Condition):
     predicate: Literal["chilled"]
     items: Items
-    max_c: float
+    max_c: Celsius
 
 
 class Lifted(Condition):
@@ -113,7 +123,7 @@ class Lifted(Condition):
 
     predicate: Literal["lifted"]
     items: Items
-    height: float
+    height: Length
     reference: Literal["initial", "absolute"] = "initial"
 
 
@@ -122,8 +132,8 @@ class PlacedInZone(Condition):
 
     predicate: Literal["placed_in_zone"]
     items: Items
-    zone: tuple[float, float, float, float, float, float]  # xmin, ymin, zmin, xmax, ymax, zmax
-    max_speed: float | None = None
+    zone: tuple[Coord, Coord, Coord, Coord, Coord, Coord]  # xmin, ymin, zmin, xmax, ymax, zmax
+    max_speed: Length | None = None
 
 
 class Closed(Condition):
@@ -131,8 +141,8 @@ class Closed(Condition):
 
     predicate: Literal["closed"]
     parts: Annotated[list[str], Field(min_length=1)]  # "fridge/door", "microwave" (every part), "all"
-    max_rad: float = 0.10
-    max_m: float = 0.04
+    max_rad: Radians = 0.10
+    max_m: Length = 0.04
 
 
 class Open(Condition):

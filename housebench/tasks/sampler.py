@@ -17,23 +17,27 @@ from pydantic import Field
 from housebench.annotations.schema import AssetsFile, HouseAnnotations, Support
 from housebench.house.query import HouseQuery
 from housebench.house.reach import base_pose
+from housebench.params import Section
 from housebench.tasks import refs
 from housebench.tasks.checks import SamplingError, check_spec
-from housebench.tasks.goal import Goal, Strict
+from housebench.tasks.goal import Goal
 from housebench.tasks.placement import Spot, in_container, is_free, on_support
 from housebench.tasks.spec import ObjectSpec, PlacedTaskObject, TaskSpec, TaskVariant
 
 __all__ = ["SamplerParams", "SamplingError", "sample_variant"]
 
 
-class SamplerParams(Strict):
+MAX_VARIANTS = 1000  # variants per task (each is a settled scene on disk)
+
+
+class SamplerParams(Section):
     """The ``tasks`` section of params.yaml."""
 
-    variants_per_task: int = Field(2, ge=1)
-    seed: int = 0  # variant i of every task uses seed + i
-    clearance: float = Field(0.005, ge=0.0)  # drop height above the support; gap to obstacles
-    margin: float = Field(0.02, ge=0.0)  # between footprints, and to a support's edges
-    max_tries: int = Field(200, ge=1)  # positions tried per object before giving up
+    variants_per_task: int = Field(2, ge=1, le=MAX_VARIANTS)
+    seed: int = Field(0, ge=0)  # variant i of every task uses seed + i
+    clearance: float = Field(0.005, ge=0.0, le=0.5)  # drop height above the support; gap to obstacles
+    margin: float = Field(0.02, ge=0.0, le=1.0)  # between footprints, and to a support's edges
+    max_tries: int = Field(200, ge=1, le=100_000)  # positions tried per object before giving up
 
 
 def _candidates(spec: TaskSpec, obj: ObjectSpec, height: float, house: HouseAnnotations) -> list[Support]:

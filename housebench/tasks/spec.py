@@ -28,19 +28,18 @@ over a support's edges, where no obstacle is).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from housebench.jsonfile import SpecError, load_model
-from housebench.tasks.goal import NAME, Goal, Name, Node, Places, Strict, check_slots
+from housebench.names import check_name, name_problem
+from housebench.numbers import Quat, Vec3
+from housebench.tasks.goal import Goal, Name, Node, Places, Strict, check_slots
 from housebench.tasks.thermal import ThermalSetup
 
-Vec3 = tuple[float, float, float]
-Quat = tuple[float, float, float, float]
-AssetChoice = Annotated[str, StringConstraints(pattern=r"^\w+(\|\w+)*$")]
+AssetChoice = Annotated[str, AfterValidator(lambda text: "|".join(map(check_name, text.split("|"))))]
 
 
 class SpawnNear(Strict):
@@ -81,7 +80,7 @@ class TaskSpec(Strict):
     instruction: Annotated[str, Field(min_length=1)]
     doc: TaskDoc | None = None
     places: Places = Field(default_factory=dict)
-    objects: Annotated[dict[Annotated[str, StringConstraints(pattern=NAME)], ObjectSpec], Field(min_length=1)]
+    objects: Annotated[dict[Name, ObjectSpec], Field(min_length=1)]
     thermal: ThermalSetup | None = None
     horizon_s: Annotated[float, Field(gt=0, le=3600)] | None = None  # simulated seconds (None: rollout default)
     goal: Node
@@ -136,6 +135,6 @@ def load_spec(path: Path) -> TaskSpec:
     """A task spec from ``path`` (the task's name is the file's stem)."""
     path = Path(path)
     spec = load_model(TaskSpec, path)
-    if not re.match(NAME, path.stem):
-        raise SpecError(f"{path}: the file name must be a task name ({NAME})")
+    if problem := name_problem(path.stem):
+        raise SpecError(f"{path}: file name: {problem}")
     return spec

@@ -25,6 +25,7 @@ from typing import Annotated
 from pydantic import Field
 
 from housebench.annotations.schema import AssetAnnotation, HouseAnnotations
+from housebench.numbers import Celsius, Length, Radians
 from housebench.state import SimState
 from housebench.tasks import geometry
 from housebench.tasks.goal import Name, Strict
@@ -33,21 +34,21 @@ from housebench.tasks.goal import Name, Strict
 class ThermalSetup(Strict):
     """The ``thermal`` section of a task spec (copied into each variant)."""
 
-    initial_c: dict[Name, float] = Field(default_factory=dict)  # object -> start temperature
+    initial_c: dict[Name, Celsius] = Field(default_factory=dict)  # object -> start temperature
     appliances: list[Name] = Field(default_factory=list)  # the appliances that heat or cool
-    ambient_c: float = 21.0
+    ambient_c: Celsius = 21.0
     ambient_rate: Annotated[float, Field(ge=0.0)] = 0.0005  # 1/s
-    fridge_c: float = 4.0
+    fridge_c: Celsius = 4.0
     fridge_rate: Annotated[float, Field(ge=0.0)] = 0.002  # 1/s
     microwave_c_per_s: Annotated[float, Field(ge=0.0)] = 1.0
     microwave_run_s: Annotated[float, Field(gt=0.0)] = 90.0  # one press runs it this long
     stove_c_per_s: Annotated[float, Field(ge=0.0)] = 0.5
-    max_c: float = 100.0
-    door_max_rad: Annotated[float, Field(ge=0.0)] = 0.10  # a revolute door this close to shut is closed
-    door_max_m: Annotated[float, Field(ge=0.0)] = 0.04  # likewise a sliding one
-    cavity_below: Annotated[float, Field(ge=0.0)] = 0.01  # in a vessel: centre above its floor minus this
-    cavity_above: Annotated[float, Field(ge=0.0)] = 0.03  # ... and below its rim plus this
-    burner_max_gap: Annotated[float, Field(ge=0.0)] = 0.02  # |vessel bottom - burner top| at most this
+    max_c: Celsius = 100.0
+    door_max_rad: Radians = 0.10  # a revolute door this close to shut is closed
+    door_max_m: Length = 0.04  # likewise a sliding one
+    cavity_below: Length = 0.01  # in a vessel: centre above its floor minus this
+    cavity_above: Length = 0.03  # ... and below its rim plus this
+    burner_max_gap: Length = 0.02  # |vessel bottom - burner top| at most this
 
 
 def _relax(t: float, target: float, rate: float, dt: float) -> float:

@@ -8,7 +8,7 @@ import mujoco
 import numpy as np
 import pytest
 import yaml
-from asset_constants import SAMPLES, SMALL_COACD
+from asset_constants import REPO, SAMPLES, SMALL_COACD
 from click.testing import CliRunner
 from pxr import Usd, UsdGeom
 
@@ -20,7 +20,8 @@ pytestmark = pytest.mark.skipif(not SAMPLE.is_dir(), reason=f"shared sample not 
 
 def test_sample_imports(tmp_path, coacd_cache):
     params = tmp_path / "params.yaml"
-    params.write_text(yaml.safe_dump({"collision": {**SMALL_COACD, "cache_dir": str(coacd_cache)}}))
+    shipped = yaml.safe_load((REPO / "params.yaml").read_text())["collision"]
+    params.write_text(yaml.safe_dump({"collision": {**shipped, **SMALL_COACD, "cache_dir": str(coacd_cache)}}))
     out = tmp_path / "ear_hear"
     result = CliRunner().invoke(main, ["asset", "import", str(SAMPLE), "--out", str(out), "--params", str(params)])
     assert result.exit_code == 0, result.output
@@ -47,7 +48,8 @@ def test_sample_laid_flat_keeps_its_real_height_and_gets_a_true_drop_verdict(tmp
     from housebench.sim.mujoco import MujocoBackend
 
     params = tmp_path / "params.yaml"
-    params.write_text(yaml.safe_dump({"collision": {**SMALL_COACD, "cache_dir": str(coacd_cache)}}))
+    shipped = yaml.safe_load((REPO / "params.yaml").read_text())["collision"]
+    params.write_text(yaml.safe_dump({"collision": {**shipped, **SMALL_COACD, "cache_dir": str(coacd_cache)}}))
     spec = tmp_path / "specs.yaml"
     entry = {"category": "headphones", "height": 0.15, "mass": 0.3, "lay_flat": True}
     spec.write_text(yaml.safe_dump({"version": 1, "assets": {"ear_hear": entry}}))

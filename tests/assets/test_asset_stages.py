@@ -14,10 +14,10 @@ from asset_constants import REPO, SMALL_COACD
 from housebench.annotations.schema import AssetsFile
 from housebench.assets.build import PhysicsParams
 from housebench.assets.collision import CollisionParams
-from housebench.assets.importer import VISUAL_MAX_FACES
+from housebench.assets.importer import ImportParams
 from housebench.assets.standins import DEFAULT_SET, generate
 from housebench.hashing import tree_hash
-from housebench.params import load_params
+from housebench.params import load_section
 from housebench.sim.droptest import DropParams
 
 STAGES = ("import_assets", "collision", "physics", "droptest")
@@ -36,7 +36,7 @@ def _params(tmp_path, coacd_cache, strict=False, workers=2):
         yaml.safe_dump(
             {
                 "import": {**shipped["import"], "strict": strict, "workers": workers},
-                "collision": {**SMALL_COACD, "cache_dir": str(coacd_cache), "workers": workers},
+                "collision": {**shipped["collision"], **SMALL_COACD, "cache_dir": str(coacd_cache), "workers": workers},
                 "physics": {**shipped["physics"], "workers": workers},
                 "droptest": shipped["droptest"],
             }
@@ -91,9 +91,11 @@ def test_strict_import_fails_on_a_bad_asset_but_still_writes_the_good_ones(tmp_p
 
 
 def test_shipped_params_match_the_library_defaults():
-    assert CollisionParams(**load_params("collision", REPO / "params.yaml")) == CollisionParams()
-    assert PhysicsParams(**load_params("physics", REPO / "params.yaml")) == PhysicsParams()
-    drop = load_params("droptest", REPO / "params.yaml")
-    assert DropParams(**{k: v for k, v in drop.items() if k != "strict"}) == DropParams()
-    assert set(load_params("import", REPO / "params.yaml")) == {"specs", "strict", "visual_max_faces", "workers"}
-    assert load_params("import", REPO / "params.yaml")["visual_max_faces"] == VISUAL_MAX_FACES
+    """``housebench asset import`` without ``--params`` builds what the pipeline builds."""
+    for section, model in [
+        ("import", ImportParams),
+        ("collision", CollisionParams),
+        ("physics", PhysicsParams),
+        ("droptest", DropParams),
+    ]:
+        assert load_section(section, model, REPO / "params.yaml") == model(), section

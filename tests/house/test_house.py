@@ -193,7 +193,7 @@ def test_topdown_plan_labels_furniture(ann):
     cx, cy, extent = topdown_view(x1 - x0, y1 - y0)
     scale = 600 / extent
     footprints = _footprints(ann)
-    assert {"dining_table", "fridge"} <= set(footprints)
+    assert {"dining_table", "fridge"} <= set(footprints) and not set(footprints) & {r.name for r in ann.rooms}
     b = footprints["dining_table"]
     px = 400 + ((b[0] + b[2]) / 2 - x0 - cx) * scale
     py = 300 - ((b[1] + b[3]) / 2 - y0 - cy) * scale
@@ -212,3 +212,16 @@ def test_robot_footprint_and_reach_are_measured(ann):
     table = ann.robot.reach_at(0.8)  # issue 12's probe: top-down at table height works 0.45-0.75, fails 0.85
     assert table.min <= 0.45 and 0.75 <= table.max < 0.85
     assert ann.robot.reach_at(2.0) is None
+
+
+def test_plan_marks_each_prop_where_it_stands(ann):
+    from housebench.house.picture import PROP_RED, label_props, plan_pixel
+
+    blank = Image.new("RGB", (800, 600), "white")
+    table = next(s for s in ann.supports if s.owner == "dining_table")
+    x, y = (table.box[0] + table.box[2]) / 2, (table.box[1] + table.box[3]) / 2
+    picture = np.asarray(label_props(blank, ann, {"apple": (x, y)})).astype(int)
+    px, py = (round(v) for v in plan_pixel(ann, 800, 600)(x, y))
+    assert (picture[py, px] == PROP_RED).all()  # the dot
+    red = (np.abs(picture - PROP_RED).sum(-1) < 60).nonzero()
+    assert (red[1] > px + 8).any()  # and its name to the right of it

@@ -71,10 +71,12 @@ def run_records(run: str, day: int) -> dict[str, list[dict]]:
                 else:
                     n_ok = len(items) if (policy == "scripted" and seed % 2) else 0
                     episode, conditions = verdict_rows(meta, _verdict(predicate, items, n_ok))
+                missed = policy == "scripted" and not episode["success"]  # a missed grasp, then a place that failed
                 events = [
                     (0.0, "episode_start", {}),
                     (0.0, "skill_start", {"skill": "pick"}),
-                    (4.0, "skill_end", {"skill": "pick", "ok": True}),
+                    (4.0, "skill_end", {"skill": "pick", "ok": not missed, "reason": "missed" if missed else ""}),
+                    *([(6.0, "skill_end", {"skill": "place", "ok": False, "reason": "dropped"})] if missed else []),
                     (10.0, "episode_end", {}),
                 ]
                 records["episodes"].append(episode)

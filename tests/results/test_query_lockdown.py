@@ -6,6 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from housebench.cli import main
+from housebench.results.writer import read_table
 
 
 @pytest.mark.parametrize(
@@ -44,4 +45,5 @@ def test_query_still_reads_every_table(results_dir):
     sql = "select (select count(*) from episodes), (select count(*) from events), (select count(*) from choices)"
     result = CliRunner().invoke(main, ["results", "query", "--results", str(results_dir), "--csv", sql])
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[1] == "24,96,8"
+    counts = [read_table(results_dir, table).num_rows for table in ("episodes", "events", "choices")]
+    assert result.stdout.splitlines()[1] == ",".join(map(str, counts)) and min(counts) > 0

@@ -32,6 +32,7 @@ def test_report_pages_plots_and_metrics(results_dir, tmp_path):
         "metrics.json",
         "progress.png",
         "progress_by_task.csv",
+        "skill_failures.png",
         "success_by_task.csv",
         "success_by_task.png",
     ]
@@ -47,9 +48,20 @@ def test_report_pages_plots_and_metrics(results_dir, tmp_path):
         assert width == 720 and height >= 260  # grows with the tasks listed
 
     html = (out / "index.html").read_text()
-    for anchor in ("glance", "tasks", "failures", "crashes", "assets", "provenance", "pictures", "episodes"):
+    for anchor in (
+        "glance",
+        "tasks",
+        "failures",
+        "crashes",
+        "assets",
+        "skill-failures",
+        "skills",
+        "provenance",
+        "pictures",
+        "episodes",
+    ):
         assert f"id={anchor}>" in html
-    assert html.count('src="data:image/png;base64,') == 3  # two plots and the scene
+    assert html.count('src="data:image/png;base64,') == 4  # three plots and the scene
     assert "Put the apple in the bowl." in html and "c0ffee29" in html and "mujoco 3.3.7" in html
     assert "33.3%" in html and "MuJoCo: unstable" in html
     assert not re.search(r'(src|href)="(?!data:)', html)  # self-contained
@@ -166,3 +178,16 @@ def test_two_physics_engines_side_by_side(tmp_path, make_records):
     assert section.count("<tr>") == 1 + 2 * 2 * 2  # header + task x policy x engine
     assert "mujoco 3.3.7" in section and "newton 1.8.0" in section
     assert "each physics engine" not in (tmp_path / "one" / "index.html").read_text()
+
+
+def test_skill_failures_name_the_last_failed_skill_once_per_episode(results_dir):
+    from housebench.report.summary import summarize
+    from housebench.results.writer import connect
+
+    con = connect(results_dir, None)
+    sections = summarize(con)
+    failed = con.sql("select count(*) from episodes where policy = 'scripted' and not success").fetchall()[0][0]
+    con.close()
+    rows = sections["skill_failures"]
+    assert {(r["policy"], r["skill"], r["reason"]) for r in rows} == {("scripted", "place", "dropped")}
+    assert sum(r["episodes"] for r in rows) == failed > 0

@@ -58,15 +58,17 @@ def test_a_drive_on_every_actuated_joint_with_the_backends_gains(stage, model):
     assert set(gains) == {PREFIX + model.joint(model.actuator_trnid[a, 0]).name for a in range(model.nu)}
     assert set(gains) == set(joints)  # every joint is actuated
     targets = {**dict.fromkeys(BASE_JOINTS, 0.0), **HOME}
-    for name, (kp, kv) in gains.items():
+    for name, (kp, kv, max_force) in gains.items():
         angular = joints[name].IsA(UsdPhysics.RevoluteJoint)
         unit = math.pi / 180.0 if angular else 1.0
         drive = UsdPhysics.DriveAPI.Get(joints[name], "angular" if angular else "linear")
         assert drive.GetStiffnessAttr().Get() == pytest.approx(kp * unit, rel=1e-5), name
         assert drive.GetDampingAttr().Get() == pytest.approx(kv * unit, rel=1e-5), name
         assert drive.GetTargetPositionAttr().Get() == pytest.approx(targets[name] / unit, abs=1e-5), name
+        assert (drive.GetMaxForceAttr().Get() or math.inf) == pytest.approx(max_force), name  # unset: no limit
         a = model.actuator(name.removeprefix(PREFIX)).id
         assert (kp, kv) == (model.actuator_gainprm[a, 0], -model.actuator_biasprm[a, 2])
+    assert any(math.isfinite(f) for _, _, f in gains.values())  # the arm's torque limits
 
 
 def test_planar_base_articulation_cameras_gravity_and_materials(stage):

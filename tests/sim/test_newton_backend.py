@@ -79,3 +79,16 @@ def test_scenes_settled_in_mujoco_pass_the_stability_check_in_newton(scenes, bac
     assert set(report["scenes"]) == {"house", "drop/table", "drop/floor"}
     assert report["scenes"]["drop/table"]["drift"]["box"] < 0.01
     assert json.loads((tmp_path / "check.json").read_text()) == report
+
+
+def test_the_usd_robot_has_the_mujoco_robots_kinematics(scenes, backends):
+    """Same joint values, same gripper frame: the USD articulation is the MuJoCo backend's Fetch."""
+    task = scenes / "scenes/tasks/drop/table/task.usda"
+    mj, nt = (b.load(task) for b in backends)
+    pose = {"robot0:torso_lift_joint": 0.3, "robot0:shoulder_pan_joint": 0.4, "robot0:elbow_flex_joint": -0.8}
+    for sim in (mj, nt):
+        sim.set_state(sim.get_state().model_copy(update={"joints": {**sim.get_state().joints, **pose}}))
+    a, b = mj.observe(), nt.observe()
+    assert b.ee_pos == pytest.approx(a.ee_pos, abs=1e-3)
+    assert abs(sum(x * y for x, y in zip(a.ee_quat, b.ee_quat))) == pytest.approx(1.0, abs=1e-4)
+    assert b.base == pytest.approx(a.base, abs=1e-6) and b.gripper_opening == pytest.approx(a.gripper_opening)

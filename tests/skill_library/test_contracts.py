@@ -124,3 +124,14 @@ def test_pick_post_measures_the_fingers(world):
     assert judge_grounded(pick, "post", world, lifted, start).success
     failed = judge_grounded(pick, "post", world, slipped, start)
     assert not failed.success and "touched by ['left'] (both needed)" in failed.conditions[0].items[0].reason
+
+
+def test_fallback_arguments_come_from_the_failed_call():
+    from housebench.skill_library.runtime import _fill
+
+    types = {"object": "object", "support": "support"}
+    args = {"object": "box", "support": "shelf/level_1", "_target": "shelf/level_1"}
+    assert _fill(skills()["navigate"], args, types) == {"target": "shelf/level_1"}
+    assert _fill(skills()["insert"], args, types) is None  # an object never stands in for a container
+    assert _fill(skills()["pick"], args, types) == {"object": "box"}
+    assert _fill(skills()["stack"], args, types) is None  # one object cannot be both object and base

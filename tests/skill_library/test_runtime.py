@@ -10,15 +10,15 @@ from housebench.skill_library.subgraph import PlanNode, chain
 from housebench.skills.base import SkillContext
 
 
-def _run(files, nodes, horizon=30.0):
+def _run(files, nodes, horizon=30.0, attempts=2):
     episode = Episode(*files, horizon_s=horizon)
     obs = episode.reset(0)
     world = World(episode.scene, dict(episode.task.goal.roles), state=obs.state)
     ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, log=episode.log, initial=obs.state)
-    run = SubgraphRun(chain(nodes), world, ctx)
+    run = SubgraphRun(chain(nodes), world, ctx, attempts)
     gen = run.run(obs)
-    action = next(gen)
     try:
+        action = next(gen)
         while not episode.done:
             action = gen.send(episode.step(action))
     except StopIteration:
@@ -43,10 +43,19 @@ def test_look_then_wait_runs_in_physics(files):
 
 
 def test_a_failing_node_reports_measured_predicates_and_fallbacks(files):
-    episode, run = _run(files, [PlanNode(id="n1", verb="open", args={"part": "cabinet/door"})], horizon=10.0)
-    assert run.results == [{"node": "n1", "verb": "open", "ok": False}]
-    failed = [d for _, kind, d in episode.events if kind == "node_failed"]
-    assert failed[0]["stage"] == "pre" and failed[0]["failed"] == ["base_near"]
-    assert "navigate (base_near)" in failed[0]["fallbacks"]
-    assert any(kind == "fallback" and d["verb"] == "navigate" for _, kind, d in episode.events)
+    episode, run = _run(files, [PlanNode(id="n1", verb="lift", args={"object": "apple"})], horizon=5.0, attempts=1)
+    assert run.results == [{"node": "n1", "verb": "lift", "ok": False}]
+    pre = next(d for _, kind, d in episode.events if kind == "node_pre")
+    assert not pre["ok"] and pre["failed"][0].startswith("holding apple: touched by no finger")
+    failed = next(d for _, kind, d in episode.events if kind == "node_failed")
+    assert failed["stage"] == "pre" and failed["failed"] == ["holding"] and "pick (holding)" in failed["fallbacks"]
     assert [kind for _, kind, _ in episode.events][-1] == "subgraph_end"
+
+
+def test_an_unjudgeable_condition_fails_the_node_not_the_run(files):
+    # the small world's annotations have a fridge, its USD scene does not: the door's joint is unknown
+    node = PlanNode(id="n1", verb="chill", args={"object": "apple", "appliance": "fridge"})
+    episode, run = _run(files, [node], horizon=5.0, attempts=1)
+    assert run.results == [{"node": "n1", "verb": "chill", "ok": False}]
+    pre = next(d for _, kind, d in episode.events if kind == "node_pre")
+    assert pre["failed"] == ["error pre: joint 'fridge/door' is missing from the state"]

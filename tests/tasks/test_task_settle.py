@@ -10,7 +10,7 @@ import yaml
 from test_task_canonical import CANONICAL, ROOT
 
 from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM, HOUSE_DIR, TASK_SPECS_DIR, Layout
-from housebench.pipeline.settle import settle_all
+from housebench.pipeline.settle import SettleParams, settle_all
 from housebench.pipeline.tasks import write_variants
 from housebench.tasks.sampler import SamplerParams
 
@@ -38,6 +38,6 @@ def test_every_canonical_task_settles_stably(tmp_path):
     layout = Layout(root=tmp_path)
     variants = write_variants(layout, SamplerParams(**{**params["tasks"], "variants_per_task": 3}))
     assert sorted({v.task for v in variants}) == sorted(CANONICAL) and len(variants) == 3 * len(CANONICAL)
-    reports = settle_all(layout, params["settle"])
+    reports = settle_all(layout, SettleParams(**params["settle"]))
     failed = {r["scene"]: (r["skipped"], r["stability"]) for r in reports[1:] if not r["passed"]}
     assert len(reports) == 1 + len(variants) and not failed, failed

@@ -108,5 +108,5 @@ def test_unreadable_and_badly_named_files(tmp_path):
     broken.write_text("{")
     with pytest.raises(SpecError, match="broken.json"):
         load_spec(broken)
-    with pytest.raises(SpecError, match="file name must be a task name"):
+    with pytest.raises(SpecError, match="file name: .put-fruit. is not a name"):
         load_spec(_write(tmp_path, BASE, name="put-fruit.json"))

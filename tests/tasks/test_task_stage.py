@@ -17,6 +17,7 @@ from housebench.tasks.sampler import SamplerParams, sample_variant
 from housebench.tasks.spec import TaskVariant, load_spec
 from housebench.usd.task_layer import write_task_layer
 from stages import tasks as stage
+from tests.conftest import ROOT
 
 
 def _errors(stage_: Usd.Stage) -> list[str]:
@@ -53,7 +54,8 @@ def repo(tmp_path, monkeypatch, usd_world, house, assets):
     shutil.copy(SPEC, usd_world / "tasks" / SPEC.name)
     write_json(usd_world / "annotations" / "house.json", house.model_dump(mode="json"))
     write_json(usd_world / "annotations" / "assets.json", assets.model_dump(mode="json"))
-    (usd_world / "params.yaml").write_text(yaml.safe_dump({"tasks": {"variants_per_task": 2, "seed": 0}}))
+    shipped = yaml.safe_load((ROOT / "params.yaml").read_text())["tasks"]
+    (usd_world / "params.yaml").write_text(yaml.safe_dump({"tasks": {**shipped, "variants_per_task": 2, "seed": 0}}))
     return usd_world
 
 
@@ -82,5 +84,24 @@ def test_stage_fails_whole_on_a_bad_spec(repo):
         stage.main()
     assert tree_hash(repo / "scenes" / "tasks") == before  # the last good output is untouched
     (repo / "params.yaml").write_text(yaml.safe_dump({"tasks": {"variants_per_taks": 2}}))
-    with pytest.raises(SystemExit, match="params.yaml: tasks.variants_per_taks: Extra inputs"):
+    with pytest.raises(SystemExit, match="params.yaml: tasks.variants_per_taks: unknown key"):
         stage.main()
+
+
+def test_stage_refuses_a_task_whose_asset_failed_its_drop_test(repo):
+    """The drop test's failure reaches the task author: one line naming the task, the object, the
+    asset and why it failed; the last good output stays."""
+    drops = {
+        "apple": {"passed": True, "failures": []},
+        "bowl": {"passed": False, "failures": ["tipped onto another rest: tilted 9.4 deg (max 5.0)"]},
+    }
+    write_json(repo / "assets_built/droptest.json", {"version": 1, "failed": ["bowl"], "assets": drops})
+    with pytest.raises(SystemExit) as refused:
+        stage.main()
+    assert str(refused.value) == (
+        "put_fruit_in_container: object 'bowl' uses asset 'bowl', which failed its drop test: "
+        "tipped onto another rest: tilted 9.4 deg (max 5.0)"
+    )
+    drops["bowl"] = {"passed": True, "failures": []}
+    write_json(repo / "assets_built/droptest.json", {"version": 1, "failed": [], "assets": drops})
+    stage.main()

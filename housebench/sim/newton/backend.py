@@ -58,6 +58,8 @@ class NewtonBackend:
         model, dt = self.build(stage_path)
         own = self.contacts == "mujoco"
         cpu = self.mujoco_cpu and own
-        solver = newton.solvers.SolverMuJoCo(model, use_mujoco_cpu=cpu, use_mujoco_contacts=own)
+        # multi-contact CCD: without it Newton falls back to libccd, whose single contact lets a box-like prop
+        # (a book on a table) sink 2 cm into its support
+        solver = newton.solvers.SolverMuJoCo(model, use_mujoco_cpu=cpu, use_mujoco_contacts=own, enable_multiccd=own)
         pipeline = None if own else newton.CollisionPipeline(model)
         return NewtonSimulation(model, solver, dt, stage_path, pipeline)

@@ -12,11 +12,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from housebench.annotations.schema import SceneAnnotations
 from housebench.io import atomic_dir, write_json
 from housebench.jsonfile import load_model
+from housebench.params import Section
 from housebench.paths import Layout
 from housebench.skill_library import planner, subgraph
 from housebench.skill_library.library import library_version
@@ -25,10 +26,9 @@ from housebench.tasks.spec import TaskVariant
 PLANS_DIR = Path("scenes/plans")
 
 
-class PlanParams(BaseModel):
+class PlanParams(Section):
     """``params.yaml:plan``."""
 
-    model_config = ConfigDict(extra="forbid")
     max_expansions: int = Field(gt=0)  # A* states expanded before a variant counts as not decomposed
     weight: float = Field(ge=1.0)  # f = g + weight * h
 

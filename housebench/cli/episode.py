@@ -1,0 +1,34 @@
+"""``housebench episode``: run one episode of a built task variant and film it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from housebench.sim.offscreen import use_offscreen_gl
+
+
+@click.group()
+def episode() -> None:
+    """Run single episodes of a policy on the built scenes."""
+
+
+@episode.command()
+@click.argument("task")
+@click.argument("variant")
+@click.option("--policy", default="scripted", show_default=True)
+@click.option("--seed", default=0, show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default="episode.mp4", show_default=True)
+@click.option("--every", default=3, show_default=True, help="one frame every N control steps")
+def video(task: str, variant: str, policy: str, seed: int, out: Path, every: int) -> None:
+    """Film TASK VARIANT (head camera | third person, mp4) and print the verdict."""
+    use_offscreen_gl()
+    from housebench.paths import Layout
+    from housebench.rollout.video import record
+
+    click.echo(json.dumps(record(Layout(), task, variant, policy, out, seed=seed, every=every)))
+
+
+COMMANDS = [episode]
