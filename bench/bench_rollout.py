@@ -124,6 +124,8 @@ def report(policy: str, over: dict, by_task: dict, walls: dict[int, tuple[float,
         f"| overhead: episode loop / raw `mj_step` ({over['job']}, {over['sim_s']:.0f} s) | "
         f"**{over['loop_s'] / over['raw_s']:.2f}x** ({over['loop_s']:.2f} s against {over['raw_s']:.2f} s CPU; "
         f"policy.act {over['act_s']:.2f} s) |",
+        f"| overhead without the policy's own computation | **{(over['loop_s'] - over['act_s']) / over['raw_s']:.2f}x**"
+        " |",
         f"| episodes per hour per core (this plan, CPU time) | **{3600 * n_jobs / cpu:.0f}** |",
         f"| real-time factor of the episodes (CPU time) | {sim / cpu:.1f}x |",
         f"| 1 worker (this process), wall | {walls[1][0]:.1f} s (load average {walls[1][1]:.1f}) |",
