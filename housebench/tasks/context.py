@@ -86,8 +86,10 @@ class Context:
             if slot[1:] not in self.bindings:
                 raise GoalError(f"'{slot}' is used before it is bound")
             return [[self.bindings[slot[1:]]]]
-        if slot.startswith("all:"):
-            return [[name] for name in self._candidates(slot[4:])]
+        if slot.startswith("all:"):  # every instance of the role, even when one instance shares its name
+            role = slot[4:]
+            named = sorted(n for n, r in self.roles.items() if r == role)
+            return [[name] for name in (named or self._candidates(role))]
         found = list(dict.fromkeys(c for part in slot.split("|") for c in self._candidates(part)))
         return [found] if found else []
 

@@ -58,3 +58,15 @@ def test_absent_optional_object_is_not_required(scene):
 def test_missing_object_in_state_is_an_error(scene):
     with pytest.raises(GoalError, match="'apple' is missing from the state"):
         evaluate(GOAL, state_of(scene, {"apple": None}), scene)
+
+
+def test_all_role_judges_every_instance_even_one_named_like_the_role(scene):
+    """`all:apple` means every object whose role is `apple`, the object named `apple` and the others."""
+    goal = Goal(
+        roles={"apple": "apple", "orange": "apple", "bowl": "container"},
+        condition={"predicate": "on", "items": ["all:apple"], "support": "table"},
+    )
+    on_table = evaluate(goal, state_of(scene), scene)
+    assert on_table.success and [i.item for i in on_table.conditions[0].items] == ["apple", "orange"]
+    dropped = evaluate(goal, state_of(scene, {"orange": {"pos": [1.7, 2.1, 0.0]}}), scene)
+    assert not dropped.success and [i.ok for i in dropped.conditions[0].items] == [True, False]
