@@ -36,7 +36,6 @@ from housebench.paths import Layout
 from housebench.policy.base import PolicyContext
 from housebench.policy.registry import POLICIES, make_policy
 from housebench.rollout.batch import run_batch
-from housebench.rollout.env import Episode
 from housebench.rollout.episode import EpisodeJob, run_episode
 from housebench.rollout.plan import RolloutParams, plan_jobs
 
@@ -47,15 +46,7 @@ SECTION = "## Rollout"
 
 def overhead(job: EpisodeJob) -> dict:
     """CPU seconds of the episode loop and of raw ``mj_step`` replaying its control targets."""
-    episode = Episode(
-        job.scene,
-        job.task_file,
-        job.annotations,
-        backend=job.backend,
-        control_dt=job.control_dt,
-        horizon_s=job.horizon_s,
-        pose_noise_m=job.pose_noise_m,
-    )
+    episode = job.open()
     policy = make_policy(job.policy, job.policy_params)
     obs = episode.reset(job.seed)
     policy.reset(PolicyContext(episode.task, episode.scene, job.control_dt, episode.horizon_s, episode.log), obs)

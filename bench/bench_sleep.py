@@ -25,7 +25,6 @@ import yaml
 
 from housebench.params import load_params, load_section
 from housebench.paths import Layout
-from housebench.rollout.env import Episode
 from housebench.rollout.plan import RolloutParams, plan_jobs
 from housebench.sim.mujoco import MujocoBackend
 from housebench.sim.mujoco.simulation import MujocoSimulation
@@ -78,15 +77,7 @@ def noop_both(job) -> dict:
     """One noop episode with sleeping on and off: verdicts, progress, largest prop difference."""
     finals = {}
     for sleeping in (True, False):
-        episode = Episode(
-            job.scene,
-            job.task_file,
-            job.annotations,
-            backend=job.backend,
-            control_dt=job.control_dt,
-            horizon_s=job.horizon_s,
-            pose_noise_m=job.pose_noise_m,
-        )
+        episode = job.open()
         if not sleeping:
             episode.sim.model.opt.enableflags &= ~SLEEP
         episode.reset(job.seed)

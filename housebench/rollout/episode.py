@@ -37,6 +37,18 @@ class EpisodeJob:
     provenance: dict = field(default_factory=dict)  # code_commit, scene_hash, assets_hash
     choices: dict = field(default_factory=dict)  # the variant's sampled choices, for the report
 
+    def open(self) -> Episode:
+        """The episode this job describes, loaded (not yet reset)."""
+        return Episode(
+            self.scene,
+            self.task_file,
+            self.annotations,
+            backend=self.backend,
+            control_dt=self.control_dt,
+            horizon_s=self.horizon_s,
+            pose_noise_m=self.pose_noise_m,
+        )
+
 
 @dataclass
 class EpisodeOutcome:
@@ -66,15 +78,7 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
     early: list[Event] = [(0.0, "episode_start", {"seed": job.seed, "policy": job.policy})]
     try:
         policy = make_policy(job.policy, job.policy_params)
-        episode = Episode(
-            job.scene,
-            job.task_file,
-            job.annotations,
-            backend=job.backend,
-            control_dt=job.control_dt,
-            horizon_s=job.horizon_s,
-            pose_noise_m=job.pose_noise_m,
-        )
+        episode = job.open()
         version = episode.backend.version
         obs = episode.reset(job.seed)
         policy.reset(PolicyContext(episode.task, episode.scene, job.control_dt, episode.horizon_s, episode.log), obs)
