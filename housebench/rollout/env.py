@@ -141,4 +141,4 @@ class Episode:
 
     def render(self, camera: str = "third", width: int = 640, height: int = 480) -> np.ndarray:
         """An RGB frame from ``camera`` (``head`` or ``third``)."""
-        return self.sim.observe((camera,), (width, height)).images[f"{camera}/rgb"]
+        return self.sim.render(camera, width, height)

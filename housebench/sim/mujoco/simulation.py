@@ -16,6 +16,8 @@ from housebench.sim.backend import View
 from housebench.sim.mujoco.bodies import HULL_GROUP
 from housebench.state import FINGERS, HOUSE_CONTACT, ObjectState, Observation, SimState
 
+ROBOT_CAMERAS = ("head", "third")  # the robot's head camera and a view from behind and above it
+
 
 def _rotate(quat: np.ndarray, vec: np.ndarray, inverse: bool = False) -> np.ndarray:
     out = np.zeros(3)
@@ -104,11 +106,10 @@ class MujocoSimulation:
         base = tuple(robot.get(name, 0.0) for name in fetch.BASE_JOINTS)
         images = {}
         for camera in cameras:
-            if camera not in ("head", "third"):
-                raise ValueError(f"observe: unknown camera {camera!r} (known: head, third)")
-            view = fetch.HEAD_CAMERA if camera == "head" else View(*fetch.third_person_view(base))
-            images[f"{camera}/rgb"] = self.render(view, *size)
-            images[f"{camera}/depth"] = self.render(view, *size, depth=True)
+            if camera not in ROBOT_CAMERAS:
+                raise ValueError(f"observe: unknown camera {camera!r} (known: {', '.join(ROBOT_CAMERAS)})")
+            images[f"{camera}/rgb"] = self.render(camera, *size)
+            images[f"{camera}/depth"] = self.render(camera, *size, depth=True)
         return Observation(
             time=state.time,
             joints=robot,
@@ -154,12 +155,17 @@ class MujocoSimulation:
         depth: bool = False,
         collision: bool = False,
     ) -> np.ndarray:
-        """RGB image (or, with ``depth``, metres as float32) from a named camera, a :class:`View`, or a free
-        camera over the whole scene; ``collision``: the colliders (mesh hulls, boxes, spheres) instead of
-        the visual meshes."""
+        """RGB image (or, with ``depth``, metres as float32) from the robot's ``head`` or ``third`` camera, a
+        camera of the scene by name, a :class:`View`, or a free camera over the whole scene; ``collision``:
+        the colliders (mesh hulls, boxes, spheres) instead of the visual meshes."""
         renderer = self._renderers.get((width, height))
         if renderer is None:
             renderer = self._renderers[(width, height)] = mujoco.Renderer(self.model, height, width)
+        if camera == "head":
+            camera = fetch.HEAD_CAMERA
+        elif camera == "third":
+            base = tuple(float(self.data.qpos[self._joints[joint]]) for joint in fetch.BASE_JOINTS)
+            camera = View(*fetch.third_person_view(base))
         option = mujoco.MjvOption()
         if collision:
             option.geomgroup[:] = 0
