@@ -56,8 +56,8 @@ class Simulation(Protocol):
         collision: bool = False,
     ) -> np.ndarray:
         """An RGB image (H, W, 3 uint8), or with ``depth`` metres (H, W float32), from a named camera
-        (``head`` and ``third`` are the robot's, following it), a :class:`View`, or (None) a free camera over the whole scene; ``collision``: the collision
-        shapes instead of the visual meshes."""
+        (``head`` and ``third`` are the robot's, following it), a :class:`View`, or (None) a free camera
+        over the whole scene; ``collision``: the collision shapes instead of the visual meshes."""
 
 
 class Backend(Protocol):
