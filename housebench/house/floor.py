@@ -77,10 +77,17 @@ class FloorGrid:
         return np.stack([self.x0 + j * self.resolution, self.y0 + i * self.resolution], axis=1)
 
 
+def grid_axes(bounds: Box2, resolution: float) -> tuple[np.ndarray, np.ndarray]:
+    """The x and y of the cell centres of the grid over ``bounds`` (``[xmin, ymin, xmax, ymax]``)."""
+    return (
+        np.arange(bounds[0] + resolution / 2, bounds[2], resolution),
+        np.arange(bounds[1] + resolution / 2, bounds[3], resolution),
+    )
+
+
 def free_grid(obstacles: Iterable[Box3], bounds: Box2, fp: Footprint, resolution: float) -> FloorGrid:
     """The grid over ``bounds`` (``[xmin, ymin, xmax, ymax]``) for the robot of footprint ``fp``."""
-    xs = np.arange(bounds[0] + resolution / 2, bounds[2], resolution)
-    ys = np.arange(bounds[1] + resolution / 2, bounds[3], resolution)
+    xs, ys = grid_axes(bounds, resolution)
     gx, gy = np.meshgrid(xs, ys)
     free = np.ones(gx.shape, dtype=bool)
     for xmin, ymin, zmin, xmax, ymax, zmax in obstacles:

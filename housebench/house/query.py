@@ -41,13 +41,18 @@ class HouseQuery:
         return next((r.name for r in self.house.rooms if inside(x, y, r.polygon)), None)
 
     @cached_property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """The house's ``[xmin, ymin, xmax, ymax]`` (its annotated bounds, else its rooms')."""
+        h = self.house
+        return h.bounds or tuple(
+            f(c[i] for r in h.rooms for c in r.polygon) for f, i in ((min, 0), (min, 1), (max, 0), (max, 1))
+        )
+
+    @cached_property
     def grid(self) -> FloorGrid:
         """Free floor for the robot's base (closed doors, every obstacle box, the robot's footprint)."""
         h = self.house
-        bounds = h.bounds or tuple(
-            f(c[i] for r in h.rooms for c in r.polygon) for f, i in ((min, 0), (min, 1), (max, 0), (max, 1))
-        )
-        return free_grid((o.box for o in h.obstacles), bounds, h.robot.footprint, self.resolution)
+        return free_grid((o.box for o in h.obstacles), self.bounds, h.robot.footprint, self.resolution)
 
     @cached_property
     def reachable_floor(self) -> np.ndarray:

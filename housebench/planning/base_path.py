@@ -2,11 +2,15 @@
 
 The grid is the house's (:class:`housebench.house.floor.FloorGrid`, from the annotations); a start or
 goal off the floor's largest free piece (the base parked close to a table) snaps to its nearest cell.
+The graph is built on first use; given the graph of a grid with fewer obstacles (the empty house's,
+built once), it is that graph's view over this grid's free cells: the same nodes, edges and neighbour
+order as a graph built afresh, so A* finds the same path.
 """
 
 from __future__ import annotations
 
 import math
+from functools import cached_property
 
 import networkx as nx
 import numpy as np
@@ -22,12 +26,19 @@ class NoPath(RuntimeError):
 
 
 class BasePlanner:
-    def __init__(self, grid: FloorGrid) -> None:
-        self.grid = grid
-        self.graph = _grid_graph(grid.free)
+    def __init__(self, grid: FloorGrid, wider: nx.Graph | None = None) -> None:
+        """``wider``: the graph of a grid on the same cells whose free cells include ``grid``'s."""
+        self.grid, self.wider = grid, wider
         labels, count = ndimage.label(grid.free)
         sizes = np.bincount(labels.ravel())[1:] if count else np.zeros(1)
         self.main = labels == (int(np.argmax(sizes)) + 1) if count else grid.free  # the floor's largest piece
+
+    @cached_property
+    def graph(self) -> nx.Graph:
+        if self.wider is None:
+            return grid_graph(self.grid.free)
+        free = self.grid.free
+        return nx.subgraph_view(self.wider, filter_node=lambda n: bool(free[n]))
 
     def world(self, cell: tuple[int, int]) -> Point:
         i, j = cell
@@ -77,7 +88,7 @@ class BasePlanner:
         return out
 
 
-def _grid_graph(free: np.ndarray) -> nx.Graph:
+def grid_graph(free: np.ndarray) -> nx.Graph:
     """8-connected graph over the free cells; edge weight the step length in cells."""
     graph = nx.Graph()
     ii, jj = np.nonzero(free)

@@ -4,33 +4,49 @@ from __future__ import annotations
 
 import math
 
-from housebench.house.floor import free_grid
+import networkx as nx
+
+from housebench.house.floor import FloorGrid, free_grid, grid_axes
 from housebench.house.query import HouseQuery
-from housebench.planning.base_path import BasePlanner, NoPath
+from housebench.planning.base_path import BasePlanner, NoPath, grid_graph
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
 from housebench.skills.motion import drive
 from housebench.state import Observation
 from housebench.tasks.geometry import world_box
 
 
+def prop_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> list[tuple[float, ...]]:
+    """Every prop's box where it is now (but ``skip``)."""
+    return [
+        tuple(world_box(pose, ctx.scene.objects[name].asset))
+        for name, pose in obs.objects.items()
+        if name not in skip and name in ctx.scene.objects
+    ]
+
+
 def obstacle_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> list[tuple[float, ...]]:
     """The house's obstacle boxes and every prop's box where it is now (but ``skip``)."""
-    boxes = [o.box for o in ctx.scene.house.obstacles]
-    for name, pose in obs.objects.items():
-        if name not in skip and name in ctx.scene.objects:
-            boxes.append(tuple(world_box(pose, ctx.scene.objects[name].asset)))
-    return boxes
+    return [o.box for o in ctx.scene.house.obstacles] + prop_boxes(ctx, obs, skip)
+
+
+def _house_floor(ctx: SkillContext) -> tuple[tuple[float, float, float, float], FloorGrid, nx.Graph]:
+    """The bounds of the house's free-floor grid, its free cells without props and their graph."""
+    query = HouseQuery(ctx.scene.house)
+    res = query.resolution
+    xs, ys = grid_axes(query.bounds, res)
+    bounds = (float(xs[0]) - res / 2, float(ys[0]) - res / 2)
+    bounds += (bounds[0] + len(xs) * res, bounds[1] + len(ys) * res)
+    house = free_grid((o.box for o in ctx.scene.house.obstacles), bounds, ctx.scene.house.robot.footprint, res)
+    return bounds, house, grid_graph(house.free)
 
 
 def planner(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> BasePlanner:
-    """A base planner over the free floor with the props where they stand now (but ``skip``)."""
-    query = HouseQuery(ctx.scene.house)
-    house = query.grid
-    bounds = (house.x0 - house.resolution / 2, house.y0 - house.resolution / 2)
-    bounds += (bounds[0] + house.free.shape[1] * house.resolution, bounds[1] + house.free.shape[0] * house.resolution)
-    return BasePlanner(
-        free_grid(obstacle_boxes(ctx, obs, skip), bounds, ctx.scene.house.robot.footprint, house.resolution)
-    )
+    """A base planner over the free floor with the props where they stand now (but ``skip``). The
+    house's own part of the grid and its graph are built once per context: a cell is free when it is
+    free of the house and of the props."""
+    bounds, house, graph = ctx.tool("house_floor", lambda: _house_floor(ctx))
+    props = free_grid(prop_boxes(ctx, obs, skip), bounds, ctx.scene.house.robot.footprint, house.resolution)
+    return BasePlanner(FloorGrid(props.x0, props.y0, props.resolution, house.free & props.free), graph)
 
 
 class Navigate(Skill):
