@@ -12,7 +12,9 @@ Z-up, metres, kilograms, defaultPrim ``/World``.
   target 0) that holds it closed. No rigid body is nested in another.
   The joint is its own fixed-base articulation (``PhysicsArticulationRootAPI`` on the joint) and carries
   the armature every engine should add (``newton:armature``, ``physxJoint:armature``).
-- ``/World/PhysicsScene``: gravity, and 500 steps per second for PhysX and Newton (the MuJoCo backend's 2 ms).
+- ``/World/PhysicsScene``: gravity, and 500 steps per second for PhysX and Newton (the MuJoCo backend's 2 ms);
+  MuJoCo's contact options that grasping needs (``mjc:option:cone`` elliptic, ``mjc:option:impratio``: the
+  MuJoCo backend's :func:`housebench.robot.model.manipulation_options`), read by Newton's MuJoCo solver.
 - Every collider is bound (purpose ``physics``) to ``/World/Looks/HousePhysicsMaterial`` (friction 1.0,
   MuJoCo's and Newton's default, which PhysX does not share).
 - ``/World/CollisionGroups`` says who touches whom (the MuJoCo backend's contype / conaffinity): the
@@ -38,6 +40,7 @@ from housebench.house.parts import Part
 from housebench.house.picture import ASPECT, topdown_view
 from housebench.io import r6
 from housebench.robot.fetch import USD_ASSET
+from housebench.robot.model import IMPRATIO
 from housebench.usd.paths import COLLISION_GROUPS, HOUSE_ROOT, PROPS_PATH, ROBOT_PATH, TOPDOWN_CAMERA
 
 PART_DENSITY = 400.0  # kg/m^3 of doors, drawers, buttons and keys
@@ -174,6 +177,9 @@ def write_house_usd(house: House, path: Path) -> None:
     for schema, attr in (("PhysxSceneAPI", "physxScene"), ("NewtonSceneAPI", "newton")):
         scene.GetPrim().AddAppliedSchema(schema)
         scene.GetPrim().CreateAttribute(f"{attr}:timeStepsPerSecond", Sdf.ValueTypeNames.Int, False).Set(STEPS_PER_S)
+    scene.GetPrim().AddAppliedSchema("MjcSceneAPI")
+    scene.GetPrim().CreateAttribute("mjc:option:cone", Sdf.ValueTypeNames.Token, False).Set("elliptic")
+    scene.GetPrim().CreateAttribute("mjc:option:impratio", Sdf.ValueTypeNames.Double, False).Set(IMPRATIO)
     _physics_material(stage)
     UsdGeom.Scope.Define(stage, HOUSE_ROOT)
     for owner in sorted({b.owner for b in house.boxes} | {p.owner for p in house.parts}):

@@ -24,9 +24,12 @@ def backends():
     return make_backend("mujoco"), make_backend("newton")
 
 
-def test_same_names_and_start_state_as_mujoco(scenes, backends):
+def test_same_names_start_state_and_contact_options_as_mujoco(scenes, backends):
     task = scenes / "scenes/tasks/drop/table/task.usda"
-    mj, nt = (b.load(task).get_state() for b in backends)
+    mj_sim, nt_sim = (b.load(task) for b in backends)
+    mj, nt = mj_sim.get_state(), nt_sim.get_state()
+    for option in ("cone", "impratio", "timestep"):  # read from the scene's USD by Newton, set in code by ours
+        assert getattr(nt_sim.solver.mj_model.opt, option) == pytest.approx(getattr(mj_sim.model.opt, option)), option
     assert set(nt.joints) == set(mj.joints) and len(nt.joints) == 48  # 33 part joints, 15 robot joints
     assert set(nt.objects) == set(mj.objects) == {"box"}
     for name, value in mj.joints.items():
