@@ -11,7 +11,8 @@ Z-up, metres, kilograms, defaultPrim ``/World``.
   (the world), body1 the part, limits (degrees or metres) closed at 0, and a drive (stiffness, damping,
   target 0) that holds it closed. No rigid body is nested in another.
   The joint is its own fixed-base articulation (``PhysicsArticulationRootAPI`` on the joint) and carries
-  the armature every engine should add (``newton:armature``, ``physxJoint:armature``).
+  the armature every engine should add (``newton:armature``, ``physxJoint:armature``) and MuJoCo's limit
+  softness (``mjc:solreflimit``, the MuJoCo backend's default, for Newton's MuJoCo solver).
 - ``/World/PhysicsScene``: gravity, and 500 steps per second for PhysX and Newton (the MuJoCo backend's 2 ms);
   MuJoCo's contact options that grasping needs (``mjc:option:cone`` elliptic, ``mjc:option:impratio``: the
   MuJoCo backend's :func:`housebench.robot.model.manipulation_options`), read by Newton's MuJoCo solver.
@@ -45,6 +46,8 @@ from housebench.usd.paths import COLLISION_GROUPS, HOUSE_ROOT, PROPS_PATH, ROBOT
 
 PART_DENSITY = 400.0  # kg/m^3 of doors, drawers, buttons and keys
 PART_ARMATURE = 0.002  # rotor inertia of every part joint (kg m^2 or kg, SI as MuJoCo; keeps buttons stable)
+LIMIT_SOLREF = (0.02, 1.0)  # MuJoCo's default joint-limit softness (time constant s, damping ratio): the MuJoCo
+# backend's part joints keep it; Newton's MuJoCo solver would otherwise make its own, much bouncier limits
 HOUSE_FRICTION = 1.0
 STEPS_PER_S = 500  # physics steps per second (the MuJoCo backend's 2 ms), for PhysX and Newton
 PHYSICS_MATERIAL = "/World/Looks/HousePhysicsMaterial"
@@ -124,6 +127,7 @@ def _part(stage: Usd.Stage, part: Part) -> None:
     UsdPhysics.ArticulationRootAPI.Apply(prim)
     for attr in ("newton:armature", "physxJoint:armature"):
         prim.CreateAttribute(attr, Sdf.ValueTypeNames.Float, True).Set(PART_ARMATURE)
+    prim.CreateAttribute("mjc:solreflimit", Sdf.ValueTypeNames.DoubleArray, False).Set(list(LIMIT_SOLREF))
 
 
 def _physics_material(stage: Usd.Stage) -> None:

@@ -30,6 +30,11 @@ def test_same_names_start_state_and_contact_options_as_mujoco(scenes, backends):
     mj, nt = mj_sim.get_state(), nt_sim.get_state()
     for option in ("cone", "impratio", "timestep"):  # read from the scene's USD by Newton, set in code by ours
         assert getattr(nt_sim.solver.mj_model.opt, option) == pytest.approx(getattr(mj_sim.model.opt, option)), option
+    newton_mj = nt_sim.solver.mj_model
+    newton_joints = {newton_mj.joint(j).name: j for j in range(newton_mj.njnt)}
+    for name in [name for name in mj.joints if "/" in name]:  # part joints: their limit softness, authored
+        joint = next(j for label, j in newton_joints.items() if label.endswith(name.replace("/", "_") + "_joint"))
+        assert newton_mj.jnt_solref[joint] == pytest.approx(mj_sim.model.joint(name).solref), name
     assert set(nt.joints) == set(mj.joints) and len(nt.joints) == 48  # 33 part joints, 15 robot joints
     assert set(nt.objects) == set(mj.objects) == {"box"}
     for name, value in mj.joints.items():
