@@ -9,6 +9,7 @@
 3. a report of those two runs, the engines side by side: ``runs/crosscheck/report/index.html``.
 
     python -m flows.crosscheck [--root .] [--episodes 1] [--policies noop] [--max-horizon 10] [--workers 1]
+        [--variants v000] [--skip-check]
 """
 
 from __future__ import annotations
@@ -40,11 +41,15 @@ def stability_in_newton(layout: Layout) -> dict:
 
 
 @task(retries=1, retry_delay_seconds=10)
-def rollout(layout: Layout, backend: str, overrides: dict, max_horizon_s: float | None) -> int:
+def rollout(
+    layout: Layout, backend: str, overrides: dict, max_horizon_s: float | None, variants: list[str] | None
+) -> int:
     """The rollout stage's episodes on ``backend`` into ``run=crosscheck-<backend>``; the episode count."""
     params = load_section("rollout", RolloutParams, layout.at(PARAMS), backend=backend, **overrides)
     run = f"crosscheck-{backend}"
     jobs = plan_jobs(run, params, layout, load_params("policies", layout.at(PARAMS)))
+    if variants:
+        jobs = [job for job in jobs if job.variant in variants]
     if max_horizon_s:
         jobs = [dataclasses.replace(job, horizon_s=min(job.horizon_s, max_horizon_s)) for job in jobs]
     outcomes = run_batch(jobs, params.executor, params.workers or None, progress=False)
@@ -59,15 +64,19 @@ def crosscheck(
     policies: list[str] | None = None,
     max_horizon_s: float | None = None,
     workers: int | None = None,
+    variants: list[str] | None = None,
+    skip_check: bool = False,
 ) -> dict:
-    """Stability in Newton, then the same rollouts in MuJoCo and Newton, reported side by side."""
+    """Stability in Newton (unless ``skip_check``), then the same rollouts in MuJoCo and Newton (of ``variants``
+    only, when given), reported side by side."""
     layout = Layout(Path(root))
-    check = stability_in_newton(layout)
-    print(f"newton stability: {len(check['scenes'])} scenes, failed: {check['failed'] or 'none'}")
+    if not skip_check:
+        check = stability_in_newton(layout)
+        print(f"newton stability: {len(check['scenes'])} scenes, failed: {check['failed'] or 'none'}")
     given = {"episodes_per_variant": episodes, "policies": policies, "workers": workers}
     overrides = {key: value for key, value in given.items() if value is not None}
     for backend in BACKENDS:
-        print(f"{backend}: {rollout(layout, backend, overrides, max_horizon_s)} episodes")
+        print(f"{backend}: {rollout(layout, backend, overrides, max_horizon_s, variants)} episodes")
     return build_report(
         layout.at(RESULTS_DIR),
         layout.at(WORKSPACE / "report"),
@@ -83,8 +92,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--policies", nargs="+", help="policies to roll out (default: rollout.policies)")
     parser.add_argument("--max-horizon", type=float, help="cap every episode's horizon at this many seconds")
     parser.add_argument("--workers", type=int, help="worker processes (default: rollout.workers)")
+    parser.add_argument("--variants", nargs="+", help="roll out only these variants of every task (e.g. v000)")
+    parser.add_argument("--skip-check", action="store_true", help="no stability check, rollouts only")
     args = parser.parse_args(argv)
-    crosscheck(args.root, args.episodes, args.policies, args.max_horizon, args.workers)
+    crosscheck(args.root, args.episodes, args.policies, args.max_horizon, args.workers, args.variants, args.skip_check)
 
 
 if __name__ == "__main__":
