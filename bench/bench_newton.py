@@ -12,7 +12,13 @@ check (largest prop drift, robot joint deviation, part opening). Needs the newto
 A second table: the props' drift in Newton with their hulls as authored (255 vertices at most, the limit
 written on each hull) against the same scenes with every prop hull capped at 64 (``--hull-scenes``).
 
-    python bench/bench_newton.py [--scenes 2] [--seconds 2] [--warp-seconds 0.1] [--write]
+A third: every part opened and let go in the house alone, in both engines: the part joints reach Newton's
+solver outside any articulation (pxr's UsdPhysics parser lists no body for the one-body articulations the
+house authors), and SolverMuJoCo builds each as a body on its joint from the world; if that lost the
+authored limits, drive or armature, the trajectories would part.
+
+    python bench/bench_newton.py [--scenes 2] [--seconds 2] [--warp-seconds 0.1] [--tables speed hulls parts]
+        [--write]
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from pxr import Sdf, Usd, UsdPhysics
 
 from housebench.sim.mujoco import MujocoBackend
 from housebench.sim.newton import NewtonBackend
+from housebench.sim.newton.simulation import NewtonSimulation
 from housebench.sim.settle import stability
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,6 +116,59 @@ def hull_limit(scenes: list[Path], check: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+# part: (opening, velocity) at release, rad and rad/s or m and m/s
+PARTS = {
+    "fridge/door": (0.3, -2.0),
+    "microwave/door": (0.3, 2.0),
+    "counter_south/drawer_1": (0.1, -0.5),
+    "microwave/start_button": (0.006, 0.0),
+}
+RELEASE_TIMES = (0.05, 0.2, 1.0)  # s after the part is let go
+
+
+def _kick(sim, part: str, velocity: float) -> None:
+    """Set one part joint's velocity (each backend's own arrays: the shared state carries no joint velocities)."""
+    if isinstance(sim, NewtonSimulation):
+        qd = sim.state.joint_qd.numpy()
+        qd[sim._joints[part][1]] = velocity
+        sim.state.joint_qd.assign(qd)
+    else:
+        sim.data.qvel[sim._dofs[part]] = velocity
+
+
+def part_release(house: Path) -> str:
+    """Each part of ``PARTS`` opened and let go at a velocity: its opening at ``RELEASE_TIMES`` in the MuJoCo
+    backend and in Newton (damping, armature, the closed limit and a button's spring shape the path)."""
+    sims = {"mujoco": MujocoBackend().load(house), "newton": NewtonBackend().load(house)}
+    lines = [
+        "Parts let go in the house alone (opened, then released at a velocity; the joint's drive, damping,"
+        " armature and closed limit shape the path): opening at "
+        + ", ".join(f"{t:g} s" for t in RELEASE_TIMES)
+        + ", rad or m.",
+        "",
+        "| part | opened, velocity | mujoco | newton | largest difference |",
+        "|---|---|---|---|---|",
+    ]
+    for part, (opening, velocity) in PARTS.items():
+        paths = {}
+        for name, sim in sims.items():
+            sim.reset()
+            state = sim.get_state()
+            sim.set_state(state.model_copy(update={"joints": {**state.joints, part: opening}}))
+            if name == "newton":  # its set_state makes a value its drive's target too
+                sim.set_control({part: 0.0})
+            _kick(sim, part, velocity)
+            start, path = sim.time, []
+            for t in RELEASE_TIMES:
+                sim.step(round((start + t - sim.time) / sim.timestep))
+                path.append(sim.get_state().joints[part])
+            paths[name] = path
+        diff = max(abs(a - b) for a, b in zip(paths["mujoco"], paths["newton"]))
+        cells = [", ".join(f"{v:.4f}" for v in paths[n]) for n in sims]
+        lines.append(f"| {part} | {opening:g}, {velocity:g} | {cells[0]} | {cells[1]} | {diff:.4f} |")
+    return "\n".join(lines) + "\n"
+
+
 def _fmt(value, spec: str) -> str:
     return "-" if value is None else format(value, spec)
 
@@ -150,22 +210,32 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--warp-seconds", type=float, default=0.1, help="simulated on MuJoCo Warp's CPU kernels")
     parser.add_argument("--hull-scenes", nargs="*", default=["collect_fruits", "put_fruit_in_container", "tidy_toys"])
+    parser.add_argument("--tables", nargs="+", default=["speed", "hulls", "parts"], choices=["speed", "hulls", "parts"])
     parser.add_argument("--write", action="store_true", help=f"replace the '{SECTION}' section of RESULTS.md")
     args = parser.parse_args()
+    if args.write and len(set(args.tables)) < 3:
+        parser.error("--write replaces the whole section: run every table")
     os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     warnings.simplefilter("ignore")
     check = yaml.safe_load((ROOT / "params.yaml").read_text())["settle"]
-    scenes = [ROOT / "scenes/house/house.usda", *sorted((ROOT / "scenes/settled").glob("*/v000/scene.usda"))]
-    rows = []
-    for scene in scenes[: 1 + args.scenes]:
-        label = "house alone" if scene.name == "house.usda" else scene.parent.parent.name
-        for name, (backend, warp) in CONFIGS.items():
-            seconds, checked = (args.warp_seconds, None) if warp else (args.seconds, check)
-            rows.append((label, name, measure(backend, scene, seconds, checked)))
-            print(label, name, {k: round(v, 4) if isinstance(v, float) else v for k, v in rows[-1][2].items()})
-    text = table(rows, args.seconds, args.warp_seconds)
-    hull_scenes = [ROOT / "scenes/settled" / name / "v000/scene.usda" for name in args.hull_scenes]
-    text += "\n" + hull_limit(hull_scenes, check)
+    house = ROOT / "scenes/house/house.usda"
+    scenes = [house, *sorted((ROOT / "scenes/settled").glob("*/v000/scene.usda"))]
+    texts = []
+    if "speed" in args.tables:
+        rows = []
+        for scene in scenes[: 1 + args.scenes]:
+            label = "house alone" if scene.name == "house.usda" else scene.parent.parent.name
+            for name, (backend, warp) in CONFIGS.items():
+                seconds, checked = (args.warp_seconds, None) if warp else (args.seconds, check)
+                rows.append((label, name, measure(backend, scene, seconds, checked)))
+                print(label, name, {k: round(v, 4) if isinstance(v, float) else v for k, v in rows[-1][2].items()})
+        texts.append(table(rows, args.seconds, args.warp_seconds))
+    if "hulls" in args.tables:
+        hull_scenes = [ROOT / "scenes/settled" / name / "v000/scene.usda" for name in args.hull_scenes]
+        texts.append(hull_limit(hull_scenes, check))
+    if "parts" in args.tables:
+        texts.append(part_release(house))
+    text = "\n".join(texts)
     print(text)
     if args.write:
         write(text)

@@ -11,8 +11,11 @@ Z-up, metres, kilograms, defaultPrim ``/World``.
   (the world), body1 the part, limits (degrees or metres) closed at 0, and a drive (stiffness, damping,
   target 0) that holds it closed. No rigid body is nested in another.
   The joint is its own fixed-base articulation (``PhysicsArticulationRootAPI`` on the joint) and carries
-  the armature every engine should add (``newton:armature``, ``physxJoint:armature``).
-- ``/World/PhysicsScene``: gravity, and 500 steps per second for PhysX and Newton (the MuJoCo backend's 2 ms).
+  the armature every engine should add (``newton:armature``, ``physxJoint:armature``) and MuJoCo's limit
+  softness (``mjc:solreflimit``, the MuJoCo backend's default, for Newton's MuJoCo solver).
+- ``/World/PhysicsScene``: gravity, and 500 steps per second for PhysX and Newton (the MuJoCo backend's 2 ms);
+  MuJoCo's contact options that grasping needs (``mjc:option:cone`` elliptic, ``mjc:option:impratio``: the
+  MuJoCo backend's :func:`housebench.robot.model.manipulation_options`), read by Newton's MuJoCo solver.
 - Every collider is bound (purpose ``physics``) to ``/World/Looks/HousePhysicsMaterial`` (friction 1.0,
   MuJoCo's and Newton's default, which PhysX does not share).
 - ``/World/CollisionGroups`` says who touches whom (the MuJoCo backend's contype / conaffinity): the
@@ -38,10 +41,13 @@ from housebench.house.parts import Part
 from housebench.house.picture import ASPECT, topdown_view
 from housebench.io import r6
 from housebench.robot.fetch import USD_ASSET
+from housebench.robot.model import IMPRATIO
 from housebench.usd.paths import COLLISION_GROUPS, HOUSE_ROOT, PROPS_PATH, ROBOT_PATH, TOPDOWN_CAMERA
 
 PART_DENSITY = 400.0  # kg/m^3 of doors, drawers, buttons and keys
 PART_ARMATURE = 0.002  # rotor inertia of every part joint (kg m^2 or kg, SI as MuJoCo; keeps buttons stable)
+LIMIT_SOLREF = (0.02, 1.0)  # MuJoCo's default joint-limit softness (time constant s, damping ratio): the MuJoCo
+# backend's part joints keep it; Newton's MuJoCo solver would otherwise make its own, much bouncier limits
 HOUSE_FRICTION = 1.0
 STEPS_PER_S = 500  # physics steps per second (the MuJoCo backend's 2 ms), for PhysX and Newton
 PHYSICS_MATERIAL = "/World/Looks/HousePhysicsMaterial"
@@ -121,6 +127,7 @@ def _part(stage: Usd.Stage, part: Part) -> None:
     UsdPhysics.ArticulationRootAPI.Apply(prim)
     for attr in ("newton:armature", "physxJoint:armature"):
         prim.CreateAttribute(attr, Sdf.ValueTypeNames.Float, True).Set(PART_ARMATURE)
+    prim.CreateAttribute("mjc:solreflimit", Sdf.ValueTypeNames.DoubleArray, False).Set(list(LIMIT_SOLREF))
 
 
 def _physics_material(stage: Usd.Stage) -> None:
@@ -174,6 +181,9 @@ def write_house_usd(house: House, path: Path) -> None:
     for schema, attr in (("PhysxSceneAPI", "physxScene"), ("NewtonSceneAPI", "newton")):
         scene.GetPrim().AddAppliedSchema(schema)
         scene.GetPrim().CreateAttribute(f"{attr}:timeStepsPerSecond", Sdf.ValueTypeNames.Int, False).Set(STEPS_PER_S)
+    scene.GetPrim().AddAppliedSchema("MjcSceneAPI")
+    scene.GetPrim().CreateAttribute("mjc:option:cone", Sdf.ValueTypeNames.Token, False).Set("elliptic")
+    scene.GetPrim().CreateAttribute("mjc:option:impratio", Sdf.ValueTypeNames.Double, False).Set(IMPRATIO)
     _physics_material(stage)
     UsdGeom.Scope.Define(stage, HOUSE_ROOT)
     for owner in sorted({b.owner for b in house.boxes} | {p.owner for p in house.parts}):

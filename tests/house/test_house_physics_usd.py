@@ -1,16 +1,18 @@
 """What the MuJoCo backend does in code is written in the house layer, for any UsdPhysics engine:
-collision filtering, physics materials, part articulations with drives and armature."""
+collision filtering, physics materials, part articulations with drives and armature, MuJoCo's contact options."""
 
 from __future__ import annotations
 
 import itertools
 from pathlib import Path
 
+import mujoco
 import pytest
 import yaml
 from pxr import Sdf, Usd, UsdGeom, UsdPhysics, UsdShade
 
 from housebench.house.layout import generate_house
+from housebench.robot.model import manipulation_options
 from housebench.sim.mujoco.bodies import AFFINITY, HOUSE, PART, PROP, ROBOT
 from housebench.sim.mujoco.compile import TIMESTEP
 from housebench.sim.mujoco.joints import ARMATURE, find_joints
@@ -87,3 +89,8 @@ def test_the_physics_scene_steps_as_the_mujoco_backend(stage):
     scene = stage.GetPrimAtPath("/World/PhysicsScene")
     for attr in ("physxScene:timeStepsPerSecond", "newton:timeStepsPerSecond"):
         assert scene.GetAttribute(attr).Get() * TIMESTEP == pytest.approx(1.0)
+    option = mujoco.MjOption()
+    manipulation_options(option)  # the MuJoCo backend's contact options, in MuJoCo's schema for Newton
+    cone = {mujoco.mjtCone.mjCONE_ELLIPTIC: "elliptic", mujoco.mjtCone.mjCONE_PYRAMIDAL: "pyramidal"}[option.cone]
+    assert scene.GetAttribute("mjc:option:cone").Get() == cone
+    assert scene.GetAttribute("mjc:option:impratio").Get() == pytest.approx(option.impratio)

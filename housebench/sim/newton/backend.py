@@ -3,6 +3,7 @@ MuJoCo solver on the CPU."""
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +14,17 @@ import warp as wp
 from housebench.sim.newton.simulation import NewtonSimulation
 
 TIMESTEP = 0.002  # s, when the stage's PhysicsScene authors no steps per second
+# Newton's warnings about our scenes that change no physics (measured: bench/RESULTS.md, "Newton against MuJoCo"):
+# - the part joints: the house authors each as a fixed-base articulation of one body (ArticulationRootAPI on the
+#   joint), but pxr's UsdPhysics parser lists no body for a one-body articulation, so the joint reaches the
+#   solver outside any articulation and SolverMuJoCo builds it as a body on that joint from the world: the same
+#   MuJoCo body and joint as the articulation would give;
+# - the robot's 1 mm contact margin (Fetch's MJCF), which SolverMuJoCo zeroes under multi-contact CCD: the
+#   MuJoCo backend with the margin at 0 gives the scripted policy the same verdicts.
+HARMLESS = (
+    r"SolverMuJoCo is converting \d+ joint\(s\) outside articulations as standalone world roots: \['/World/House/",
+    r"Geom /World/Robot/.* authored margin=0\.00100",
+)
 
 
 @dataclass
@@ -60,6 +72,11 @@ class NewtonBackend:
         cpu = self.mujoco_cpu and own
         # multi-contact CCD: without it Newton falls back to libccd, whose single contact lets a box-like prop
         # (a book on a table) sink 2 cm into its support
-        solver = newton.solvers.SolverMuJoCo(model, use_mujoco_cpu=cpu, use_mujoco_contacts=own, enable_multiccd=own)
+        with warnings.catch_warnings():
+            for message in HARMLESS:
+                warnings.filterwarnings("ignore", message, newton.NewtonWarning)
+            solver = newton.solvers.SolverMuJoCo(
+                model, use_mujoco_cpu=cpu, use_mujoco_contacts=own, enable_multiccd=own
+            )
         pipeline = None if own else newton.CollisionPipeline(model)
         return NewtonSimulation(model, solver, dt, stage_path, pipeline)

@@ -3,8 +3,9 @@
 Names follow the MuJoCo backend: props by their prim name (``/World/Props/apple`` -> ``apple``), part joints
 by their path under ``/World/House`` without ``_joint`` (``fridge/door``), robot joints ``robot0:<name>``.
 The robot's base joints move it in its prim's frame (q = 0 at the start pose); this class turns them into
-world x, y and yaw, as the MuJoCo backend's base joints are. Not yet here: images and finger contacts
-(observations carry none).
+world x, y and yaw, as the MuJoCo backend's base joints are. Finger contacts are what each finger's body
+touches in the last step (a prop, a part such as ``fridge/door``, or ``house``), as in the MuJoCo backend. Not
+here: images (the scripted policy uses none; render with the MuJoCo backend).
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ import numpy as np
 from pxr import Gf, Usd, UsdGeom
 from scipy.spatial.transform import Rotation
 
-from housebench.robot.fetch import BASE_JOINTS, FINGER_JOINTS, HOME, PREFIX
+from housebench.robot.fetch import BASE_JOINTS, FINGER_BODIES, FINGER_JOINTS, HOME, PREFIX
 from housebench.sim.backend import View
-from housebench.state import FINGERS, ObjectState, Observation, SimState
+from housebench.state import FINGERS, HOUSE_CONTACT, ObjectState, Observation, SimState
 from housebench.usd.paths import HOUSE_ROOT, PROPS_PATH, ROBOT_PATH
 
 GRIP = "grip"  # the gripper frame's prim (the MJCF site ``robot0:grip``) in the robot's USD
@@ -32,6 +33,16 @@ def _name(label: str) -> str | None:
     if label.startswith(HOUSE_ROOT + "/") and label.endswith("_joint"):
         return label[len(HOUSE_ROOT) + 1 : -len("_joint")]
     return None
+
+
+def _contact_label(label: str) -> str | None:
+    """What touching the Newton body labelled ``label`` means: the prop, the part (``fridge/door``), or None
+    for the robot's own links."""
+    if label.startswith(PROPS_PATH + "/"):
+        return label[len(PROPS_PATH) + 1 :].split("/", 1)[0]
+    if label.startswith(HOUSE_ROOT + "/"):
+        return label[len(HOUSE_ROOT) + 1 :]
+    return None if label.startswith(ROBOT_PATH + "/") else HOUSE_CONTACT
 
 
 def _robot_start(stage: Usd.Stage) -> tuple[float, float, float]:
@@ -75,6 +86,13 @@ class NewtonSimulation:
                 self._free[body.rsplit("/", 1)[1]] = (int(q_start[j]), int(qd_start[j]), int(children[j]))
             elif (name := _name(label)) is not None:
                 self._joints[name] = (int(q_start[j]), int(qd_start[j]))
+        labels = list(model.body_label)
+        self._labels = [_contact_label(label) for label in labels] + [HOUSE_CONTACT]  # index -1: the world
+        self._fingers = {
+            side: next(i for i, label in enumerate(labels) if label.rsplit("/", 1)[-1] == name.removeprefix(PREFIX))
+            for side, name in FINGER_BODIES.items()
+        }
+        self._shape_body = model.shape_body.numpy()
         self._time = 0.0
         self.reset()
 
@@ -136,7 +154,30 @@ class NewtonSimulation:
             for name, (_, _, b) in self._free.items()
         }
         joints = {name: float(q[i]) for name, (i, _) in self._joints.items()}
-        return SimState(time=self._time, objects=objects, joints={**joints, **self._to_world(q)})
+        return SimState(
+            time=self._time, objects=objects, joints={**joints, **self._to_world(q)}, contacts=self._finger_contacts()
+        )
+
+    def _contact_bodies(self) -> np.ndarray:
+        """(n, 2) Newton body indices (-1: the world) of the last step's contacts."""
+        if self.contacts is not None:
+            n = int(self.contacts.rigid_contact_count.numpy()[0])
+            shapes = np.stack(
+                [self.contacts.rigid_contact_shape0.numpy()[:n], self.contacts.rigid_contact_shape1.numpy()[:n]], 1
+            )
+            return self._shape_body[shapes]
+        data, mj_model = self.solver.mj_data, self.solver.mj_model
+        to_newton = self.solver.mjc_body_to_newton.numpy()[0]
+        return to_newton[mj_model.geom_bodyid[data.contact.geom[: data.ncon]]]
+
+    def _finger_contacts(self) -> dict[str, list[str]]:
+        """For each finger, the sorted labels of what its body touches now."""
+        bodies = self._contact_bodies()
+        touched = {}
+        for side, finger in self._fingers.items():
+            others = np.concatenate([bodies[bodies[:, 0] == finger, 1], bodies[bodies[:, 1] == finger, 0]])
+            touched[side] = sorted({self._labels[b] for b in others.tolist()} - {None})
+        return touched
 
     def set_state(self, state: SimState) -> None:
         """Set what ``state`` names; joint values also become their drives' targets."""
@@ -188,7 +229,7 @@ class NewtonSimulation:
             ee_pos=tuple((pose[:3] + frame.apply(offset)).tolist()),
             ee_quat=(float(ee[3]), *map(float, ee[:3])),
             gripper_opening=sum(robot[n] for n in FINGER_JOINTS),
-            finger_contacts=dict.fromkeys(FINGERS, ()),
+            finger_contacts={side: tuple(state.contacts.get(side, ())) for side in FINGERS},
             objects=state.objects,
             parts={name: value for name, value in state.joints.items() if name not in robot},
             temperatures_c={},
