@@ -257,7 +257,7 @@ def _clear(ctx: SkillContext, obs: Observation, obj: str, support: Support, cent
     size = ctx.scene.objects[obj].asset.size
     r = math.hypot(size[0], size[1]) / 2
     for name, other in obs.objects.items():
-        if name == obj or abs(other.pos[2] - support.height) > 0.3:
+        if name in (obj, support.owner) or abs(other.pos[2] - support.height) > 0.3:  # owner: stacking on it
             continue
         osize = ctx.scene.objects[name].asset.size
         if math.dist(centre, other.pos[:2]) < r + math.hypot(osize[0], osize[1]) / 2 + 0.02:

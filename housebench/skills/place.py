@@ -48,7 +48,7 @@ def spot(
     points = np.stack([xs.ravel(), ys.ravel()], axis=1)
     ok = np.ones(len(points), bool)
     for name, other in obs.objects.items():
-        if name == obj or abs(other.pos[2] - support.height) > 0.3:
+        if name in (obj, support.owner) or abs(other.pos[2] - support.height) > 0.3:  # owner: stacking on it
             continue
         osize = ctx.scene.objects[name].asset.size
         clear = r + math.hypot(osize[0], osize[1]) / 2 + 0.02
@@ -68,6 +68,7 @@ class Place(Skill):
 
     name = "place"
     timeout_s = 120.0
+    drop = DROP  # release height of the object's bottom over the surface
 
     def __init__(
         self,
@@ -115,11 +116,18 @@ class Place(Skill):
                 at = spot(self.support, obs, ctx, self.obj, self.near or obs.base[:2], half)
                 if at is None:
                     continue
-                bottom, xy = self.support.height + DROP, np.asarray(at)
+                bottom, xy = self.support.height + self.drop, np.asarray(at)
             out.append((np.array([*(xy + offset), bottom + hold_dz]), [top_down(finger + turn)]))
         return out
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        obs, target, rot = yield from self.lower(ctx, obs)
+        obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
+        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot)
+        return (yield from to_carry(self, ctx, obs, rot))
+
+    def lower(self, ctx: SkillContext, obs: Observation):
+        """Stance, approach and down to the release point, still holding: (obs, release point, rotation)."""
         options = self._options(ctx, obs)
         if not options:
             raise self.fail(Reason.NO_SPACE, support=self.support.name if self.support else self.container)
@@ -134,9 +142,7 @@ class Place(Skill):
         if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
             raise self.fail(Reason.DROPPED, where="approach", height=round(obs.objects[self.obj].pos[2], 3))
         obs = yield from cartesian(self.name, obs, ctx, target, rot)
-        obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
-        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot)
-        return (yield from to_carry(self, ctx, obs, rot))
+        return obs, target, rot
 
 
 class Release(Skill):

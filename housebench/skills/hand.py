@@ -1,0 +1,258 @@
+"""Hand skills on a held (or toppled) object beyond pick and place: lower, regrasp, stack, lay, upright.
+
+- ``lower`` (:class:`Lower`): as ``place`` down to the surface (the bottom ``CONTACT`` over it), but
+  the fingers stay closed: the object rests on the support and is still held.
+- ``regrasp`` (:class:`Regrasp`): set the held object down on the support it was first taken from (the
+  episode's start), open, and pick it again by its own grasp.
+- ``stack`` (:class:`Stack`): ``place`` onto the top face of another object where it is now (the
+  object stacked on is no obstacle to its own top); a flat item held at its end by ``PlaceAtEdge``.
+- ``lay`` (:class:`Lay`): turn the wrist a quarter turn about the fingers' closing axis so the held
+  object's up axis lies level, lower it until its side is ``SIDE_DROP`` over the surface, open, draw
+  the hand out backwards and up.
+- ``upright`` (:class:`Upright`): pick the toppled object across its body, turn the wrist so its up axis
+  points up, set its bottom ``CONTACT`` over the surface where it lay, open, draw the hand out.
+
+The turned poses keep the measured hold: the object's pose in the grasp frame at the moment of the turn
+decides where the pad goes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.spatial.transform import Rotation
+
+from housebench.annotations.schema import Support
+from housebench.house.query import HouseQuery
+from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
+from housebench.skills.edge import PlaceAtEdge, support_of
+from housebench.skills.motion import cartesian, hold, pad_pose
+from housebench.skills.pick import APPROACH, OPEN, UP, Pick, approach, stance_search, to_carry
+from housebench.skills.place import Place, spot
+from housebench.state import Observation
+from housebench.tasks import geometry
+from housebench.tasks import goal as g
+from housebench.tasks.geometry import rotation, world_box
+
+CONTACT = 0.004  # a set-down bottom this far over the surface (the fingers hold it there), m
+SIDE_DROP = 0.02  # a laid object's lowest side this far over the surface when released, m
+DRAW = 0.1  # the open hand draws back this far along its pointing axis before it rises, m
+
+
+class Lower(Place):
+    """Lower the held object onto ``support`` and keep holding it."""
+
+    name = "lower"
+    drop = CONTACT
+
+    def __init__(self, obj: str, support: Support) -> None:
+        super().__init__(obj, support=support)
+
+    def postconditions(self, ctx: SkillContext):
+        return [g.Holding(predicate="holding", items=[self.obj]), *super().postconditions(ctx)]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        obs, _, _ = yield from self.lower(ctx, obs)
+        if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+            raise self.fail(Reason.DROPPED, where="lowered", height=round(obs.objects[self.obj].pos[2], 3))
+        return obs
+
+
+def start_support(ctx: SkillContext, obs: Observation, obj: str) -> Support | None:
+    """The support ``obj`` rested on when the episode started."""
+    if ctx.initial is None or obj not in ctx.initial.objects:
+        return None
+    box = world_box(ctx.initial.objects[obj], ctx.scene.objects[obj].asset)
+    return HouseQuery(ctx.scene.house).support_under((box[0] + box[3]) / 2, (box[1] + box[4]) / 2, box[2] + 0.01)
+
+
+class Regrasp(Skill):
+    """Set the held object down where it started, let go, take it again (a fresh, centred grasp)."""
+
+    name = "regrasp"
+    timeout_s = 240.0
+
+    def __init__(self, obj: str) -> None:
+        self.obj = obj
+
+    def target(self) -> str:
+        return self.obj
+
+    def preconditions(self, ctx: SkillContext):
+        return [g.Holding(predicate="holding", items=[self.obj])]
+
+    def postconditions(self, ctx: SkillContext):
+        return [g.Holding(predicate="holding", items=[self.obj])]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        support = start_support(ctx, obs, self.obj)
+        if support is None:
+            raise self.fail(Reason.UNSUPPORTED, why="no support under its start")
+        ctx.log("decision", skill=self.name, set_down=support.name)
+        obs = yield from Place(self.obj, support=support, near=tuple(obs.objects[self.obj].pos[:2])).body(ctx, obs)
+        return (yield from Pick(self.obj).body(ctx, obs))
+
+
+def top_of(ctx: SkillContext, obs: Observation, base: str) -> Support:
+    """The top face of object ``base`` where it is now, as a support."""
+    box = world_box(obs.objects[base], ctx.scene.objects[base].asset)
+    return Support(name=f"{base}/top", owner=base, height=box[5], box=(box[0], box[1], box[3], box[4]))
+
+
+class Stack(Skill):
+    """Put the held ``obj`` on top of the object ``base``: from above, centred on its top where it fits
+    (``place``), or a flat item held at its end with that end over the top's edge (``PlaceAtEdge``)."""
+
+    name = "stack"
+    timeout_s = 120.0
+
+    def __init__(self, obj: str, base: str) -> None:
+        self.obj, self.base = obj, base
+
+    def target(self) -> str:
+        return f"{self.obj} -> {self.base}"
+
+    def preconditions(self, ctx: SkillContext):
+        return [g.Holding(predicate="holding", items=[self.obj])]
+
+    def postconditions(self, ctx: SkillContext):
+        return [g.Stacked(predicate="stacked", items=[self.obj], base=self.base), g.HandEmpty(predicate="hand_empty")]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        top = top_of(ctx, obs, self.base)
+        centre = ((top.box[0] + top.box[2]) / 2, (top.box[1] + top.box[3]) / 2)
+        kinds = {p.kind for p in ctx.scene.objects[self.obj].asset.grasps}
+        flat = kinds == {"edge_pinch_after_push"}
+        inner = PlaceAtEdge(self.obj, top, near=centre) if flat else Place(self.obj, support=top, near=centre)
+        try:
+            return (yield from inner.body(ctx, obs))
+        except SkillFailure as failure:
+            raise self.fail(failure.reason, via=inner.__class__.__name__, **failure.detail) from None
+
+
+def held_offset(ctx: SkillContext, obs: Observation, obj: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The object's box centre and up axis in the grasp frame, and the grasp frame's rotation now."""
+    pad, rot = pad_pose(ctx, obs)
+    pose = obs.objects[obj]
+    centre = geometry.centre(pose, ctx.scene.objects[obj].asset)
+    up = rotation(pose.quat)[:, 2]
+    return rot.T @ (centre - pad), rot.T @ up, rot
+
+
+def turned(rot: np.ndarray, up_in_pad: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """``rot`` turned about its closing axis (y) so that the held up axis points along ``want``."""
+    y = rot[:, 1]
+    now = rot @ up_in_pad
+    now_p, want_p = now - y * (now @ y), want - y * (want @ y)  # both projected on the turning plane
+    angle = math.atan2(float(np.cross(now_p, want_p) @ y), float(now_p @ want_p))
+    return Rotation.from_rotvec(y * angle).as_matrix() @ rot
+
+
+class Lay(Skill):
+    """Lay the held ``obj`` on its side on ``support`` (its up axis level, across the fingers)."""
+
+    name = "lay"
+    timeout_s = 120.0
+
+    def __init__(self, obj: str, support: Support) -> None:
+        self.obj, self.support = obj, support
+
+    def target(self) -> str:
+        return f"{self.obj} -> {self.support.name}"
+
+    def preconditions(self, ctx: SkillContext):
+        return [g.Holding(predicate="holding", items=[self.obj])]
+
+    def postconditions(self, ctx: SkillContext):
+        return [
+            g.Lying(predicate="lying", items=[self.obj]),
+            g.On(predicate="on", items=[self.obj], support=self.support.name),
+            g.HandEmpty(predicate="hand_empty"),
+        ]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        size = ctx.scene.objects[self.obj].asset.size
+        centre_p, up_p, rot = held_offset(ctx, obs, self.obj)
+        radius = min(size[0], size[1]) / 2
+        length = size[2]
+        at = spot(self.support, obs, ctx, self.obj, tuple(obs.base[:2]), (length / 2, length / 2))
+        if at is None:
+            raise self.fail(Reason.NO_SPACE, support=self.support.name)
+        options, rots = [], []
+        for sign in (1.0, -1.0):  # the object's up axis along either level direction across the fingers
+            level = np.cross(rot[:, 1], UP) * sign
+            level /= np.linalg.norm(level)
+            new = turned(rot, up_p, level)
+            centre = np.array([at[0], at[1], self.support.height + radius + SIDE_DROP])
+            options.append((centre - new @ centre_p, [new]))
+            rots.append(new)
+        found = stance_search(ctx, obs, options, UP * APPROACH, skip=(self.obj,))
+        if found is None:
+            raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0][0]])
+        pose, (above, _, rot_new, k) = found
+        target = options[k][0]
+        ctx.log("stance", skill=self.name, target=self.target(), base=[round(v, 3) for v in pose])
+        obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
+        obs = yield from cartesian(self.name, obs, ctx, target + UP * APPROACH, rot_new, fallback=above)
+        if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+            raise self.fail(Reason.DROPPED, where="turned", height=round(obs.objects[self.obj].pos[2], 3))
+        obs = yield from cartesian(self.name, obs, ctx, target, rot_new)
+        return (yield from let_go(self, ctx, obs, target, rot_new))
+
+
+def let_go(skill: Skill, ctx: SkillContext, obs: Observation, at: np.ndarray, rot: np.ndarray) -> SkillGen:
+    """Open, draw the hand back along its pointing axis (level) and up, then the carry pose."""
+    obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
+    back = at - rot[:, 0] * DRAW
+    back[2] = max(back[2], at[2])
+    obs = yield from cartesian(skill.name, obs, ctx, back, rot, gripper=OPEN)
+    obs = yield from cartesian(skill.name, obs, ctx, back + UP * APPROACH, rot, gripper=OPEN)
+    return (yield from to_carry(skill, ctx, obs))
+
+
+class Upright(Skill):
+    """Stand the toppled ``obj`` back up on its base where it lies (picked across its body, turned)."""
+
+    name = "upright"
+    timeout_s = 240.0
+
+    def __init__(self, obj: str) -> None:
+        self.obj = obj
+
+    def target(self) -> str:
+        return self.obj
+
+    def preconditions(self, ctx: SkillContext):
+        return [g.HandEmpty(predicate="hand_empty")]
+
+    def postconditions(self, ctx: SkillContext):
+        return [g.Upright(predicate="upright", items=[self.obj]), g.HandEmpty(predicate="hand_empty")]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        if ctx.judge(self.postconditions(ctx)[:1], obs.state).success:
+            return obs
+        support = support_of(ctx, obs, self.obj)
+        if support is None:
+            raise self.fail(Reason.UNSUPPORTED, why="not on a support")
+        box0 = world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset)
+        spot_xy = np.array([(box0[0] + box0[3]) / 2, (box0[1] + box0[4]) / 2])
+        obs = yield from Pick(self.obj).body(ctx, obs)
+        size = ctx.scene.objects[self.obj].asset.size
+        centre_p, up_p, rot = held_offset(ctx, obs, self.obj)
+        new = turned(rot, up_p, UP)
+        centre = np.array([*spot_xy, support.height + CONTACT + size[2] / 2])
+        target = centre - new @ centre_p
+        here = (tuple(obs.base),)
+        found = stance_search(ctx, obs, [(target, [new])], UP * APPROACH, skip=(self.obj,), poses=iter(here))
+        found = found or stance_search(ctx, obs, [(target, [new])], UP * APPROACH, skip=(self.obj,))
+        if found is None:
+            raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in target])
+        pose, (above, _, new, _) = found
+        ctx.log("stance", skill=self.name, target=self.obj, base=[round(v, 3) for v in pose])
+        obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
+        obs = yield from cartesian(self.name, obs, ctx, target + UP * APPROACH, new, fallback=above)
+        if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+            raise self.fail(Reason.DROPPED, where="turned", height=round(obs.objects[self.obj].pos[2], 3))
+        obs = yield from cartesian(self.name, obs, ctx, target, new)
+        return (yield from let_go(self, ctx, obs, target, new))
