@@ -9,7 +9,8 @@
 - ``lay`` (:class:`Lay`): turn the wrist a quarter turn about the fingers' closing axis so the held
   object's up axis lies level, lower it until its side is ``SIDE_DROP`` over the surface, open, draw
   the hand out backwards and up.
-- ``upright`` (:class:`Upright`): pick the toppled object across its body, turn the wrist so its up axis
+- ``upright`` (:class:`Upright`): pick the toppled object across its body (from above at its box
+  centre, the fingers closing across its up axis), turn the wrist so its up axis
   points up, set its bottom ``CONTACT`` over the surface where it lay, open, draw the hand out.
 
 The turned poses keep the measured hold: the object's pose in the grasp frame at the moment of the turn
@@ -26,17 +27,30 @@ from scipy.spatial.transform import Rotation
 from housebench.annotations.schema import Support
 from housebench.house.query import HouseQuery
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
-from housebench.skills.edge import PlaceAtEdge, support_of
+from housebench.skills.edge import PlaceAtEdge
+from housebench.skills.grasp import FINGER_HALF, TIP_CLEARANCE
 from housebench.skills.motion import cartesian, hold, pad_pose
-from housebench.skills.pick import APPROACH, OPEN, UP, Pick, approach, stance_search, to_carry
+from housebench.skills.pick import (
+    APPROACH,
+    LIFT,
+    OPEN,
+    UP,
+    Pick,
+    approach,
+    grasp_at,
+    stance_search,
+    to_carry,
+    top_down_option,
+)
 from housebench.skills.place import Place, spot
-from housebench.state import Observation
+from housebench.state import ObjectState, Observation
 from housebench.tasks import geometry
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import rotation, world_box
 
 CONTACT = 0.004  # a set-down bottom this far over the surface (the fingers hold it there), m
 SIDE_DROP = 0.02  # a laid object's lowest side this far over the surface when released, m
+SINK = 0.03  # m: how far under a surface a lying object's box corners may reach
 DRAW = 0.1  # the open hand draws back this far along its pointing axis before it rises, m
 
 
@@ -59,12 +73,18 @@ class Lower(Place):
         return obs
 
 
+def resting_on(ctx: SkillContext, pose: ObjectState, obj: str) -> Support | None:
+    """The support under ``obj`` at ``pose``: the highest at most ``SINK`` over its box's bottom (a
+    round body lying on its side sinks its box corners into the surface)."""
+    box = world_box(pose, ctx.scene.objects[obj].asset)
+    return HouseQuery(ctx.scene.house).support_under((box[0] + box[3]) / 2, (box[1] + box[4]) / 2, box[2] + SINK)
+
+
 def start_support(ctx: SkillContext, obs: Observation, obj: str) -> Support | None:
     """The support ``obj`` rested on when the episode started."""
     if ctx.initial is None or obj not in ctx.initial.objects:
         return None
-    box = world_box(ctx.initial.objects[obj], ctx.scene.objects[obj].asset)
-    return HouseQuery(ctx.scene.house).support_under((box[0] + box[3]) / 2, (box[1] + box[4]) / 2, box[2] + 0.01)
+    return resting_on(ctx, ctx.initial.objects[obj], obj)
 
 
 class Regrasp(Skill):
@@ -124,11 +144,19 @@ class Stack(Skill):
         centre = ((top.box[0] + top.box[2]) / 2, (top.box[1] + top.box[3]) / 2)
         kinds = {p.kind for p in ctx.scene.objects[self.obj].asset.grasps}
         flat = kinds == {"edge_pinch_after_push"}
-        inner = PlaceAtEdge(self.obj, top, near=centre) if flat else Place(self.obj, support=top, near=centre)
+        inner = PlaceAtEdge(self.obj, top, near=centre) if flat else OnTop(self.obj, support=top, near=centre)
         try:
             return (yield from inner.body(ctx, obs))
         except SkillFailure as failure:
             raise self.fail(failure.reason, via=inner.__class__.__name__, **failure.detail) from None
+
+
+class OnTop(Place):
+    """``place`` onto another object's top face: the object's centre over the face's centre (the only
+    free spot there; what stands beside the base on its own support is no obstacle up there)."""
+
+    def spot(self, ctx: SkillContext, obs: Observation, half: tuple[float, float]) -> tuple[float, float]:
+        return self.near
 
 
 def held_offset(ctx: SkillContext, obs: Observation, obj: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -211,6 +239,25 @@ def let_go(skill: Skill, ctx: SkillContext, obs: Observation, at: np.ndarray, ro
     return (yield from to_carry(skill, ctx, obs))
 
 
+def pick_across(skill: Skill, ctx: SkillContext, obs: Observation, support: Support) -> SkillGen:
+    """Pick the lying ``skill.target()`` from above at its box centre, the fingers closing across its
+    up axis, the fingertips ``TIP_CLEARANCE`` over the support where its axis lies lower."""
+    obj = skill.target()
+    pose = obs.objects[obj]
+    box = world_box(pose, ctx.scene.objects[obj].asset)
+    axis = rotation(pose.quat)[:, 2]
+    pad = np.array([(box[0] + box[3]) / 2, (box[1] + box[4]) / 2, (box[2] + box[5]) / 2])
+    pad[2] = max(pad[2], support.height + FINGER_HALF + TIP_CLEARANCE)
+    yaw = math.atan2(axis[1], axis[0]) + math.pi / 2
+    found = stance_search(ctx, obs, [top_down_option(pad, (yaw, yaw + math.pi))], UP * APPROACH)
+    if found is None:
+        raise skill.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in pad])
+    pose_base, (above, _, rot, _) = found
+    ctx.log("stance", skill=skill.name, target=obj, grasp="across", base=[round(v, 3) for v in pose_base])
+    obs = yield from approach(skill, ctx, obs, pose_base)
+    return (yield from grasp_at(skill, ctx, obs, pad, rot, UP * APPROACH, above, UP * LIFT))
+
+
 class Upright(Skill):
     """Stand the toppled ``obj`` back up on its base where it lies (picked across its body, turned)."""
 
@@ -232,12 +279,12 @@ class Upright(Skill):
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         if ctx.judge(self.postconditions(ctx)[:1], obs.state).success:
             return obs
-        support = support_of(ctx, obs, self.obj)
+        support = resting_on(ctx, obs.objects[self.obj], self.obj)
         if support is None:
             raise self.fail(Reason.UNSUPPORTED, why="not on a support")
         box0 = world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset)
         spot_xy = np.array([(box0[0] + box0[3]) / 2, (box0[1] + box0[4]) / 2])
-        obs = yield from Pick(self.obj).body(ctx, obs)
+        obs = yield from pick_across(self, ctx, obs, support)
         size = ctx.scene.objects[self.obj].asset.size
         centre_p, up_p, rot = held_offset(ctx, obs, self.obj)
         new = turned(rot, up_p, UP)

@@ -48,7 +48,7 @@ def spot(
     points = np.stack([xs.ravel(), ys.ravel()], axis=1)
     ok = np.ones(len(points), bool)
     for name, other in obs.objects.items():
-        if name in (obj, support.owner) or abs(other.pos[2] - support.height) > 0.3:  # owner: stacking on it
+        if name == obj or abs(other.pos[2] - support.height) > 0.3:
             continue
         osize = ctx.scene.objects[name].asset.size
         clear = r + math.hypot(osize[0], osize[1]) / 2 + 0.02
@@ -113,12 +113,16 @@ class Place(Skill):
                 bottom, xy = centre[2] + RIM_CLEAR, centre[:2]
             else:
                 half = footprint(size, obj_yaw + turn)
-                at = spot(self.support, obs, ctx, self.obj, self.near or obs.base[:2], half)
+                at = self.spot(ctx, obs, half)
                 if at is None:
                     continue
                 bottom, xy = self.support.height + self.drop, np.asarray(at)
             out.append((np.array([*(xy + offset), bottom + hold_dz]), [top_down(finger + turn)]))
         return out
+
+    def spot(self, ctx: SkillContext, obs: Observation, half: tuple[float, float]) -> tuple[float, float] | None:
+        """Where on the support the object's centre goes (:func:`spot`), or None."""
+        return spot(self.support, obs, ctx, self.obj, self.near or obs.base[:2], half)
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         obs, target, rot = yield from self.lower(ctx, obs)
