@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from housebench.annotations.schema import Support
+from housebench.house.query import HouseQuery
 from housebench.planning.footprint import stance_free
 from housebench.planning.reach import candidates, near_cells
 from housebench.robot.fetch import HEAD_JOINTS
@@ -55,7 +56,8 @@ def target_box(world: World, obs: Observation, name: str) -> tuple[float, ...]:
 
 def stance(world: World, ctx: SkillContext, obs: Observation, name: str, skip=()) -> tuple[float, float, float]:
     """A free base pose facing ``name``'s box centre on rings around it (:data:`STANCE`), at most
-    :data:`MAX_GAP` from its box, on the reachable floor (the skills' own footprint and floor grid)."""
+    :data:`MAX_GAP` from its box, inside a room, on the reachable floor (the skills' own footprint and
+    floor grid)."""
     box = target_box(world, obs, name)
     centre = ((box[0] + box[3]) / 2, (box[1] + box[4]) / 2)
     reach = max(box[3] - box[0], box[4] - box[1]) / 2
@@ -63,10 +65,12 @@ def stance(world: World, ctx: SkillContext, obs: Observation, name: str, skip=()
     grid = base_planner.grid
     reachable = grid.reachable(*base_planner.world(base_planner.nearest_free(obs.base[:2])))
     boxes = obstacle_boxes(ctx, obs, skip)
+    rooms = HouseQuery(ctx.scene.house)
 
-    def accept(pose) -> bool:
+    def accept(pose) -> bool:  # inside a room: a ring pose beyond an outer wall is off the floor grid
         gap = math.hypot(max(box[0] - pose[0], 0.0, pose[0] - box[3]), max(box[1] - pose[1], 0.0, pose[1] - box[4]))
-        return gap <= MAX_GAP and near_cells(reachable, grid, pose, 0.1) and stance_free(pose, boxes)
+        inside = rooms.room_at(pose[0], pose[1]) is not None
+        return inside and gap <= MAX_GAP and near_cells(reachable, grid, pose, 0.1) and stance_free(pose, boxes)
 
     for pose in candidates(centre, accept, tuple(reach + d for d in STANCE)):
         return pose
