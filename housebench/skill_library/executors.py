@@ -2,9 +2,9 @@
 ``EXECUTORS[verb](args, world, ctx, obs, path)`` (``path``: the policy path the noun chose).
 
 Most are the skills package's own (navigate, pick and its slide-and-pinch, place, release, press, push
-to an edge, tuck and reset, stack, lower, regrasp, lay, upright, push/pull/sweep into a zone); the verbs
-it does not have that need no new manipulation are small skills here (wait, look, scan, lift, face,
-retreat). A verb without an executor fails its call with ``unsupported``; nested contracts never need
+to an edge, tuck and reset, stack, lower, regrasp, lay, upright, push/pull/sweep into a zone, switch a
+knob); the verbs it does not have that need no new manipulation are small skills here (wait, look,
+scan, lift, face, retreat). A verb without an executor fails its call with ``unsupported``; nested contracts never need
 one (they run the skills they call).
 """
 
@@ -27,6 +27,7 @@ from housebench.skills.body import Pose
 from housebench.skills.contact import Shove
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
 from housebench.skills.hand import Lay, Lower, Regrasp, Stack, Upright
+from housebench.skills.knob import Turn
 from housebench.skills.motion import cartesian, hold, pad_pose
 from housebench.skills.navigate import Navigate, obstacle_boxes, planner
 from housebench.skills.pick import Pick, carry_pos, to_carry
@@ -248,7 +249,6 @@ EXECUTORS: dict[str, Factory] = {
     "release": lambda a, w, c, o, p: Release(),
     "slide": lambda a, w, c, o, p: PushToEdge(a["object"]),
     "press": lambda a, w, c, o, p: Press(a["button"]),
-    "switch": lambda a, w, c, o, p: Press(a["knob"]),
     "lift": lambda a, w, c, o, p: Lift(a["height"]),
 }
 
@@ -262,4 +262,5 @@ EXECUTORS |= {
     "push": lambda a, w, c, o, p: Shove("push", a["object"], a["zone"]),
     "pull": lambda a, w, c, o, p: Shove("pull", a["object"], a["zone"]),
     "sweep": lambda a, w, c, o, p: Shove("sweep", a["object"], a["zone"]),
+    "switch": lambda a, w, c, o, p: Turn(a["knob"]),
 }
