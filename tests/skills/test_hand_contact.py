@@ -1,5 +1,5 @@
 """The hand, contact and body skills (stack, lower, regrasp, lay, upright; push, pull, sweep; tuck,
-reset): their geometry, and each verb's verification scenario run in contact physics by the skill
+reset; switch): their geometry, and each verb's verification scenario run in contact physics by the skill
 runtime, contracts measured on the simulated state (slow: needs the built scenes of ``dvc repro annotate``)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from housebench.skills.contact import Shove, stroke_rot
 from housebench.skills.hand import turned
 
 ROOT = Path(__file__).resolve().parents[2]
-VERBS = ("stack", "lower", "regrasp", "lay", "upright", "push", "pull", "sweep", "tuck", "reset")
+VERBS = ("stack", "lower", "regrasp", "lay", "upright", "push", "pull", "sweep", "switch", "tuck", "reset")
 
 
 def test_turned_levels_or_raises_the_held_axis_about_the_closing_axis():
