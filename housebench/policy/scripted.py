@@ -19,7 +19,7 @@ from housebench.annotations.schema import Support
 from housebench.policy.base import PolicyContext, PolicyParams
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillRunner
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge, support_of
-from housebench.skills.grasp import grasps
+from housebench.skills.grasp import TILTED, grasps
 from housebench.skills.hand import Lay, Stack, Upright
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place, Release
@@ -29,6 +29,7 @@ from housebench.tasks import goal as g
 from housebench.tasks import refs
 from housebench.tasks.context import Context
 from housebench.tasks.evaluator import evaluate
+from housebench.tasks.geometry import rotation
 
 
 @dataclass
@@ -176,6 +177,7 @@ class ScriptedPolicy:
         self.ctx.log("plan", moves=[m.describe() for m in moves])
         placed: dict[str, tuple[float, float]] = {}
         for move in moves:
+            obs = yield from self._stand_up(move.obj, obs)
             for attempt in range(1, self.params.attempts + 1):
                 if not _holding(obs, move.obj):
                     if any(obs.finger_contacts.get(f) for f in ("left", "right")):
@@ -216,6 +218,16 @@ class ScriptedPolicy:
                 failure, obs = yield Upright(obj)
                 if failure is None or obj not in toppled(self.ctx, obs):
                     break
+
+    def _stand_up(
+        self, obj: str, obs: Observation
+    ) -> Generator[Skill, tuple[SkillFailure | None, Observation], Observation]:
+        """A toppled object (knocked over on the way) stood up before it is moved: ``upright``."""
+        if _holding(obs, obj) or rotation(obs.objects[obj].quat)[2, 2] >= TILTED:
+            return obs
+        self.ctx.log("decision", upright=obj, why="toppled before its move")
+        _, obs = yield Upright(obj)
+        return obs
 
     def _heat(self, obs: Observation) -> Generator[Skill, tuple[SkillFailure | None, Observation], None]:
         """``heated`` items already in a listed microwave: press its start button, wait for the heat."""

@@ -11,10 +11,12 @@
   the hand out backwards and up.
 - ``upright`` (:class:`Upright`): pick the toppled object across its body (from above at its box
   centre, the fingers closing across its up axis), turn the wrist so its up axis
-  points up, set its bottom ``CONTACT`` over the surface where it lay, open, draw the hand out.
+  points up, set its bottom ``CONTACT`` over the surface at the free spot nearest where it lay, open,
+  draw the hand out.
 
 The turned poses keep the measured hold: the object's pose in the grasp frame at the moment of the turn
-decides where the pad goes.
+decides where the pad goes, and the last descent is measured again after the turn (the object may have
+slipped in the fingers while it turned).
 """
 
 from __future__ import annotations
@@ -220,13 +222,30 @@ class Lay(Skill):
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0][0]])
         pose, (above, _, rot_new, k) = found
         target = options[k][0]
+        xy_off = (rot_new @ centre_p)[:2]  # the object's centre from the pad, once turned
         ctx.log("stance", skill=self.name, target=self.target(), base=[round(v, 3) for v in pose])
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
         obs = yield from cartesian(self.name, obs, ctx, target + UP * APPROACH, rot_new, fallback=above)
         if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
             raise self.fail(Reason.DROPPED, where="turned", height=round(obs.objects[self.obj].pos[2], 3))
-        obs = yield from cartesian(self.name, obs, ctx, target, rot_new)
+        obs, target = yield from descend(
+            self, ctx, obs, self.obj, self.support.height + SIDE_DROP, target[:2] + xy_off, rot_new
+        )
         return (yield from let_go(self, ctx, obs, target, rot_new))
+
+
+def descend(
+    skill: Skill, ctx: SkillContext, obs: Observation, obj: str, bottom: float, xy: np.ndarray, rot: np.ndarray
+) -> SkillGen:
+    """Down from above the set-down point to where the held object's lowest point, measured now (the
+    turn may have let it slip in the fingers), is at ``bottom`` and its centre over ``xy``: returns
+    (last observation, the pad's target)."""
+    asset = ctx.scene.objects[obj].asset
+    box, centre = world_box(obs.objects[obj], asset), geometry.centre(obs.objects[obj], asset)
+    pad = pad_pose(ctx, obs)[0]
+    target = pad + np.array([xy[0] - centre[0], xy[1] - centre[1], bottom - box[2]])
+    obs = yield from cartesian(skill.name, obs, ctx, target, rot)
+    return obs, target
 
 
 def let_go(skill: Skill, ctx: SkillContext, obs: Observation, at: np.ndarray, rot: np.ndarray) -> SkillGen:
@@ -283,9 +302,11 @@ class Upright(Skill):
         if support is None:
             raise self.fail(Reason.UNSUPPORTED, why="not on a support")
         box0 = world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset)
-        spot_xy = np.array([(box0[0] + box0[3]) / 2, (box0[1] + box0[4]) / 2])
-        obs = yield from pick_across(self, ctx, obs, support)
+        lying_xy = ((box0[0] + box0[3]) / 2, (box0[1] + box0[4]) / 2)
         size = ctx.scene.objects[self.obj].asset.size
+        free = spot(support, obs, ctx, self.obj, lying_xy, (size[0] / 2, size[1] / 2))  # clear of its neighbours
+        spot_xy = np.array(free or lying_xy)
+        obs = yield from pick_across(self, ctx, obs, support)
         centre_p, up_p, rot = held_offset(ctx, obs, self.obj)
         new = turned(rot, up_p, UP)
         centre = np.array([*spot_xy, support.height + CONTACT + size[2] / 2])
@@ -301,5 +322,6 @@ class Upright(Skill):
         obs = yield from cartesian(self.name, obs, ctx, target + UP * APPROACH, new, fallback=above)
         if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
             raise self.fail(Reason.DROPPED, where="turned", height=round(obs.objects[self.obj].pos[2], 3))
-        obs = yield from cartesian(self.name, obs, ctx, target, new)
+        at = target[:2] + (new @ centre_p)[:2]
+        obs, target = yield from descend(self, ctx, obs, self.obj, support.height + CONTACT, at, new)
         return (yield from let_go(self, ctx, obs, target, new))
