@@ -4,6 +4,8 @@ It reads the resolved goal, turns its conditions into *moves* (put an object int
 on a support, near another), orders them (a container that must itself be moved goes first), and
 runs pick and place for each, choosing among alternatives (which container, which surface). A
 failed or missed grasp is re-picked, a drop re-picked from where it fell, up to ``attempts`` times.
+``stacked`` items are stacked on their base after every other move, ``lying`` items laid on their
+support; a toppled object is stood up before its move, and the items of ``upright`` goals at the end.
 Every decision and every skill outcome is an event (``ctx.log``).
 """
 
