@@ -4,6 +4,8 @@ It reads the resolved goal, turns its conditions into *moves* (put an object int
 on a support, near another), orders them (a container that must itself be moved goes first), and
 runs pick and place for each, choosing among alternatives (which container, which surface). A
 failed or missed grasp is re-picked, a drop re-picked from where it fell, up to ``attempts`` times.
+``stacked`` items are stacked on their base after every other move, ``lying`` items laid on their
+support; a toppled object is stood up before its move, and the items of ``upright`` goals at the end.
 Every decision and every skill outcome is an event (``ctx.log``).
 """
 
@@ -18,8 +20,9 @@ from pydantic import Field
 from housebench.annotations.schema import Support
 from housebench.policy.base import PolicyContext, PolicyParams
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillRunner
-from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
-from housebench.skills.grasp import grasps
+from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge, support_of
+from housebench.skills.grasp import TILTED, grasps
+from housebench.skills.hand import Lay, Stack, Upright
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place, Release
 from housebench.skills.press import Press, Wait, seconds_to
@@ -27,6 +30,8 @@ from housebench.state import Action, Observation
 from housebench.tasks import goal as g
 from housebench.tasks import refs
 from housebench.tasks.context import Context
+from housebench.tasks.evaluator import evaluate
+from housebench.tasks.geometry import rotation
 
 
 @dataclass
@@ -39,9 +44,12 @@ class Move:
     near: str | None = None
     check: list[g.Condition] = field(default_factory=list)  # done when these hold
     failed: set[str] = field(default_factory=set)  # surfaces a place found unreachable or full
+    base: str | None = None  # stack on this object (``stacked``) instead of a support
+    lay: bool = False  # lay it on its side on the support (``lying``)
 
     def describe(self) -> str:
-        where = self.container or "|".join(s.name for s in self.supports)
+        where = self.container or self.base or "|".join(s.name for s in self.supports)
+        where += " (lying)" if self.lay else ""
         return f"{self.obj} -> {where}" + (f" near {self.near}" if self.near else "")
 
 
@@ -77,6 +85,43 @@ def plan_moves(ctx: SkillContext, obs: Observation) -> list[Move]:
     todo = [m for m in moves.values() if not ctx.judge(m.check, obs.state).success]
     containers = {m.container for m in todo if m.container}
     return sorted(todo, key=lambda m: m.obj not in containers)  # containers that move go first
+
+
+def shape_moves(ctx: SkillContext, obs: Observation, moves: list[Move]) -> list[Move]:
+    """``moves`` with the goal's ``stacked`` and ``lying`` conditions added: stacking moves go after
+    every other (their base may have to move first); a ``lying`` item is laid on the support its move
+    (or, when it already holds, the one it rests on) names."""
+    goal = ctx.task.goal
+    view = Context(goal, obs.state, ctx.scene, ctx.initial)
+    by_obj = {m.obj: m for m in moves}
+    stacks = []
+    for _, cond in g.leaves(goal.condition):
+        if not isinstance(cond, (g.Stacked, g.Lying)):
+            continue
+        for obj in (cands[0] for slot in cond.items for cands in view.items(slot) if cands):
+            if isinstance(cond, g.Stacked):
+                base = view.items(cond.base)[0][0]
+                check = g.Stacked(predicate="stacked", items=[obj], base=base)
+                if not ctx.judge([check], obs.state).success:
+                    stacks.append(Move(obj, base=base, check=[check]))
+                continue
+            check = g.Lying(predicate="lying", items=[obj])
+            if ctx.judge([check], obs.state).success:
+                continue
+            if obj not in by_obj:
+                under = support_of(ctx, obs, obj)
+                by_obj[obj] = Move(obj, supports=[under] if under else [])
+                moves = [*moves, by_obj[obj]]
+            by_obj[obj].lay = True
+            by_obj[obj].check.append(check)
+    return [*moves, *stacks]
+
+
+def toppled(ctx: SkillContext, obs: Observation) -> list[str]:
+    """The items of the goal's ``upright`` conditions measured tilted past their limit now."""
+    goal = ctx.task.goal
+    verdict = evaluate(goal, obs.state, ctx.scene, initial=ctx.initial)
+    return [i.item for c in verdict.conditions if c.predicate == "upright" for i in c.items if not i.ok]
 
 
 def _choose_container(view: Context, cond: g.Inside) -> str:
@@ -130,10 +175,11 @@ class ScriptedPolicy:
 
     def _script(self, obs: Observation) -> Generator[Skill, tuple[SkillFailure | None, Observation], None]:
         yield from self._heat(obs)
-        moves = plan_moves(self.ctx, obs)
+        moves = shape_moves(self.ctx, obs, plan_moves(self.ctx, obs))
         self.ctx.log("plan", moves=[m.describe() for m in moves])
         placed: dict[str, tuple[float, float]] = {}
         for move in moves:
+            obs = yield from self._stand_up(move.obj, obs)
             for attempt in range(1, self.params.attempts + 1):
                 if not _holding(obs, move.obj):
                     if any(obs.finger_contacts.get(f) for f in ("left", "right")):
@@ -163,7 +209,27 @@ class ScriptedPolicy:
             else:
                 self.ctx.log("decision", move=move.describe(), choice="give up")
         if any(obs.finger_contacts.get(f) for f in ("left", "right")):
-            yield Release()
+            failure, obs = yield Release()
+        yield from self._upright(obs)
+
+    def _upright(self, obs: Observation) -> Generator[Skill, tuple[SkillFailure | None, Observation], None]:
+        """Stand up every item an ``upright`` goal condition measures as toppled, ``attempts`` tries each."""
+        for obj in toppled(self.ctx, obs):
+            for attempt in range(1, self.params.attempts + 1):
+                self.ctx.log("decision", upright=obj, attempt=attempt)
+                failure, obs = yield Upright(obj)
+                if failure is None or obj not in toppled(self.ctx, obs):
+                    break
+
+    def _stand_up(
+        self, obj: str, obs: Observation
+    ) -> Generator[Skill, tuple[SkillFailure | None, Observation], Observation]:
+        """A toppled object (knocked over on the way) stood up before it is moved: ``upright``."""
+        if _holding(obs, obj) or rotation(obs.objects[obj].quat)[2, 2] >= TILTED:
+            return obs
+        self.ctx.log("decision", upright=obj, why="toppled before its move")
+        _, obs = yield Upright(obj)
+        return obs
 
     def _heat(self, obs: Observation) -> Generator[Skill, tuple[SkillFailure | None, Observation], None]:
         """``heated`` items already in a listed microwave: press its start button, wait for the heat."""
@@ -196,6 +262,8 @@ class ScriptedPolicy:
     def _place(self, move: Move, obs: Observation, placed: dict) -> Skill | None:
         if move.container:
             return Place(move.obj, container=move.container)
+        if move.base:
+            return Stack(move.obj, move.base)
         near = placed.get(move.near) if move.near else None
         height = self.ctx.scene.objects[move.obj].asset.size[2]
         usable = [s for s in move.supports if _placeable(s, height) and s.name not in move.failed]
@@ -204,6 +272,8 @@ class ScriptedPolicy:
         # open tops first (a top-down place has room), then the nearest
         support = min(usable, key=lambda s: (s.clearance is not None, _distance(s, near or obs.base[:2])))
         self.ctx.log("decision", move=move.describe(), support=support.name)
+        if move.lay:
+            return Lay(move.obj, support)
         if self._flat(move.obj, obs):
             return PlaceAtEdge(move.obj, support=support, near=near)
         return Place(move.obj, support=support, near=near)

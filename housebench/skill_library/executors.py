@@ -1,10 +1,11 @@
 """The skills that carry out a leaf SkillNode in the live episode:
 ``EXECUTORS[verb](args, world, ctx, obs, path)`` (``path``: the policy path the noun chose).
 
-Most are the skills package's own (navigate, pick and its slide-and-pinch, place, release, press,
-push to an edge); the verbs it does not have that need no new manipulation are small skills here (wait,
-look, scan, lift, face, retreat, tuck, reset). A verb without an executor (open, close, pull, ...)
-fails its call with ``unsupported``; nested contracts never need one (they run the skills they call).
+Most are the skills package's own (navigate, pick and its slide-and-pinch, place, release, press, push
+to an edge, tuck and reset, stack, lower, regrasp, lay, upright, push/pull/sweep into a zone, switch a
+knob); the verbs it does not have that need no new manipulation are small skills here (wait, look,
+scan, lift, face, retreat). A verb without an executor fails its call with ``unsupported``; nested contracts never need
+one (they run the skills they call).
 """
 
 from __future__ import annotations
@@ -16,13 +17,18 @@ from typing import Any
 import numpy as np
 
 from housebench.annotations.schema import Support
+from housebench.house.query import HouseQuery
 from housebench.planning.footprint import stance_free
 from housebench.planning.reach import candidates, near_cells
-from housebench.robot.fetch import HEAD_JOINTS, HOME
+from housebench.robot.fetch import HEAD_JOINTS
 from housebench.skill_library.contracts import World
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
+from housebench.skills.body import Pose
+from housebench.skills.contact import Shove
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
-from housebench.skills.motion import TUCK, cartesian, hold, move_arm, pad_pose
+from housebench.skills.hand import Lay, Lower, Regrasp, Stack, Upright
+from housebench.skills.knob import Turn
+from housebench.skills.motion import cartesian, hold, pad_pose
 from housebench.skills.navigate import Navigate, obstacle_boxes, planner
 from housebench.skills.pick import Pick, carry_pos, to_carry
 from housebench.skills.place import Place, Release
@@ -51,7 +57,8 @@ def target_box(world: World, obs: Observation, name: str) -> tuple[float, ...]:
 
 def stance(world: World, ctx: SkillContext, obs: Observation, name: str, skip=()) -> tuple[float, float, float]:
     """A free base pose facing ``name``'s box centre on rings around it (:data:`STANCE`), at most
-    :data:`MAX_GAP` from its box, on the reachable floor (the skills' own footprint and floor grid)."""
+    :data:`MAX_GAP` from its box, inside a room, on the reachable floor (the skills' own footprint and
+    floor grid)."""
     box = target_box(world, obs, name)
     centre = ((box[0] + box[3]) / 2, (box[1] + box[4]) / 2)
     reach = max(box[3] - box[0], box[4] - box[1]) / 2
@@ -59,10 +66,12 @@ def stance(world: World, ctx: SkillContext, obs: Observation, name: str, skip=()
     grid = base_planner.grid
     reachable = grid.reachable(*base_planner.world(base_planner.nearest_free(obs.base[:2])))
     boxes = obstacle_boxes(ctx, obs, skip)
+    rooms = HouseQuery(ctx.scene.house)
 
-    def accept(pose) -> bool:
+    def accept(pose) -> bool:  # inside a room: a ring pose beyond an outer wall is off the floor grid
         gap = math.hypot(max(box[0] - pose[0], 0.0, pose[0] - box[3]), max(box[1] - pose[1], 0.0, pose[1] - box[4]))
-        return gap <= MAX_GAP and near_cells(reachable, grid, pose, 0.1) and stance_free(pose, boxes)
+        inside = rooms.room_at(pose[0], pose[1]) is not None
+        return inside and gap <= MAX_GAP and near_cells(reachable, grid, pose, 0.1) and stance_free(pose, boxes)
 
     for pose in candidates(centre, accept, tuple(reach + d for d in STANCE)):
         return pose
@@ -183,20 +192,6 @@ class Lift(Skill):
         return (yield from cartesian(self.name, obs, ctx, pos + (0.0, 0.0, up), rot, gripper=0.0))
 
 
-class Pose(Skill):
-    """Tuck (torso and arm home) or reset (every home joint, gripper open)."""
-
-    def __init__(self, name: str) -> None:
-        self.name, self.timeout_s = name, 20.0
-
-    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
-        obs = yield from move_arm(self.name, obs, [TUCK], ctx)
-        if self.name == "reset":
-            head = {j: HOME[j] for j in HEAD_JOINTS}
-            obs = yield from hold(obs, 1.0, ctx, joints=head, gripper=0.1)
-        return obs
-
-
 def _edge_only(world: World, name: str) -> bool:
     """Whether the object is taken only at an overhang (a flat item: book, plate)."""
     return {g.kind for g in world.scene.objects[name].asset.grasps} == {"edge_pinch_after_push"}
@@ -233,12 +228,6 @@ def _support(world: World, ref: str) -> Support:
     return refs.supports(ref, world.places, world.scene.house)[0]
 
 
-def _top_of(world: World, obs: Observation, base: str) -> Support:
-    """The top face of object ``base`` as a support (for stacking)."""
-    box = geometry.world_box(obs.objects[base], world.scene.objects[base].asset)
-    return Support(name=f"{base}/top", owner=base, height=box[5], box=(box[0], box[1], box[3], box[4]))
-
-
 EXECUTORS: dict[str, Factory] = {
     "navigate": _navigate,
     "approach": lambda a, w, c, o, p: Sequence(
@@ -257,10 +246,21 @@ EXECUTORS: dict[str, Factory] = {
     "place": _place,
     "insert": lambda a, w, c, o, p: Place(a["object"], container=a["container"]),
     "drop": lambda a, w, c, o, p: Place(a["object"], container=a["container"]),
-    "stack": lambda a, w, c, o, p: Place(a["object"], support=_top_of(w, o, a["base"])),
     "release": lambda a, w, c, o, p: Release(),
     "slide": lambda a, w, c, o, p: PushToEdge(a["object"]),
     "press": lambda a, w, c, o, p: Press(a["button"]),
-    "switch": lambda a, w, c, o, p: Press(a["knob"]),
     "lift": lambda a, w, c, o, p: Lift(a["height"]),
+}
+
+# hand skills on a held or toppled object, and non-grasp contact (housebench/skills/hand.py, contact.py)
+EXECUTORS |= {
+    "stack": lambda a, w, c, o, p: Stack(a["object"], a["base"]),
+    "lower": lambda a, w, c, o, p: Lower(a["object"], _support(w, a["support"])),
+    "regrasp": lambda a, w, c, o, p: Regrasp(a["object"]),
+    "lay": lambda a, w, c, o, p: Lay(a["object"], _support(w, a["support"])),
+    "upright": lambda a, w, c, o, p: Upright(a["object"]),
+    "push": lambda a, w, c, o, p: Shove("push", a["object"], a["zone"]),
+    "pull": lambda a, w, c, o, p: Shove("pull", a["object"], a["zone"]),
+    "sweep": lambda a, w, c, o, p: Shove("sweep", a["object"], a["zone"]),
+    "switch": lambda a, w, c, o, p: Turn(a["knob"]),
 }

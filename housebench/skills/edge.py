@@ -20,19 +20,21 @@ import numpy as np
 
 from housebench.annotations.schema import Support
 from housebench.house.query import HouseQuery
-from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
+from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import FINGER_HALF
 from housebench.skills.motion import cartesian, hold, pad_pose
 from housebench.skills.pick import CLOSED, OPEN, UP, approach, grasp_at, stance_search, to_carry
-from housebench.state import Observation
+from housebench.state import Action, Observation
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import world_box
 
 OVERHANG = 0.06  # how far a pushed item sticks out over the edge, m
 TIP_OFF = 0.006  # fingertips stay this far outside the support's edge, m
 PUSH_TIP = 0.006  # pushing fingertips this far above the surface, m
+PUSH_GAP = 0.02  # ... and this far behind the item, m
 STAND = (0.35, 0.45, 0.55, 0.65)  # base distances from the edge tried, m
 SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3)  # ... and along it
+TILTS = (0.3, 0.0)  # rad the pushing fingers lean back (an item against a wall leaves the wrist no room upright)
 
 
 @dataclass(frozen=True)
@@ -124,28 +126,36 @@ class PushToEdge(Skill):
             travel = OVERHANG - edge.out(box)
             if travel <= 0:
                 return obs
-            start = centre - n * (edge.half(box) + 0.03)
-            start[2] = support.height + PUSH_TIP + FINGER_HALF
-            rot = _top_down_along(edge)
-            found = stance_search(ctx, obs, [(start, [rot])], UP * 0.1, poses=edge.stances(centre))
+            tip = centre - n * (edge.half(box) + PUSH_GAP)
+            tip[2] = support.height + PUSH_TIP
+            options = [(tip - rot[:, 0] * FINGER_HALF, [rot]) for rot in (_top_down_along(edge, t) for t in TILTS)]
+            found = stance_search(ctx, obs, options, UP * 0.1, poses=edge.stances(centre))
             if found is None:
                 tried.append(edge.normal)
                 continue
-            pose, (above, _, rot, _) = found
+            pose, (above, _, rot, k) = found
+            start = options[k][0]
             ctx.log("stance", skill=self.name, target=self.obj, edge=list(edge.normal), travel=round(travel, 3))
             obs = yield from approach(self, ctx, obs, pose)
             obs = yield from cartesian(self.name, obs, ctx, start + UP * 0.1, rot, fallback=above, gripper=CLOSED)
             obs = yield from cartesian(self.name, obs, ctx, start, rot, gripper=CLOSED)
-            obs = yield from cartesian(self.name, obs, ctx, start + n * (travel + 0.01), rot, step=0.01)
+            try:
+                obs = yield from cartesian(self.name, obs, ctx, start + n * (travel + PUSH_GAP + 0.01), rot, step=0.01)
+            except SkillFailure as stall:  # the item's friction holds the arm a little short of the stroke's end
+                obs = yield Action()
+                if stall.reason != Reason.STALLED or overhanging(ctx, obs, self.obj, OVERHANG - 0.025) is None:
+                    raise
             end = pad_pose(ctx, obs)[0]
             obs = yield from cartesian(self.name, obs, ctx, end + UP * 0.1, rot)
             return obs
         raise self.fail(Reason.UNREACHABLE, edges_tried=tried)
 
 
-def _top_down_along(edge: Edge) -> np.ndarray:
-    """Fingers pointing down, closing along the edge (the closed fingers' broad side pushes)."""
-    x = np.array([0.0, 0.0, -1.0])
+def _top_down_along(edge: Edge, tilt: float = 0.0) -> np.ndarray:
+    """Fingers pointing down, closing along the edge (the closed fingers' broad side pushes), tipped
+    ``tilt`` rad back from the edge (the wrist leans towards the robot, clear of a wall behind the item)."""
+    n = np.array([*edge.normal, 0.0])
+    x = np.array([0.0, 0.0, -math.cos(tilt)]) - n * math.sin(tilt)
     y = np.array([-edge.normal[1], edge.normal[0], 0.0])
     return np.column_stack([x, y, np.cross(x, y)])
 
@@ -257,7 +267,7 @@ def _clear(ctx: SkillContext, obs: Observation, obj: str, support: Support, cent
     size = ctx.scene.objects[obj].asset.size
     r = math.hypot(size[0], size[1]) / 2
     for name, other in obs.objects.items():
-        if name == obj or abs(other.pos[2] - support.height) > 0.3:
+        if name in (obj, support.owner) or abs(other.pos[2] - support.height) > 0.3:  # owner: stacking on it
             continue
         osize = ctx.scene.objects[name].asset.size
         if math.dist(centre, other.pos[:2]) < r + math.hypot(osize[0], osize[1]) / 2 + 0.02:

@@ -68,6 +68,7 @@ class Place(Skill):
 
     name = "place"
     timeout_s = 120.0
+    drop = DROP  # release height of the object's bottom over the surface
 
     def __init__(
         self,
@@ -112,14 +113,25 @@ class Place(Skill):
                 bottom, xy = centre[2] + RIM_CLEAR, centre[:2]
             else:
                 half = footprint(size, obj_yaw + turn)
-                at = spot(self.support, obs, ctx, self.obj, self.near or obs.base[:2], half)
+                at = self.spot(ctx, obs, half)
                 if at is None:
                     continue
-                bottom, xy = self.support.height + DROP, np.asarray(at)
+                bottom, xy = self.support.height + self.drop, np.asarray(at)
             out.append((np.array([*(xy + offset), bottom + hold_dz]), [top_down(finger + turn)]))
         return out
 
+    def spot(self, ctx: SkillContext, obs: Observation, half: tuple[float, float]) -> tuple[float, float] | None:
+        """Where on the support the object's centre goes (:func:`spot`), or None."""
+        return spot(self.support, obs, ctx, self.obj, self.near or obs.base[:2], half)
+
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        obs, target, rot = yield from self.lower(ctx, obs)
+        obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
+        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot)
+        return (yield from to_carry(self, ctx, obs, rot))
+
+    def lower(self, ctx: SkillContext, obs: Observation):
+        """Stance, approach and down to the release point, still holding: (obs, release point, rotation)."""
         options = self._options(ctx, obs)
         if not options:
             raise self.fail(Reason.NO_SPACE, support=self.support.name if self.support else self.container)
@@ -134,9 +146,7 @@ class Place(Skill):
         if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
             raise self.fail(Reason.DROPPED, where="approach", height=round(obs.objects[self.obj].pos[2], 3))
         obs = yield from cartesian(self.name, obs, ctx, target, rot)
-        obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
-        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot)
-        return (yield from to_carry(self, ctx, obs, rot))
+        return obs, target, rot
 
 
 class Release(Skill):

@@ -1,0 +1,327 @@
+"""Hand skills on a held (or toppled) object beyond pick and place: lower, regrasp, stack, lay, upright.
+
+- ``lower`` (:class:`Lower`): as ``place`` down to the surface (the bottom ``CONTACT`` over it), but
+  the fingers stay closed: the object rests on the support and is still held.
+- ``regrasp`` (:class:`Regrasp`): set the held object down on the support it was first taken from (the
+  episode's start), open, and pick it again by its own grasp.
+- ``stack`` (:class:`Stack`): ``place`` onto the top face of another object where it is now (the
+  object stacked on is no obstacle to its own top); a flat item held at its end by ``PlaceAtEdge``.
+- ``lay`` (:class:`Lay`): turn the wrist a quarter turn about the fingers' closing axis so the held
+  object's up axis lies level, lower it until its side is ``SIDE_DROP`` over the surface, open, draw
+  the hand out backwards and up.
+- ``upright`` (:class:`Upright`): pick the toppled object across its body (from above at its box
+  centre, the fingers closing across its up axis), turn the wrist so its up axis
+  points up, set its bottom ``CONTACT`` over the surface at the free spot nearest where it lay, open,
+  draw the hand out.
+
+The turned poses keep the measured hold: the object's pose in the grasp frame at the moment of the turn
+decides where the pad goes, and the last descent is measured again after the turn (the object may have
+slipped in the fingers while it turned).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.spatial.transform import Rotation
+
+from housebench.annotations.schema import Support
+from housebench.house.query import HouseQuery
+from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
+from housebench.skills.edge import PlaceAtEdge
+from housebench.skills.grasp import FINGER_HALF, TIP_CLEARANCE
+from housebench.skills.motion import cartesian, hold, pad_pose
+from housebench.skills.pick import (
+    APPROACH,
+    LIFT,
+    OPEN,
+    UP,
+    Pick,
+    approach,
+    grasp_at,
+    stance_search,
+    to_carry,
+    top_down_option,
+)
+from housebench.skills.place import Place, spot
+from housebench.state import ObjectState, Observation
+from housebench.tasks import geometry
+from housebench.tasks import goal as g
+from housebench.tasks.geometry import rotation, world_box
+
+CONTACT = 0.004  # a set-down bottom this far over the surface (the fingers hold it there), m
+SIDE_DROP = 0.02  # a laid object's lowest side this far over the surface when released, m
+SINK = 0.03  # m: how far under a surface a lying object's box corners may reach
+DRAW = 0.1  # the open hand draws back this far along its pointing axis before it rises, m
+
+
+class Lower(Place):
+    """Lower the held object onto ``support`` and keep holding it."""
+
+    name = "lower"
+    drop = CONTACT
+
+    def __init__(self, obj: str, support: Support) -> None:
+        super().__init__(obj, support=support)
+
+    def postconditions(self, ctx: SkillContext):
+        return [g.Holding(predicate="holding", items=[self.obj]), *super().postconditions(ctx)]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        obs, _, _ = yield from self.lower(ctx, obs)
+        if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+            raise self.fail(Reason.DROPPED, where="lowered", height=round(obs.objects[self.obj].pos[2], 3))
+        return obs
+
+
+def resting_on(ctx: SkillContext, pose: ObjectState, obj: str) -> Support | None:
+    """The support under ``obj`` at ``pose``: the highest at most ``SINK`` over its box's bottom (a
+    round body lying on its side sinks its box corners into the surface)."""
+    box = world_box(pose, ctx.scene.objects[obj].asset)
+    return HouseQuery(ctx.scene.house).support_under((box[0] + box[3]) / 2, (box[1] + box[4]) / 2, box[2] + SINK)
+
+
+def start_support(ctx: SkillContext, obs: Observation, obj: str) -> Support | None:
+    """The support ``obj`` rested on when the episode started."""
+    if ctx.initial is None or obj not in ctx.initial.objects:
+        return None
+    return resting_on(ctx, ctx.initial.objects[obj], obj)
+
+
+class Regrasp(Skill):
+    """Set the held object down where it started, let go, take it again (a fresh, centred grasp)."""
+
+    name = "regrasp"
+    timeout_s = 240.0
+
+    def __init__(self, obj: str) -> None:
+        self.obj = obj
+
+    def target(self) -> str:
+        return self.obj
+
+    def preconditions(self, ctx: SkillContext):
+        return [g.Holding(predicate="holding", items=[self.obj])]
+
+    def postconditions(self, ctx: SkillContext):
+        return [g.Holding(predicate="holding", items=[self.obj])]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        support = start_support(ctx, obs, self.obj)
+        if support is None:
+            raise self.fail(Reason.UNSUPPORTED, why="no support under its start")
+        ctx.log("decision", skill=self.name, set_down=support.name)
+        obs = yield from Place(self.obj, support=support, near=tuple(obs.objects[self.obj].pos[:2])).body(ctx, obs)
+        return (yield from Pick(self.obj).body(ctx, obs))
+
+
+def top_of(ctx: SkillContext, obs: Observation, base: str) -> Support:
+    """The top face of object ``base`` where it is now, as a support."""
+    box = world_box(obs.objects[base], ctx.scene.objects[base].asset)
+    return Support(name=f"{base}/top", owner=base, height=box[5], box=(box[0], box[1], box[3], box[4]))
+
+
+class Stack(Skill):
+    """Put the held ``obj`` on top of the object ``base``: from above, centred on its top where it fits
+    (``place``), or a flat item held at its end with that end over the top's edge (``PlaceAtEdge``)."""
+
+    name = "stack"
+    timeout_s = 120.0
+
+    def __init__(self, obj: str, base: str) -> None:
+        self.obj, self.base = obj, base
+
+    def target(self) -> str:
+        return f"{self.obj} -> {self.base}"
+
+    def preconditions(self, ctx: SkillContext):
+        return [g.Holding(predicate="holding", items=[self.obj])]
+
+    def postconditions(self, ctx: SkillContext):
+        return [g.Stacked(predicate="stacked", items=[self.obj], base=self.base), g.HandEmpty(predicate="hand_empty")]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        top = top_of(ctx, obs, self.base)
+        centre = ((top.box[0] + top.box[2]) / 2, (top.box[1] + top.box[3]) / 2)
+        kinds = {p.kind for p in ctx.scene.objects[self.obj].asset.grasps}
+        flat = kinds == {"edge_pinch_after_push"}
+        inner = PlaceAtEdge(self.obj, top, near=centre) if flat else OnTop(self.obj, support=top, near=centre)
+        try:
+            return (yield from inner.body(ctx, obs))
+        except SkillFailure as failure:
+            raise self.fail(failure.reason, via=inner.__class__.__name__, **failure.detail) from None
+
+
+class OnTop(Place):
+    """``place`` onto another object's top face: the object's centre over the face's centre (the only
+    free spot there; what stands beside the base on its own support is no obstacle up there)."""
+
+    def spot(self, ctx: SkillContext, obs: Observation, half: tuple[float, float]) -> tuple[float, float]:
+        return self.near
+
+
+def held_offset(ctx: SkillContext, obs: Observation, obj: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The object's box centre and up axis in the grasp frame, and the grasp frame's rotation now."""
+    pad, rot = pad_pose(ctx, obs)
+    pose = obs.objects[obj]
+    centre = geometry.centre(pose, ctx.scene.objects[obj].asset)
+    up = rotation(pose.quat)[:, 2]
+    return rot.T @ (centre - pad), rot.T @ up, rot
+
+
+def turned(rot: np.ndarray, up_in_pad: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """``rot`` turned about its closing axis (y) so that the held up axis points along ``want``."""
+    y = rot[:, 1]
+    now = rot @ up_in_pad
+    now_p, want_p = now - y * (now @ y), want - y * (want @ y)  # both projected on the turning plane
+    angle = math.atan2(float(np.cross(now_p, want_p) @ y), float(now_p @ want_p))
+    return Rotation.from_rotvec(y * angle).as_matrix() @ rot
+
+
+class Lay(Skill):
+    """Lay the held ``obj`` on its side on ``support`` (its up axis level, across the fingers)."""
+
+    name = "lay"
+    timeout_s = 120.0
+
+    def __init__(self, obj: str, support: Support) -> None:
+        self.obj, self.support = obj, support
+
+    def target(self) -> str:
+        return f"{self.obj} -> {self.support.name}"
+
+    def preconditions(self, ctx: SkillContext):
+        return [g.Holding(predicate="holding", items=[self.obj])]
+
+    def postconditions(self, ctx: SkillContext):
+        return [
+            g.Lying(predicate="lying", items=[self.obj]),
+            g.On(predicate="on", items=[self.obj], support=self.support.name),
+            g.HandEmpty(predicate="hand_empty"),
+        ]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        size = ctx.scene.objects[self.obj].asset.size
+        centre_p, up_p, rot = held_offset(ctx, obs, self.obj)
+        radius = min(size[0], size[1]) / 2
+        length = size[2]
+        at = spot(self.support, obs, ctx, self.obj, tuple(obs.base[:2]), (length / 2, length / 2))
+        if at is None:
+            raise self.fail(Reason.NO_SPACE, support=self.support.name)
+        options, rots = [], []
+        for sign in (1.0, -1.0):  # the object's up axis along either level direction across the fingers
+            level = np.cross(rot[:, 1], UP) * sign
+            level /= np.linalg.norm(level)
+            new = turned(rot, up_p, level)
+            centre = np.array([at[0], at[1], self.support.height + radius + SIDE_DROP])
+            options.append((centre - new @ centre_p, [new]))
+            rots.append(new)
+        found = stance_search(ctx, obs, options, UP * APPROACH, skip=(self.obj,))
+        if found is None:
+            raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0][0]])
+        pose, (above, _, rot_new, k) = found
+        target = options[k][0]
+        xy_off = (rot_new @ centre_p)[:2]  # the object's centre from the pad, once turned
+        ctx.log("stance", skill=self.name, target=self.target(), base=[round(v, 3) for v in pose])
+        obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
+        obs = yield from cartesian(self.name, obs, ctx, target + UP * APPROACH, rot_new, fallback=above)
+        if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+            raise self.fail(Reason.DROPPED, where="turned", height=round(obs.objects[self.obj].pos[2], 3))
+        obs, target = yield from descend(
+            self, ctx, obs, self.obj, self.support.height + SIDE_DROP, target[:2] + xy_off, rot_new
+        )
+        return (yield from let_go(self, ctx, obs, target, rot_new))
+
+
+def descend(
+    skill: Skill, ctx: SkillContext, obs: Observation, obj: str, bottom: float, xy: np.ndarray, rot: np.ndarray
+) -> SkillGen:
+    """Down from above the set-down point to where the held object's lowest point, measured now (the
+    turn may have let it slip in the fingers), is at ``bottom`` and its centre over ``xy``: returns
+    (last observation, the pad's target)."""
+    asset = ctx.scene.objects[obj].asset
+    box, centre = world_box(obs.objects[obj], asset), geometry.centre(obs.objects[obj], asset)
+    pad = pad_pose(ctx, obs)[0]
+    target = pad + np.array([xy[0] - centre[0], xy[1] - centre[1], bottom - box[2]])
+    obs = yield from cartesian(skill.name, obs, ctx, target, rot)
+    return obs, target
+
+
+def let_go(skill: Skill, ctx: SkillContext, obs: Observation, at: np.ndarray, rot: np.ndarray) -> SkillGen:
+    """Open, draw the hand back along its pointing axis (level) and up, then the carry pose."""
+    obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
+    back = at - rot[:, 0] * DRAW
+    back[2] = max(back[2], at[2])
+    obs = yield from cartesian(skill.name, obs, ctx, back, rot, gripper=OPEN)
+    obs = yield from cartesian(skill.name, obs, ctx, back + UP * APPROACH, rot, gripper=OPEN)
+    return (yield from to_carry(skill, ctx, obs))
+
+
+def pick_across(skill: Skill, ctx: SkillContext, obs: Observation, support: Support) -> SkillGen:
+    """Pick the lying ``skill.target()`` from above at its box centre, the fingers closing across its
+    up axis, the fingertips ``TIP_CLEARANCE`` over the support where its axis lies lower."""
+    obj = skill.target()
+    pose = obs.objects[obj]
+    box = world_box(pose, ctx.scene.objects[obj].asset)
+    axis = rotation(pose.quat)[:, 2]
+    pad = np.array([(box[0] + box[3]) / 2, (box[1] + box[4]) / 2, (box[2] + box[5]) / 2])
+    pad[2] = max(pad[2], support.height + FINGER_HALF + TIP_CLEARANCE)
+    yaw = math.atan2(axis[1], axis[0]) + math.pi / 2
+    found = stance_search(ctx, obs, [top_down_option(pad, (yaw, yaw + math.pi))], UP * APPROACH)
+    if found is None:
+        raise skill.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in pad])
+    pose_base, (above, _, rot, _) = found
+    ctx.log("stance", skill=skill.name, target=obj, grasp="across", base=[round(v, 3) for v in pose_base])
+    obs = yield from approach(skill, ctx, obs, pose_base)
+    return (yield from grasp_at(skill, ctx, obs, pad, rot, UP * APPROACH, above, UP * LIFT))
+
+
+class Upright(Skill):
+    """Stand the toppled ``obj`` back up on its base where it lies (picked across its body, turned)."""
+
+    name = "upright"
+    timeout_s = 240.0
+
+    def __init__(self, obj: str) -> None:
+        self.obj = obj
+
+    def target(self) -> str:
+        return self.obj
+
+    def preconditions(self, ctx: SkillContext):
+        return [g.HandEmpty(predicate="hand_empty")]
+
+    def postconditions(self, ctx: SkillContext):
+        return [g.Upright(predicate="upright", items=[self.obj]), g.HandEmpty(predicate="hand_empty")]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        if ctx.judge(self.postconditions(ctx)[:1], obs.state).success:
+            return obs
+        support = resting_on(ctx, obs.objects[self.obj], self.obj)
+        if support is None:
+            raise self.fail(Reason.UNSUPPORTED, why="not on a support")
+        box0 = world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset)
+        lying_xy = ((box0[0] + box0[3]) / 2, (box0[1] + box0[4]) / 2)
+        size = ctx.scene.objects[self.obj].asset.size
+        free = spot(support, obs, ctx, self.obj, lying_xy, (size[0] / 2, size[1] / 2))  # clear of its neighbours
+        spot_xy = np.array(free or lying_xy)
+        obs = yield from pick_across(self, ctx, obs, support)
+        centre_p, up_p, rot = held_offset(ctx, obs, self.obj)
+        new = turned(rot, up_p, UP)
+        centre = np.array([*spot_xy, support.height + CONTACT + size[2] / 2])
+        target = centre - new @ centre_p
+        here = (tuple(obs.base),)
+        found = stance_search(ctx, obs, [(target, [new])], UP * APPROACH, skip=(self.obj,), poses=iter(here))
+        found = found or stance_search(ctx, obs, [(target, [new])], UP * APPROACH, skip=(self.obj,))
+        if found is None:
+            raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in target])
+        pose, (above, _, new, _) = found
+        ctx.log("stance", skill=self.name, target=self.obj, base=[round(v, 3) for v in pose])
+        obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
+        obs = yield from cartesian(self.name, obs, ctx, target + UP * APPROACH, new, fallback=above)
+        if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+            raise self.fail(Reason.DROPPED, where="turned", height=round(obs.objects[self.obj].pos[2], 3))
+        at = target[:2] + (new @ centre_p)[:2]
+        obs, target = yield from descend(self, ctx, obs, self.obj, support.height + CONTACT, at, new)
+        return (yield from let_go(self, ctx, obs, target, new))

@@ -1,0 +1,47 @@
+"""The scripted policy's moves for ``stacked``, ``lying`` and ``upright`` goals, read from built task
+variants (skipped without the built scenes of ``dvc repro annotate``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from housebench.paths import Layout
+from housebench.policy.scripted import plan_moves, shape_moves, toppled
+from housebench.rollout.env import Episode
+from housebench.skills.base import SkillContext
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _start(task: str):
+    layout = Layout(ROOT)
+    scene = layout.settled_scene(task, "v000")
+    if not Path(scene).exists():
+        pytest.skip("built scenes missing: dvc repro annotate")
+    files = (scene, layout.task_dir(task, "v000") / "task.json", layout.scene_annotations(task, "v000"))
+    episode = Episode(*files, horizon_s=1.0)
+    obs = episode.reset(0)
+    ctx = SkillContext(episode.task, episode.scene, 0.1, initial=obs.state)
+    return ctx, obs
+
+
+def test_stacking_goes_last_onto_its_base():
+    ctx, obs = _start("stack_books")
+    moves = shape_moves(ctx, obs, plan_moves(ctx, obs))
+    assert [(m.obj, m.base) for m in moves][-1] == ("book_blue", "book")
+    assert moves[0].obj == "book" and moves[0].base is None  # the base goes to the desk first
+    assert [c.predicate for c in moves[-1].check] == ["stacked"]
+
+
+def test_a_standing_bottle_gets_laid_on_its_own_table():
+    ctx, obs = _start("lay_bottle_down")
+    (move,) = shape_moves(ctx, obs, plan_moves(ctx, obs))
+    assert move.obj == "bottle" and move.lay and [s.name for s in move.supports] == ["dining_table/top"]
+    assert not ctx.judge(move.check, obs.state).success  # standing: not yet lying
+
+
+def test_nothing_toppled_at_the_start():
+    ctx, obs = _start("arrange_drinks")
+    assert toppled(ctx, obs) == []
