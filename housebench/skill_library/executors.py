@@ -3,7 +3,7 @@
 
 Most are the skills package's own (navigate, pick and its slide-and-pinch, place, release, press,
 push to an edge); the verbs it does not have that need no new manipulation are small skills here (wait,
-look, scan, lift, face, retreat, tuck, reset). A verb without an executor (open, close, pull, ...)
+look, scan, lift, face, retreat, tuck, reset). A verb without an executor (pull, ...)
 fails its call with ``unsupported``; nested contracts never need one (they run the skills they call).
 """
 
@@ -20,6 +20,7 @@ from housebench.planning.footprint import stance_free
 from housebench.planning.reach import candidates, near_cells
 from housebench.robot.fetch import HEAD_JOINTS, HOME
 from housebench.skill_library.contracts import World
+from housebench.skills.articulate import Close, Open
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
 from housebench.skills.motion import TUCK, cartesian, hold, move_arm, pad_pose
@@ -263,4 +264,7 @@ EXECUTORS: dict[str, Factory] = {
     "press": lambda a, w, c, o, p: Press(a["button"]),
     "switch": lambda a, w, c, o, p: Press(a["knob"]),
     "lift": lambda a, w, c, o, p: Lift(a["height"]),
+    # ---- doors and drawers (housebench/skills/articulate.py) ----
+    "open": lambda a, w, c, o, p: Open(a["part"]),
+    "close": lambda a, w, c, o, p: Close(a["part"]),
 }
