@@ -48,9 +48,10 @@ MIN_SWEEP = 0.25  # rad a stance must cover to be used
 SWEEP_SPEED = 0.35  # rad/s of the fastest arm joint along a sweep
 BASE_CLEAR = 0.36  # m: the base centre keeps this from the door's swept path
 STANCE_RINGS = (0.55, 0.65, 0.75, 0.85, 0.95)
-ROUNDS = 4
+ROUNDS = 4  # sweeps per skill at most
+PUSH_SIDE = {"inner": 0.4, "outer": 0.1}  # m a push stance stands out on the side it pushes from (the elbow too)
 EDGE_IN = 0.035  # m: pushing fingertips this far in from the free edge
-OUTSIDE = 0.3  # m: a handle pull keeps the base this far out on the door's outer side  # sweeps per skill at most
+OUTSIDE = 0.3  # m: a handle pull keeps the base this far out on the door's outer side
 
 
 @dataclass(frozen=True)
@@ -271,7 +272,7 @@ class _Articulate(Skill):
             p = np.array(pose[:2])
             if any(_seg_dist(p, a, b) < BASE_CLEAR for a, b in segments):
                 return False
-            if mode != "handle" and np.dot(p - start_pad[:2], start_out[:2]) <= 0.1:
+            if mode != "handle" and np.dot(p - start_pad[:2], start_out[:2]) <= PUSH_SIDE[mode]:
                 return False  # a push needs the robot on the side it pushes from
             inside = rooms.room_at(pose[0], pose[1]) is not None
             return inside and near_cells(base_planner.main, base_planner.grid, pose, 0.45) and stance_free(pose, boxes)
