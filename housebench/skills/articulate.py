@@ -48,8 +48,10 @@ MIN_SWEEP = 0.25  # rad a stance must cover to be used
 SWEEP_SPEED = 0.35  # rad/s of the fastest arm joint along a sweep
 BASE_CLEAR = 0.36  # m: the base centre keeps this from the door's swept path
 STANCE_RINGS = (0.55, 0.65, 0.75, 0.85, 0.95)
+STANCE_SPAN = 1.1  # rad: stances ring the contact's path over this much of the arc
 ROUNDS = 4  # sweeps per skill at most
 PUSH_SIDE = {"inner": 0.4, "outer": 0.1}  # m a push stance stands out on the side it pushes from (the elbow too)
+PUSH_SHORT = 0.15  # rad short of ``open`` an opening push aims for
 EDGE_IN = 0.035  # m: pushing fingertips this far in from the free edge
 OUTSIDE = 0.3  # m: a handle pull keeps the base this far out on the door's outer side
 
@@ -190,7 +192,10 @@ class _Articulate(Skill):
         """One sweep of ``mode`` from the door's measured value towards the goal."""
         part = door.part
         q0 = obs.parts.get(self.part, part.closed)
-        goal = min(part.open + OVERSHOOT, part.limits[1] - 0.05) if self.opening else part.closed - 0.05
+        if self.opening:  # a push stops short of ``open``: a door swung further has no room to close it from
+            goal = min(part.open + OVERSHOOT, part.limits[1] - 0.05) if mode == "handle" else part.open - PUSH_SHORT
+        else:
+            goal = part.closed - 0.05
         handle = np.asarray(part.handle.center, float)
         radius = float(np.dot(handle - door.pivot, door.radial)) if mode == "handle" else door.length - EDGE_IN
         z = float(handle[2]) if mode == "handle" else self._push_height(door)
@@ -247,13 +252,14 @@ class _Articulate(Skill):
         return (yield from hold(obs, 0.5, ctx, gripper=CLOSED))
 
     def _push_height(self, door: Door) -> float:
-        """Where the fingertips press the face: below the handle on a tall door, above it on a short one."""
+        """Where the fingertips press the face: just above the handle (on a tall door the forearm then
+        clears counters and what stands on them), or whichever band beside it is wider on a short one."""
         box, hbox = door.part.box, door.part.handle.box
         below = (box[2] + 0.04, hbox[2] - 0.04)
         above = (hbox[5] + 0.03, box[5] - 0.03)
+        if box[5] - box[2] > 1.0:
+            return float(min(above[1], hbox[5] + 0.08))
         lo, hi = max([below, above], key=lambda r: r[1] - r[0])
-        if box[5] - box[2] > 1.0:  # a tall door: at the handle's height band, under the handle
-            return float(max(lo, min(hi, hbox[2] - 0.1)))
         return float((lo + hi) / 2)
 
     def _stance(self, ctx, obs, door: Door, mode: str, q0: float, goal: float, radius: float, z: float):
@@ -278,7 +284,7 @@ class _Articulate(Skill):
             return inside and near_cells(base_planner.main, base_planner.grid, pose, 0.45) and stance_free(pose, boxes)
 
         start_pad, _, start_out = contact_pose(door, mode, q0, radius, z)
-        mid_pad = contact_pose(door, mode, (q0 + goal) / 2, radius, z)[0]
+        mid_pad = contact_pose(door, mode, q0 + sign * STANCE_SPAN / 2, radius, z)[0]
         centre = (start_pad[:2] + mid_pad[:2]) / 2
         best = None
         tried = 0
