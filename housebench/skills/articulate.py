@@ -269,7 +269,8 @@ class _Articulate(Skill):
         sign = 1.0 if goal > q0 else -1.0
         steps = [q0 + sign * k * ARC_STEP for k in range(int(abs(goal - q0) / ARC_STEP) + 1)] + [goal]
         want = min(abs(goal - q0), MIN_SWEEP)
-        segments = [door.segment(q) for q in np.linspace(q0, goal, 12)]
+        # a pulled door swings towards the robot; a pushed one away from it, so only where it is now counts
+        segments = [door.segment(q) for q in (np.linspace(q0, goal, 12) if mode == "handle" else [q0])]
         boxes = obstacle_boxes(ctx, obs)
         base_planner = planner(ctx, obs)
         rooms = HouseQuery(ctx.scene.house)
