@@ -271,8 +271,8 @@ class _Articulate(Skill):
         want = min(abs(goal - q0), MIN_SWEEP)
         # a pulled door swings towards the robot; a pushed one away from it, so only where it is now counts
         segments = [door.segment(q) for q in (np.linspace(q0, goal, 12) if mode == "handle" else [q0])]
-        boxes = obstacle_boxes(ctx, obs)
-        base_planner = planner(ctx, obs)
+        boxes = obstacle_boxes(ctx, obs, skip=(self.part,))  # the door itself: kept clear of by ``segments``
+        base_planner = planner(ctx, obs, skip=(self.part,))
         rooms = HouseQuery(ctx.scene.house)
 
         def accept(pose) -> bool:

@@ -12,10 +12,19 @@ from housebench.skills.motion import drive
 from housebench.state import Observation
 from housebench.tasks.geometry import world_box
 
+OPEN_PART = 0.05  # rad or m from closed: a door or drawer further out is an obstacle where it stands
+
 
 def obstacle_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> list[tuple[float, ...]]:
-    """The house's obstacle boxes and every prop's box where it is now (but ``skip``)."""
+    """The house's obstacle boxes, every open door's or drawer's box where it stands now, and every prop's
+    box where it is now (but ``skip``: props or parts)."""
     boxes = [o.box for o in ctx.scene.house.obstacles]
+    query = HouseQuery(ctx.scene.house)
+    for name, q in obs.parts.items():
+        part = query.parts.get(name)
+        movable = part is not None and part.category in ("door", "drawer") and name not in skip
+        if movable and abs(q - part.closed) > OPEN_PART:
+            boxes.append(query.part_box(name, q))
     for name, pose in obs.objects.items():
         if name not in skip and name in ctx.scene.objects:
             boxes.append(tuple(world_box(pose, ctx.scene.objects[name].asset)))

@@ -80,3 +80,13 @@ def test_the_microwave_door_is_opened_and_closed_by_the_fingers():
     failure, obs = _run(episode, ctx, obs, Close("microwave/door"))
     assert failure is None, failure
     assert abs(obs.parts["microwave/door"] - part.closed) <= 0.05
+
+
+def test_an_open_door_is_an_obstacle_where_it_stands():
+    query = HouseQuery(_scene().house)
+    part = query.parts["fridge/door"]
+    assert np.allclose(query.part_box("fridge/door", part.closed), part.box)
+    box = query.part_box("fridge/door", 1.2)  # swung out of the front: reaches past the closed box
+    assert box[3] > part.box[3] + 0.5
+    a, b = Door(part).segment(1.2)
+    assert box[0] <= b[0] <= box[3] and box[1] <= b[1] <= box[4]
