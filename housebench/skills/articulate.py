@@ -6,9 +6,11 @@ A door is moved along its arc in *sweeps*, each from one base stance with the ba
 - ``inner`` / ``outer``: the closed fingertips press the door's inner face (opening) or outer face
   (closing) at a radius near its free edge, the hand turning with the door.
 
-``open`` pulls by the handle first, then, where the arm ran out of reach, pushes the inner face on;
-``close`` pushes the outer face. Each sweep's stance is the one (of rings round the contact) from which
-the IK follows the contact furthest along the arc, clear of the door's swept path; after each sweep the
+``open`` pulls by the handle first, until the arm's reach ends or the door would turn past the robot (the
+arm would wrap round it), then pushes the inner face on, to ``PUSH_SHORT`` short of ``open``; ``close``
+pushes the outer face. Each sweep's stance is the one (of rings round the contact) from which the IK
+follows the contact furthest along the arc, clear of the door (of its whole path for a pull, which swings
+it towards the robot; of where it stands for a push), on the side it works from; after each sweep the
 skill reads the part's joint value and sweeps again from where the door really is, until it is open (at
 least ``OPEN_FRACTION`` of ``open``) or closed (within ``CLOSED_TOL``); no progress: ``STALLED`` with the
 measured value. A drawer is pulled by its handle along its axis and pushed shut by its handle's face.
