@@ -71,20 +71,6 @@ class HouseQuery:
         ]
         return max(found, key=lambda s: (s.height, s.name), default=None)
 
-    def part_box(self, joint: str, q: float) -> tuple[float, ...]:
-        """The world box round part ``joint``'s annotated box moved to joint value ``q``."""
-        part: ArticulatedPart = self.parts[joint]
-        lo, hi = np.array(part.box[:3]), np.array(part.box[3:])
-        corners = np.array(
-            [[(lo, hi)[i][0], (lo, hi)[j][1], (lo, hi)[k][2]] for i in (0, 1) for j in (0, 1) for k in (0, 1)]
-        )
-        axis, pivot, moved = np.array(part.axis), np.array(part.pivot), q - part.closed
-        if part.joint == "prismatic":
-            corners = corners + axis * moved
-        else:
-            corners = pivot + np.array([_rotate(c - pivot, axis, moved) for c in corners])
-        return (*map(float, corners.min(axis=0)), *map(float, corners.max(axis=0)))
-
     def handle_pose(self, joint: str, q: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Handle centre, outward normal and grasp direction of part ``joint`` at value ``q``."""
         part: ArticulatedPart = self.parts[joint]

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from housebench.annotations.schema import ArticulatedPart
 from housebench.house.floor import free_grid
 from housebench.house.query import HouseQuery
 from housebench.planning.base_path import BasePlanner, NoPath
@@ -15,6 +18,23 @@ from housebench.tasks.geometry import world_box
 OPEN_PART = 0.05  # rad or m from closed: a door or drawer further out is an obstacle where it stands
 
 
+def part_box(part: ArticulatedPart, q: float) -> tuple[float, ...]:
+    """The world box round ``part``'s annotated box moved to joint value ``q``."""
+    lo, hi = np.array(part.box[:3]), np.array(part.box[3:])
+    corners = np.array(
+        [[(lo, hi)[i][0], (lo, hi)[j][1], (lo, hi)[k][2]] for i in (0, 1) for j in (0, 1) for k in (0, 1)]
+    )
+    axis, moved = np.array(part.axis), q - part.closed
+    if part.joint == "prismatic":
+        corners = corners + axis * moved
+    else:
+        rel = corners - np.array(part.pivot)
+        c, s = np.cos(moved), np.sin(moved)
+        rel = rel * c + np.cross(axis, rel) * s + np.outer(rel @ axis, axis) * (1 - c)  # Rodrigues
+        corners = np.array(part.pivot) + rel
+    return (*map(float, corners.min(axis=0)), *map(float, corners.max(axis=0)))
+
+
 def obstacle_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> list[tuple[float, ...]]:
     """The house's obstacle boxes, every open door's or drawer's box where it stands now, and every prop's
     box where it is now (but ``skip``: props or parts)."""
@@ -24,7 +44,7 @@ def obstacle_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = 
         part = query.parts.get(name)
         movable = part is not None and part.category in ("door", "drawer") and name not in skip
         if movable and abs(q - part.closed) > OPEN_PART:
-            boxes.append(query.part_box(name, q))
+            boxes.append(part_box(part, q))
     for name, pose in obs.objects.items():
         if name not in skip and name in ctx.scene.objects:
             boxes.append(tuple(world_box(pose, ctx.scene.objects[name].asset)))

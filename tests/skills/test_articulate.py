@@ -13,6 +13,7 @@ from housebench.house.query import HouseQuery
 from housebench.rollout.episode import EpisodeJob
 from housebench.skills.articulate import Close, Door, Open, contact_pose
 from housebench.skills.base import SkillContext, SkillRunner
+from housebench.skills.navigate import part_box
 
 ROOT = Path(__file__).resolve().parents[2]
 TASK, VARIANT = "heat_breakfast", "v000"
@@ -85,8 +86,8 @@ def test_the_microwave_door_is_opened_and_closed_by_the_fingers():
 def test_an_open_door_is_an_obstacle_where_it_stands():
     query = HouseQuery(_scene().house)
     part = query.parts["fridge/door"]
-    assert np.allclose(query.part_box("fridge/door", part.closed), part.box)
-    box = query.part_box("fridge/door", 1.2)  # swung out of the front: reaches past the closed box
+    assert np.allclose(part_box(part, part.closed), part.box)
+    box = part_box(part, 1.2)  # swung out of the front: reaches past the closed box
     assert box[3] > part.box[3] + 0.5
     a, b = Door(part).segment(1.2)
     assert box[0] <= b[0] <= box[3] and box[1] <= b[1] <= box[4]
