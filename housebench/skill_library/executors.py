@@ -3,9 +3,9 @@
 
 Most are the skills package's own (navigate, pick and its slide-and-pinch, place, release, press, push
 to an edge, tuck and reset, stack, lower, regrasp, lay, upright, push/pull/sweep into a zone, switch a
-knob); the verbs it does not have that need no new manipulation are small skills here (wait, look,
-scan, lift, face, retreat). A verb without an executor fails its call with ``unsupported``; nested contracts never need
-one (they run the skills they call).
+knob, open and close); the verbs it does not have that need no new manipulation are small skills here
+(wait, look, scan, lift, face, retreat). A verb without an executor fails its call with ``unsupported``;
+nested contracts never need one (they run the skills they call).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from housebench.planning.footprint import stance_free
 from housebench.planning.reach import candidates, near_cells
 from housebench.robot.fetch import HEAD_JOINTS
 from housebench.skill_library.contracts import World
+from housebench.skills.articulate import Close, Open
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.body import Pose
 from housebench.skills.contact import Shove
@@ -250,6 +251,9 @@ EXECUTORS: dict[str, Factory] = {
     "slide": lambda a, w, c, o, p: PushToEdge(a["object"]),
     "press": lambda a, w, c, o, p: Press(a["button"]),
     "lift": lambda a, w, c, o, p: Lift(a["height"]),
+    # ---- doors and drawers (housebench/skills/articulate.py) ----
+    "open": lambda a, w, c, o, p: Open(a["part"]),
+    "close": lambda a, w, c, o, p: Close(a["part"]),
 }
 
 # hand skills on a held or toppled object, and non-grasp contact (housebench/skills/hand.py, contact.py)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 
 import networkx as nx
+import numpy as np
 
+from housebench.annotations.schema import ArticulatedPart
 from housebench.house.floor import FloorGrid, free_grid, grid_axes
 from housebench.house.query import HouseQuery
 from housebench.planning.base_path import BasePlanner, NoPath, grid_graph
@@ -13,6 +15,25 @@ from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
 from housebench.skills.motion import drive
 from housebench.state import Observation
 from housebench.tasks.geometry import world_box
+
+OPEN_PART = 0.05  # rad or m from closed: a door or drawer further out is an obstacle where it stands
+
+
+def part_box(part: ArticulatedPart, q: float) -> tuple[float, ...]:
+    """The world box round ``part``'s annotated box moved to joint value ``q``."""
+    lo, hi = np.array(part.box[:3]), np.array(part.box[3:])
+    corners = np.array(
+        [[(lo, hi)[i][0], (lo, hi)[j][1], (lo, hi)[k][2]] for i in (0, 1) for j in (0, 1) for k in (0, 1)]
+    )
+    axis, moved = np.array(part.axis), q - part.closed
+    if part.joint == "prismatic":
+        corners = corners + axis * moved
+    else:
+        rel = corners - np.array(part.pivot)
+        c, s = np.cos(moved), np.sin(moved)
+        rel = rel * c + np.cross(axis, rel) * s + np.outer(rel @ axis, axis) * (1 - c)  # Rodrigues
+        corners = np.array(part.pivot) + rel
+    return (*map(float, corners.min(axis=0)), *map(float, corners.max(axis=0)))
 
 
 def prop_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> list[tuple[float, ...]]:
@@ -25,8 +46,21 @@ def prop_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) 
 
 
 def obstacle_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> list[tuple[float, ...]]:
-    """The house's obstacle boxes and every prop's box where it is now (but ``skip``)."""
-    return [o.box for o in ctx.scene.house.obstacles] + prop_boxes(ctx, obs, skip)
+    """The house's obstacle boxes and what moves (:func:`moving_boxes`)."""
+    return [o.box for o in ctx.scene.house.obstacles] + moving_boxes(ctx, obs, skip)
+
+
+def moving_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> list[tuple[float, ...]]:
+    """Every open door's or drawer's box where it stands now and every prop's box where it is now (but
+    ``skip``: props or parts)."""
+    boxes = []
+    query = HouseQuery(ctx.scene.house)
+    for name, q in obs.parts.items():
+        part = query.parts.get(name)
+        movable = part is not None and part.category in ("door", "drawer") and name not in skip
+        if movable and abs(q - part.closed) > OPEN_PART:
+            boxes.append(part_box(part, q))
+    return boxes + prop_boxes(ctx, obs, skip)
 
 
 def _house_floor(ctx: SkillContext) -> tuple[tuple[float, float, float, float], FloorGrid, nx.Graph]:
@@ -41,11 +75,11 @@ def _house_floor(ctx: SkillContext) -> tuple[tuple[float, float, float, float], 
 
 
 def planner(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> BasePlanner:
-    """A base planner over the free floor with the props where they stand now (but ``skip``). The
-    house's own part of the grid and its graph are built once per context: a cell is free when it is
-    free of the house and of the props."""
+    """A base planner over the free floor with the props and open parts where they stand now (but
+    ``skip``). The house's own part of the grid and its graph are built once per context: a cell is free
+    when it is free of the house and of what moves."""
     bounds, house, graph = ctx.tool("house_floor", lambda: _house_floor(ctx))
-    props = free_grid(prop_boxes(ctx, obs, skip), bounds, ctx.scene.house.robot.footprint, house.resolution)
+    props = free_grid(moving_boxes(ctx, obs, skip), bounds, ctx.scene.house.robot.footprint, house.resolution)
     return BasePlanner(FloorGrid(props.x0, props.y0, props.resolution, house.free & props.free), graph)
 
 

@@ -1,0 +1,93 @@
+"""open / close by contact: the door geometry against the house query, and the microwave door of a real
+task scene opened and shut by the fingers in contact physics (slow: needs the built scenes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from housebench.annotations.schema import SceneAnnotations
+from housebench.house.query import HouseQuery
+from housebench.rollout.episode import EpisodeJob
+from housebench.skills.articulate import Close, Door, Open, contact_pose
+from housebench.skills.base import SkillContext, SkillRunner
+from housebench.skills.navigate import part_box
+
+ROOT = Path(__file__).resolve().parents[2]
+TASK, VARIANT = "heat_breakfast", "v000"
+SCENE = ROOT / "scenes/settled" / TASK / VARIANT / "scene.usda"
+ANNOTATIONS = ROOT / "annotations/scenes" / f"{TASK}__{VARIANT}.json"
+
+
+def _scene() -> SceneAnnotations:
+    if not ANNOTATIONS.exists():
+        pytest.skip("built scenes missing: dvc repro annotate")
+    return SceneAnnotations.model_validate_json(ANNOTATIONS.read_text())
+
+
+@pytest.mark.parametrize("name", ["fridge/door", "microwave/door"])
+def test_the_handle_grasp_follows_the_handle_round_the_hinge(name):
+    query = HouseQuery(_scene().house)
+    door = Door(query.parts[name])
+    for q in (0.0, 0.4, 1.2):
+        centre, normal, _ = query.handle_pose(name, q)
+        pad, rot, out = contact_pose(door, "handle", q, 0.0, 0.0)
+        assert np.allclose(out, normal, atol=1e-9)
+        assert np.allclose(rot[:, 0], -normal, atol=1e-9)  # approaching the face
+        assert np.linalg.norm(pad - centre) < 0.01
+    # the free edge swings out of the front (outer normal) and stays a door's length from the hinge
+    a, b = door.segment(1.0)
+    assert np.linalg.norm(b - a) == pytest.approx(door.length, abs=1e-9)
+    assert np.dot(b - a, np.asarray(door.part.handle.normal)[:2]) > 0
+
+
+def _run(episode, ctx, obs, skill):
+    runner = SkillRunner(skill, ctx, obs)
+    while (action := runner.step(obs)) is not None:
+        obs = episode.step(action)
+    return runner.failure, obs
+
+
+@pytest.mark.slow
+def test_the_microwave_door_is_opened_and_closed_by_the_fingers():
+    if not SCENE.exists():
+        pytest.skip("built scenes missing: dvc repro annotate")
+    job = EpisodeJob(
+        run="test",
+        task=TASK,
+        variant=VARIANT,
+        seed=0,
+        policy="noop",
+        backend="mujoco",
+        scene=SCENE,
+        task_file=ROOT / "scenes/tasks" / TASK / VARIANT / "task.json",
+        annotations=ANNOTATIONS,
+        horizon_s=400.0,
+        control_dt=0.1,
+        pose_noise_m=0.0,
+    )
+    episode = job.open()
+    obs = episode.reset(0)
+    ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)
+    part = HouseQuery(episode.scene.house).parts["microwave/door"]
+    assert abs(obs.parts["microwave/door"]) < 0.02  # starts shut
+
+    failure, obs = _run(episode, ctx, obs, Open("microwave/door"))
+    assert failure is None, failure
+    assert obs.parts["microwave/door"] >= 0.8 * part.open  # measured on the hinge
+
+    failure, obs = _run(episode, ctx, obs, Close("microwave/door"))
+    assert failure is None, failure
+    assert abs(obs.parts["microwave/door"] - part.closed) <= 0.05
+
+
+def test_an_open_door_is_an_obstacle_where_it_stands():
+    query = HouseQuery(_scene().house)
+    part = query.parts["fridge/door"]
+    assert np.allclose(part_box(part, part.closed), part.box)
+    box = part_box(part, 1.2)  # swung out of the front: reaches past the closed box
+    assert box[3] > part.box[3] + 0.5
+    a, b = Door(part).segment(1.2)
+    assert box[0] <= b[0] <= box[3] and box[1] <= b[1] <= box[4]
