@@ -188,10 +188,10 @@ class PickOverhang(Skill):
         found = stance_search(ctx, obs, [(pad, [rot])], n * 0.1, poses=edge.stances(centre))
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in pad])
-        pose, (pre, _, rot, _) = found
+        pose, (pre, at, rot, _) = found
         ctx.log("stance", skill=self.name, target=self.obj, grasp="edge_pinch", base=[round(v, 3) for v in pose])
         obs = yield from approach(self, ctx, obs, pose)
-        return (yield from grasp_at(self, ctx, obs, pad, rot, n * 0.1, pre, UP * 0.08 + n * 0.1))
+        return (yield from grasp_at(self, ctx, obs, pad, rot, n * 0.1, (pre, at), UP * 0.08 + n * 0.1))
 
 
 class PlaceAtEdge(Skill):
@@ -237,11 +237,11 @@ class PlaceAtEdge(Skill):
         found = stance_search(ctx, obs, options, UP * 0.1, skip=(self.obj,))
         if found is None:
             raise self.fail(Reason.UNREACHABLE, support=self.support.name)
-        pose, (above, _, rot, k) = found
+        pose, (above, at, rot, k) = found
         target, n = options[k][0], np.array([*labels[k].normal, 0.0])
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
         obs = yield from cartesian(self.name, obs, ctx, target + UP * 0.1, rot, fallback=above)
-        obs = yield from cartesian(self.name, obs, ctx, target, rot)
+        obs = yield from cartesian(self.name, obs, ctx, target, rot, fallback=at)
         obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
         obs = yield from cartesian(self.name, obs, ctx, target + n * 0.1, rot)
         del rot_now

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from housebench.annotations.schema import AssetAnnotation
+from housebench.robot.fetch import GRIPPER_OPENING
 from housebench.state import ObjectState
 from housebench.tasks.geometry import rotation, world_box
 
@@ -25,6 +26,8 @@ MAX_WIDTH = 0.09  # widest object the fingers take (0.1 m opening less clearance
 TOP_MARGIN = 0.04  # a tall object is pinched this far below its top
 RIM_DEPTH = 0.035  # the fingertips reach this far down a container's wall
 TILTED = 0.87  # cos 30 deg: an item tilted further is taken by its world box (it fell over)
+OPEN_MARGIN = 0.03  # the fingers open this much wider than what they take (not fully: a rim pinch's inner
+# finger would land on the container's contents, a pinch inside a box on its walls), m
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,12 @@ class TopGrasp:
     kind: str
     pad: np.ndarray  # world position of the pad centre at the grasp
     yaws: tuple[float, ...]  # finger-closing directions to try (world yaw), best first
+    opening: float = GRIPPER_OPENING  # finger gap on the way in, m
+
+
+def opening(width: float) -> float:
+    """The finger gap to approach a part ``width`` wide with."""
+    return min(GRIPPER_OPENING, width + OPEN_MARGIN)
 
 
 def grasps(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
@@ -54,7 +63,7 @@ def grasps(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
             yaws = [yaw, yaw + math.pi]
             if max(asset.size[0], asset.size[1]) <= MAX_WIDTH:  # narrow both ways: taken across as well
                 yaws += [yaw + math.pi / 2, yaw - math.pi / 2]
-            out.append(TopGrasp("top_pinch", pad, tuple(yaws)))
+            out.append(TopGrasp("top_pinch", pad, tuple(yaws), opening(prim.width)))
         elif prim.kind == "rim_pinch" and asset.container is not None:
             pad_z = max(FINGER_HALF + TIP_CLEARANCE, prim.point[2] + FINGER_HALF - (RIM_DEPTH - 0.02))
             hx, hy = asset.container.inner_half_extents
@@ -66,7 +75,7 @@ def grasps(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
                     continue
                 pad = origin + rot @ np.array([lx, ly, pad_z - asset.bottom_offset])
                 turn = yaw + ayaw * math.pi / 2
-                out.append(TopGrasp("rim_pinch", pad, (turn, turn + math.pi)))
+                out.append(TopGrasp("rim_pinch", pad, (turn, turn + math.pi), opening(prim.width)))
     return out
 
 
@@ -79,4 +88,6 @@ def _fallen(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
         return []
     low = FINGER_HALF + (THIN_TIP if size[2] < THIN else TIP_CLEARANCE)
     pad = np.array([(box[0] + box[3]) / 2, (box[1] + box[4]) / 2, box[2] + max(low, size[2] / 2)])
-    return [TopGrasp("top_pinch", pad, tuple(y + k * math.pi for y in yaws for k in (0, 1)))]
+    yaws_both = tuple(y + k * math.pi for y in yaws for k in (0, 1))
+    widest = max(width for yaw, width in ((0.0, size[0]), (math.pi / 2, size[1])) if width <= MAX_WIDTH)
+    return [TopGrasp("top_pinch", pad, yaws_both, opening(widest))]

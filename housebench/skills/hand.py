@@ -271,10 +271,10 @@ def pick_across(skill: Skill, ctx: SkillContext, obs: Observation, support: Supp
     found = stance_search(ctx, obs, [top_down_option(pad, (yaw, yaw + math.pi))], UP * APPROACH)
     if found is None:
         raise skill.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in pad])
-    pose_base, (above, _, rot, _) = found
+    pose_base, (above, at, rot, _) = found
     ctx.log("stance", skill=skill.name, target=obj, grasp="across", base=[round(v, 3) for v in pose_base])
     obs = yield from approach(skill, ctx, obs, pose_base)
-    return (yield from grasp_at(skill, ctx, obs, pad, rot, UP * APPROACH, above, UP * LIFT))
+    return (yield from grasp_at(skill, ctx, obs, pad, rot, UP * APPROACH, (above, at), UP * LIFT))
 
 
 class Upright(Skill):

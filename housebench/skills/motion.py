@@ -119,13 +119,16 @@ def cartesian(
     **extra,
 ) -> SkillGen:
     """The grasp frame along a straight line (:func:`line_waypoints`); where the IK loses the line,
-    one joint motion to ``fallback`` (joints known to reach the goal) when given."""
+    one joint motion to the goal solved from ``fallback`` (joints that reach it from the planned base
+    pose) for the base where it stands, or to ``fallback`` itself when that solve misses."""
     try:
         waypoints, speed = line_waypoints(skill, obs, ctx, goal_pos, rot, step), 0.5
     except SkillFailure:
         if fallback is None:
             raise
-        waypoints, speed = [fallback], JOINT_SPEED
+        base = {j: obs.joints[j] for j in BASE_JOINTS}
+        result = ik(ctx).solve({**obs.joints, **fallback, **base}, goal_pos, rot)
+        waypoints, speed = [result.joints if result.ok(0.01, 0.08) else fallback], JOINT_SPEED
     return (yield from move_arm(skill, obs, waypoints, ctx, speed=speed, **extra))
 
 

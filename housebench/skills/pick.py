@@ -157,11 +157,12 @@ class Pick(Skill):
         found = stance_search(ctx, obs, [top_down_option(o.pad, o.yaws) for o in options], UP * APPROACH)
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0].pad])
-        pose, (above, _, rot, k) = found
+        pose, (above, at, rot, k) = found
         grasp = options[k]
         ctx.log("stance", skill=self.name, target=self.obj, grasp=grasp.kind, base=[round(v, 3) for v in pose])
         obs = yield from approach(self, ctx, obs, pose)
-        return (yield from grasp_at(self, ctx, obs, grasp.pad, rot, UP * APPROACH, above, UP * LIFT))
+        joints = (above, at)
+        return (yield from grasp_at(self, ctx, obs, grasp.pad, rot, UP * APPROACH, joints, UP * LIFT, grasp.opening))
 
 
 def grasp_at(
@@ -171,14 +172,15 @@ def grasp_at(
     pad: np.ndarray,
     rot: np.ndarray,
     pre: np.ndarray,
-    pre_joints: dict[str, float],
+    joints: tuple[dict[str, float], dict[str, float]],
     lift: np.ndarray,
+    opening: float = OPEN,
 ) -> SkillGen:
-    """From the stance: fingers open to ``pad + pre``, straight in to ``pad``, close, check both fingers
-    touch the object (``MISSED``), move by ``lift``, check it is still held (``DROPPED``), carry pose."""
+    """From the stance: fingers open (to ``opening``) to ``pad + pre``, straight in to ``pad``, close, check both
+    fingers touch the object (``MISSED``), move by ``lift``, check it is still held (``DROPPED``), carry pose."""
     obj = skill.target()
-    obs = yield from cartesian(skill.name, obs, ctx, pad + pre, rot, fallback=pre_joints, gripper=OPEN)
-    obs = yield from cartesian(skill.name, obs, ctx, pad, rot, gripper=OPEN)
+    obs = yield from cartesian(skill.name, obs, ctx, pad + pre, rot, fallback=joints[0], gripper=opening)
+    obs = yield from cartesian(skill.name, obs, ctx, pad, rot, fallback=joints[1], gripper=opening)
     obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
     touching = [f for f, names in obs.finger_contacts.items() if obj in names]
     if len(touching) < 2:

@@ -138,14 +138,14 @@ class Place(Skill):
         found = stance_search(ctx, obs, options, UP * APPROACH, skip=(self.obj,))
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0][0]])
-        pose, (above, _, rot, k) = found
+        pose, (above, at, rot, k) = found
         target = options[k][0]
         ctx.log("stance", skill=self.name, target=self.target(), base=[round(v, 3) for v in pose], turn=k)
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
         obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot, fallback=above)
         if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
             raise self.fail(Reason.DROPPED, where="approach", height=round(obs.objects[self.obj].pos[2], 3))
-        obs = yield from cartesian(self.name, obs, ctx, target, rot)
+        obs = yield from cartesian(self.name, obs, ctx, target, rot, fallback=at)
         return obs, target, rot
 
 
