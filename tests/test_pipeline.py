@@ -121,9 +121,9 @@ def check_pipeline(repo: Path, env: dict) -> None:
     # a second repro re-runs nothing; one param re-runs that stage and what depends on it
     assert ran_stages(run(dvc + ["repro"], repo, env)) == []
     text = (repo / "params.yaml").read_text()
-    (repo / "params.yaml").write_text(
-        text.replace(f"horizon_s: {params['horizon_s']}", f"horizon_s: {params['horizon_s'] + 0.5}")
-    )
+    head, rollout = text.split("\nrollout:", 1)  # verify has a horizon_s of its own
+    rollout = rollout.replace(f"horizon_s: {params['horizon_s']}", f"horizon_s: {params['horizon_s'] + 0.5}", 1)
+    (repo / "params.yaml").write_text(head + "\nrollout:" + rollout)
     assert ran_stages(run(dvc + ["repro"], repo, env)) == ["rollout", "report"]
 
     # every stage before the rollout is byte-identical when rebuilt from a cold cache
