@@ -1,4 +1,5 @@
-"""Shared fixtures: a real Prefect server on loopback, and the repository root."""
+"""Shared fixtures: a real Prefect server on loopback, the repository root, and episode jobs on the built
+scenes."""
 
 from __future__ import annotations
 
@@ -16,6 +17,30 @@ import pytest
 os.environ.setdefault("MUJOCO_GL", "egl")
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def built_job(task: str, variant: str, policy: str, horizon_s: float, pose_noise_m: float = 0.002):
+    """An episode job on the scene of ``dvc repro annotate`` (the test skips, saying so, without it)."""
+    from housebench.rollout.episode import EpisodeJob
+
+    scene = ROOT / "scenes/settled" / task / variant / "scene.usda"
+    if not scene.exists():
+        pytest.skip("built scenes missing: dvc repro annotate")
+    return EpisodeJob(
+        run="test",
+        task=task,
+        variant=variant,
+        seed=0,
+        policy=policy,
+        backend="mujoco",
+        scene=scene,
+        task_file=ROOT / "scenes/tasks" / task / variant / "task.json",
+        annotations=ROOT / "annotations/scenes" / f"{task}__{variant}.json",
+        horizon_s=horizon_s,
+        control_dt=0.1,
+        pose_noise_m=pose_noise_m,
+    )
+
 
 PREFECT_QUIET = {
     "PREFECT_SERVER_ANALYTICS_ENABLED": "false",

@@ -3,21 +3,17 @@ task scene opened and shut by the fingers in contact physics (slow: needs the bu
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from housebench.annotations.schema import SceneAnnotations
 from housebench.house.query import HouseQuery
-from housebench.rollout.episode import EpisodeJob
 from housebench.skills.articulate import Close, Door, Open, contact_pose
 from housebench.skills.base import SkillContext, SkillRunner
 from housebench.skills.navigate import part_box
+from tests.conftest import ROOT, built_job
 
-ROOT = Path(__file__).resolve().parents[2]
 TASK, VARIANT = "heat_breakfast", "v000"
-SCENE = ROOT / "scenes/settled" / TASK / VARIANT / "scene.usda"
 ANNOTATIONS = ROOT / "annotations/scenes" / f"{TASK}__{VARIANT}.json"
 
 
@@ -52,22 +48,7 @@ def _run(episode, ctx, obs, skill):
 
 @pytest.mark.slow
 def test_the_microwave_door_is_opened_and_closed_by_the_fingers():
-    if not SCENE.exists():
-        pytest.skip("built scenes missing: dvc repro annotate")
-    job = EpisodeJob(
-        run="test",
-        task=TASK,
-        variant=VARIANT,
-        seed=0,
-        policy="noop",
-        backend="mujoco",
-        scene=SCENE,
-        task_file=ROOT / "scenes/tasks" / TASK / VARIANT / "task.json",
-        annotations=ANNOTATIONS,
-        horizon_s=400.0,
-        control_dt=0.1,
-        pose_noise_m=0.0,
-    )
+    job = built_job(TASK, VARIANT, "noop", horizon_s=400.0, pose_noise_m=0.0)
     episode = job.open()
     obs = episode.reset(0)
     ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)

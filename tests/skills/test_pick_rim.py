@@ -4,38 +4,19 @@ rim; opened to the wall's width plus a margin, the fingers take the rim and the 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from housebench.rollout.episode import EpisodeJob
 from housebench.skills.base import SkillContext, SkillRunner
 from housebench.skills.pick import Pick
 from housebench.tasks import goal as g
+from tests.conftest import built_job
 
-ROOT = Path(__file__).resolve().parents[2]
 TASK, VARIANT = "bring_fruit_bowl", "v000"
 
 
 @pytest.mark.slow
 def test_rim_pinch_takes_a_bowl_with_fruit_in_it():
-    scene = ROOT / "scenes/settled" / TASK / VARIANT / "scene.usda"
-    if not scene.exists():
-        pytest.skip("built scenes missing: dvc repro annotate")
-    job = EpisodeJob(
-        run="test",
-        task=TASK,
-        variant=VARIANT,
-        seed=0,
-        policy="noop",
-        backend="mujoco",
-        scene=scene,
-        task_file=ROOT / "scenes/tasks" / TASK / VARIANT / "task.json",
-        annotations=ROOT / "annotations/scenes" / f"{TASK}__{VARIANT}.json",
-        horizon_s=150.0,
-        control_dt=0.1,
-        pose_noise_m=0.002,
-    )
+    job = built_job(TASK, VARIANT, "noop", horizon_s=150.0)
     episode = job.open()
     obs = episode.reset(0)
     ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)
