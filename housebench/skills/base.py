@@ -122,6 +122,16 @@ class Skill(ABC):
                 raise self.fail(reason, failed=failed_items(verdict))
 
 
+class ObjectSkill(Skill):
+    """A skill on one object: ``obj``, its target in the event log."""
+
+    def __init__(self, obj: str) -> None:
+        self.obj = obj
+
+    def target(self) -> str:
+        return self.obj
+
+
 class SkillRunner:
     """Drives one skill from a policy's ``act``: one :meth:`step` per control step."""
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from housebench.annotations.schema import Support
 from housebench.house.query import HouseQuery
-from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
+from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import FINGER_HALF
 from housebench.skills.motion import cartesian, hold, pad_pose
 from housebench.skills.pick import CLOSED, OPEN, UP, approach, grasp_at, stance_search, to_carry
@@ -96,15 +96,9 @@ def overhanging(ctx: SkillContext, obs: Observation, obj: str, at_least: float) 
     return best if best.out(box) >= at_least else None
 
 
-class PushToEdge(Skill):
+class PushToEdge(ObjectSkill):
     name = "push"
     timeout_s = 90.0
-
-    def __init__(self, obj: str) -> None:
-        self.obj = obj
-
-    def target(self) -> str:
-        return self.obj
 
     def postconditions(self, ctx: SkillContext):
         return [
@@ -160,15 +154,9 @@ def _top_down_along(edge: Edge, tilt: float = 0.0) -> np.ndarray:
     return np.column_stack([x, y, np.cross(x, y)])
 
 
-class PickOverhang(Skill):
+class PickOverhang(ObjectSkill):
     name = "pick"
     timeout_s = 90.0
-
-    def __init__(self, obj: str) -> None:
-        self.obj = obj
-
-    def target(self) -> str:
-        return self.obj
 
     def preconditions(self, ctx: SkillContext):
         return [g.HandEmpty(predicate="hand_empty")]

@@ -28,7 +28,7 @@ from scipy.spatial.transform import Rotation
 
 from housebench.annotations.schema import Support
 from housebench.house.query import HouseQuery
-from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
+from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.edge import PlaceAtEdge
 from housebench.skills.grasp import FINGER_HALF, TIP_CLEARANCE
 from housebench.skills.motion import cartesian, hold, pad_pose
@@ -89,17 +89,11 @@ def start_support(ctx: SkillContext, obs: Observation, obj: str) -> Support | No
     return resting_on(ctx, ctx.initial.objects[obj], obj)
 
 
-class Regrasp(Skill):
+class Regrasp(ObjectSkill):
     """Set the held object down where it started, let go, take it again (a fresh, centred grasp)."""
 
     name = "regrasp"
     timeout_s = 240.0
-
-    def __init__(self, obj: str) -> None:
-        self.obj = obj
-
-    def target(self) -> str:
-        return self.obj
 
     def preconditions(self, ctx: SkillContext):
         return [g.Holding(predicate="holding", items=[self.obj])]
@@ -277,17 +271,11 @@ def pick_across(skill: Skill, ctx: SkillContext, obs: Observation, support: Supp
     return (yield from grasp_at(skill, ctx, obs, pad, rot, UP * APPROACH, (above, at), UP * LIFT))
 
 
-class Upright(Skill):
+class Upright(ObjectSkill):
     """Stand the toppled ``obj`` back up on its base where it lies (picked across its body, turned)."""
 
     name = "upright"
     timeout_s = 240.0
-
-    def __init__(self, obj: str) -> None:
-        self.obj = obj
-
-    def target(self) -> str:
-        return self.obj
 
     def preconditions(self, ctx: SkillContext):
         return [g.HandEmpty(predicate="hand_empty")]

@@ -16,7 +16,7 @@ from housebench.house.query import HouseQuery
 from housebench.planning.footprint import stance_free
 from housebench.planning.reach import candidates, first_reaching, near_cells
 from housebench.robot.kinematics import ARM, top_down
-from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
+from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import grasps
 from housebench.skills.motion import (
     JOINT_SPEED,
@@ -133,15 +133,9 @@ def approach(skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tupl
     return obs
 
 
-class Pick(Skill):
+class Pick(ObjectSkill):
     name = "pick"
     timeout_s = 120.0
-
-    def __init__(self, obj: str) -> None:
-        self.obj = obj
-
-    def target(self) -> str:
-        return self.obj
 
     def preconditions(self, ctx: SkillContext):
         return [HandEmpty(predicate="hand_empty")]
