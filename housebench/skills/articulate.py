@@ -28,7 +28,7 @@ from housebench.house.query import HouseQuery
 from housebench.planning.footprint import stance_free
 from housebench.planning.reach import candidates, near_cells
 from housebench.robot.kinematics import ARM
-from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
+from housebench.skills.base import PartSkill, Reason, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import FINGER_HALF
 from housebench.skills.motion import base_joints, cartesian, hold, ik, ready_arm, wrap
 from housebench.skills.navigate import obstacle_boxes, planner
@@ -133,15 +133,9 @@ def door_part(ctx: SkillContext, name: str) -> ArticulatedPart | None:
     return HouseQuery(ctx.scene.house).parts.get(name)
 
 
-class _Articulate(Skill):
+class _Articulate(PartSkill):
     timeout_s = 150.0
     opening: bool
-
-    def __init__(self, part: str) -> None:
-        self.part = part
-
-    def target(self) -> str:
-        return self.part
 
     def _done(self, part: ArticulatedPart, q: float) -> bool:
         if self.opening:

@@ -132,6 +132,16 @@ class ObjectSkill(Skill):
         return self.obj
 
 
+class PartSkill(Skill):
+    """A skill on one articulated part of the house: ``part``, its target in the event log."""
+
+    def __init__(self, part: str) -> None:
+        self.part = part
+
+    def target(self) -> str:
+        return self.part
+
+
 class SkillRunner:
     """Drives one skill from a policy's ``act``: one :meth:`step` per control step."""
 

@@ -13,7 +13,7 @@ import numpy as np
 from scipy.spatial.transform import Rotation
 
 from housebench.house.query import HouseQuery
-from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
+from housebench.skills.base import PartSkill, Reason, SkillContext, SkillGen
 from housebench.skills.grasp import FINGER_HALF
 from housebench.skills.motion import cartesian, hold
 from housebench.skills.pick import CLOSED, OPEN, approach, stance_search, to_carry
@@ -26,15 +26,9 @@ OVERTURN = 0.15  # rad past the knob's travel
 STEPS = 6  # the turn is commanded in this many steps, the knob measured after each
 
 
-class Turn(Skill):
+class Turn(PartSkill):
     name = "switch"
     timeout_s = 90.0
-
-    def __init__(self, part: str) -> None:
-        self.part = part
-
-    def target(self) -> str:
-        return self.part
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         part = HouseQuery(ctx.scene.house).parts.get(self.part)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from housebench.house.query import HouseQuery
-from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
+from housebench.skills.base import PartSkill, Reason, Skill, SkillContext, SkillGen
 from housebench.skills.grasp import FINGER_HALF
 from housebench.skills.motion import cartesian, hold
 from housebench.skills.pick import CLOSED, approach, stance_search, to_carry
@@ -32,15 +32,9 @@ def approach_rot(direction: np.ndarray) -> np.ndarray:
     return np.column_stack([x, y, np.cross(x, y)])
 
 
-class Press(Skill):
+class Press(PartSkill):
     name = "press"
     timeout_s = 90.0
-
-    def __init__(self, part: str) -> None:
-        self.part = part
-
-    def target(self) -> str:
-        return self.part
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         part = HouseQuery(ctx.scene.house).parts.get(self.part)
