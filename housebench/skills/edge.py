@@ -23,7 +23,7 @@ from housebench.house.query import HouseQuery
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import FINGER_HALF
 from housebench.skills.motion import cartesian, hold, pad_pose
-from housebench.skills.pick import CLOSED, OPEN, UP, approach, grasp_at, stance_search, to_carry
+from housebench.skills.pick import CLOSED, OPEN, UP, Pick, approach, grasp_at, stance_search, to_carry
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import world_box
@@ -154,15 +154,10 @@ def _top_down_along(edge: Edge, tilt: float = 0.0) -> np.ndarray:
     return np.column_stack([x, y, np.cross(x, y)])
 
 
-class PickOverhang(ObjectSkill):
-    name = "pick"
+class PickOverhang(Pick):
+    """The pick of a flat item: pinched at the part pushed over the support's edge (same contract)."""
+
     timeout_s = 90.0
-
-    def preconditions(self, ctx: SkillContext):
-        return [g.HandEmpty(predicate="hand_empty")]
-
-    def postconditions(self, ctx: SkillContext):
-        return [g.Holding(predicate="holding", items=[self.obj])]
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         edge = overhanging(ctx, obs, self.obj, 0.03)
