@@ -1,5 +1,6 @@
 """The command line: every area is reachable and documented from `housebench --help`."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -76,3 +77,13 @@ def test_help_imports_no_mesh_usd_or_simulator_library(area):
         check=True,
     ).stdout
     assert out.strip() == "", f"housebench {' '.join(area)} --help imported {out.strip()}"
+
+
+@pytest.mark.parametrize("stage", ["house", "droptest", "settle"])
+def test_rendering_stage_imports_no_simulator_before_choosing_gl(stage):
+    """MuJoCo reads ``MUJOCO_GL`` once, at its first import: a stage that renders must not import it
+    before its ``main`` calls ``use_offscreen_gl`` (else `dvc repro` without MUJOCO_GL set cannot render)."""
+    code = f"import sys, stages.{stage}; print('mujoco' in sys.modules)"
+    env = {k: v for k, v in os.environ.items() if k != "MUJOCO_GL"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False", f"stages.{stage} imports mujoco at import time"

@@ -35,6 +35,7 @@ USD_ASSET = Path(__file__).with_name("fetch.usda")  # the robot as a UsdPhysics 
 GRIP_SITE = f"{PREFIX}grip"  # the gripper frame between the finger pads
 FINGER_BODIES = {"left": f"{PREFIX}l_gripper_finger_link", "right": f"{PREFIX}r_gripper_finger_link"}
 BASE_CLEARANCE = 0.005  # the base glides 5 mm above the floor (driven, not rolling)
+IMPRATIO = 10.0  # frictional-to-normal impedance ratio: held objects slip far less (elliptic cone)
 
 # Fetch's standard "tucked" arm pose (fetch_ros), torso low, gripper open.
 HOME: dict[str, float] = {

@@ -25,6 +25,7 @@ from housebench.robot.fetch import (
     BASE_JOINTS,
     FINGER_JOINTS,
     HEAD_JOINTS,
+    IMPRATIO,
     PREFIX,
     TORSO_JOINT,
     model_dir,
@@ -42,7 +43,6 @@ _GAINS = {
 
 
 FINGER_FORCE = 60.0  # newtons, each finger
-IMPRATIO = 10.0  # frictional-to-normal impedance ratio: held objects slip far less (elliptic cone)
 ROLL_RANGE = 3.1  # rad: limits of the upperarm, forearm and wrist roll joints (unlimited upstream)
 PAD = "pad"  # site at the centre of the finger pads (gripper_link origin; the fingertips are 38.5 mm further)
 

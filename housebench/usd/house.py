@@ -40,8 +40,7 @@ from housebench.house.layout import House
 from housebench.house.parts import Part
 from housebench.house.picture import ASPECT, topdown_view
 from housebench.io import r6
-from housebench.robot.fetch import USD_ASSET
-from housebench.robot.model import IMPRATIO
+from housebench.robot.fetch import IMPRATIO, USD_ASSET
 from housebench.usd.paths import COLLISION_GROUPS, HOUSE_ROOT, PROPS_PATH, ROBOT_PATH, TOPDOWN_CAMERA
 
 PART_DENSITY = 400.0  # kg/m^3 of doors, drawers, buttons and keys
