@@ -197,8 +197,9 @@ class ScriptedPolicy:
                     self.ctx.log("decision", move=move.describe(), choice="no free spot")
                     break
                 failure, obs = yield place
-                if failure is not None and failure.reason in (Reason.UNREACHABLE, Reason.NO_SPACE) and place.support:
-                    move.failed.add(place.support.name)  # another surface next time
+                surface = getattr(place, "support", None)  # a stack's target is an object, not a surface
+                if failure is not None and failure.reason in (Reason.UNREACHABLE, Reason.NO_SPACE) and surface:
+                    move.failed.add(surface.name)  # another surface next time
                 if failure is None or self.ctx.judge(move.check, obs.state).success:  # failed after it was done
                     placed[move.obj] = obs.objects[move.obj].pos[:2]
                     break

@@ -45,3 +45,25 @@ def test_a_standing_bottle_gets_laid_on_its_own_table():
 def test_nothing_toppled_at_the_start():
     ctx, obs = _start("arrange_drinks")
     assert toppled(ctx, obs) == []
+
+
+def test_a_stack_that_fails_unreachable_is_tried_again_not_a_crash():
+    """A failed ``stack`` (its target is an object, not a surface) leads to another attempt; the script
+    once read ``place.support`` of it and crashed 11 of 500 episodes."""
+    from housebench.policy.base import PolicyContext
+    from housebench.policy.scripted import ScriptedPolicy
+    from housebench.skills.base import Reason, SkillFailure
+    from housebench.skills.hand import Stack
+
+    ctx, obs = _start("stack_blocks")
+    policy = ScriptedPolicy(ScriptedPolicy.Params())
+    policy.reset(PolicyContext(ctx.task, ctx.scene, 0.1, 1.0, log=lambda kind, **detail: None), obs)
+    stacks, skill = 0, next(policy.script)
+    while True:
+        stacks += isinstance(skill, Stack)
+        failure = SkillFailure(skill.name, Reason.UNREACHABLE) if isinstance(skill, Stack) else None
+        try:
+            skill = policy.script.send((failure, obs))
+        except StopIteration:
+            break
+    assert stacks == ScriptedPolicy.Params().attempts
