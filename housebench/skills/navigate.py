@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 
 import networkx as nx
 import numpy as np
 
-from housebench.annotations.schema import ArticulatedPart
+from housebench.annotations.schema import ArticulatedPart, HouseAnnotations
 from housebench.house.floor import FloorGrid, free_grid, grid_axes
 from housebench.house.query import HouseQuery
 from housebench.planning.base_path import BasePlanner, NoPath, grid_graph
@@ -63,22 +64,36 @@ def moving_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()
     return boxes + prop_boxes(ctx, obs, skip)
 
 
-def _house_floor(ctx: SkillContext) -> tuple[tuple[float, float, float, float], FloorGrid, nx.Graph]:
-    """The bounds of the house's free-floor grid, its free cells without props and their graph."""
-    query = HouseQuery(ctx.scene.house)
+HouseFloor = tuple[tuple[float, float, float, float], FloorGrid, nx.Graph]
+_FLOORS: dict[str, HouseFloor] = {}  # per house (its annotations' hash): one process plans in few houses
+
+
+def _house_floor(ctx: SkillContext) -> HouseFloor:
+    """The bounds of the house's free-floor grid, its free cells without props and their graph, built
+    once per house and process (every episode of a worker plans in the same house; nothing mutates them)."""
+    key = hashlib.sha256(ctx.scene.house.model_dump_json().encode()).hexdigest()
+    if key not in _FLOORS:
+        if len(_FLOORS) >= 4:
+            _FLOORS.pop(next(iter(_FLOORS)))
+        _FLOORS[key] = _build_house_floor(ctx.scene.house)
+    return _FLOORS[key]
+
+
+def _build_house_floor(house: HouseAnnotations) -> HouseFloor:
+    query = HouseQuery(house)
     res = query.resolution
     xs, ys = grid_axes(query.bounds, res)
     bounds = (float(xs[0]) - res / 2, float(ys[0]) - res / 2)
     bounds += (bounds[0] + len(xs) * res, bounds[1] + len(ys) * res)
-    house = free_grid((o.box for o in ctx.scene.house.obstacles), bounds, ctx.scene.house.robot.footprint, res)
-    return bounds, house, grid_graph(house.free)
+    free = free_grid((o.box for o in house.obstacles), bounds, house.robot.footprint, res)
+    return bounds, free, grid_graph(free.free)
 
 
 def planner(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> BasePlanner:
     """A base planner over the free floor with the props and open parts where they stand now (but
-    ``skip``). The house's own part of the grid and its graph are built once per context: a cell is free
-    when it is free of the house and of what moves."""
-    bounds, house, graph = ctx.tool("house_floor", lambda: _house_floor(ctx))
+    ``skip``). The house's own part of the grid and its graph are built once per house (:func:`_house_floor`): a
+    cell is free when it is free of the house and of what moves."""
+    bounds, house, graph = _house_floor(ctx)
     props = free_grid(moving_boxes(ctx, obs, skip), bounds, ctx.scene.house.robot.footprint, house.resolution)
     return BasePlanner(FloorGrid(props.x0, props.y0, props.resolution, house.free & props.free), graph)
 

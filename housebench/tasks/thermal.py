@@ -83,8 +83,10 @@ class ThermalModel:
         """Per object: ("heat", degrees gained over ``dt``), or ("fridge" | "ambient", the
         temperature it relaxes to)."""
         s = self.setup
+        regime = {n: ("ambient", s.ambient_c) for n in self.assets if n in state.objects}
+        if not self.appliances:  # nothing heats or cools: the object centres are not needed
+            return regime
         centres = {n: geometry.centre(state.objects[n], a) for n, a in self.assets.items() if n in state.objects}
-        regime = {n: ("ambient", s.ambient_c) for n in centres}
         for app in self.appliances:
             inside = [n for n, c in centres.items() if app.cavity and geometry.in_box(c, app.cavity)]
             if app.kind == "fridge" and self._closed(app.door, state):

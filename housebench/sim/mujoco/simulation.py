@@ -46,6 +46,9 @@ class MujocoSimulation:
         self._joint_adr = np.array(list(self._joints.values()), dtype=int)
         self._actuators = {model.actuator(a).name: a for a in range(model.nu)}
         self._dofs = {model.joint(j).name: int(model.jnt_dofadr[j]) for j in range(model.njnt)}
+        self._robot = [name for name in self._joints if name.startswith(fetch.PREFIX)]  # in the state's order
+        self._robot_dofs = np.array([self._dofs[name] for name in self._robot], dtype=int)
+        self._parts = [name for name in self._joints if not name.startswith(fetch.PREFIX)]
         self._labels = _body_labels(model)
         self._fingers = {
             side: model.body(name).id for side, name in fetch.FINGER_BODIES.items() if _has_body(model, name)
@@ -99,7 +102,7 @@ class MujocoSimulation:
         """The robot's joints, base, gripper and finger contacts, every prop and part, and the images of
         ``cameras`` (``head`` or ``third``; RGB as ``<camera>/rgb``, depth in metres as ``<camera>/depth``)."""
         state = self.get_state()
-        robot = {name: value for name, value in state.joints.items() if name.startswith(fetch.PREFIX)}
+        robot = {name: state.joints[name] for name in self._robot}
         site = self.data.site(fetch.GRIP_SITE)
         quat = np.zeros(4)
         mujoco.mju_mat2Quat(quat, site.xmat)
@@ -113,14 +116,14 @@ class MujocoSimulation:
         return Observation(
             time=state.time,
             joints=robot,
-            joint_velocities={name: float(self.data.qvel[self._dofs[name]]) for name in robot},
+            joint_velocities=dict(zip(self._robot, self.data.qvel[self._robot_dofs].tolist())),
             base=base,
             ee_pos=tuple(site.xpos.tolist()),
             ee_quat=tuple(quat.tolist()),
             gripper_opening=sum(robot.get(name, 0.0) for name in fetch.FINGER_JOINTS),
             finger_contacts={side: tuple(state.contacts.get(side, ())) for side in FINGERS},
             objects=state.objects,
-            parts={name: value for name, value in state.joints.items() if name not in robot},
+            parts={name: state.joints[name] for name in self._parts},
             temperatures_c={},
             state=state,
             images=images,
