@@ -109,7 +109,8 @@ def carry_pos(obs: Observation) -> np.ndarray:
 
 def to_carry(skill: Skill, ctx: SkillContext, obs: Observation, rot: np.ndarray | None = None, **extra) -> SkillGen:
     """The arm to the carry pose, the hand turned to ``rot`` (default: as it is; from the tuck, fingers
-    across the heading): from the tuck by a joint motion, else along a straight line."""
+    across the heading): from the tuck by a joint motion, else along a straight line; round the house and
+    the props where that would hit them."""
     tucked = all(abs(obs.joints[j] - TUCK[j]) < 0.05 for j in ARM)
     if rot is None:
         rot = top_down(obs.base[2] + math.pi / 2) if tucked else pad_pose(ctx, obs)[1]
@@ -121,7 +122,7 @@ def to_carry(skill: Skill, ctx: SkillContext, obs: Observation, rot: np.ndarray 
     except SkillFailure:  # tucked, or no straight line: one joint motion from the ready seed
         start = {**obs.joints, **ready_arm(ctx)}
         waypoints, speed = [ik(ctx).solve(start, carry_pos(obs), rot, max_iters=100).joints], JOINT_SPEED
-    return (yield from move_arm(skill.name, obs, waypoints, ctx, speed=speed, **extra))
+    return (yield from move_arm(skill.name, obs, waypoints, ctx, speed=speed, avoid=True, **extra))
 
 
 def approach(skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tuple[str, ...] = ()) -> SkillGen:
@@ -173,7 +174,7 @@ def grasp_at(
     """From the stance: fingers open (to ``opening``) to ``pad + pre``, straight in to ``pad``, close, check both
     fingers touch the object (``MISSED``), move by ``lift``, check it is still held (``DROPPED``), carry pose."""
     obj = skill.target()
-    obs = yield from cartesian(skill.name, obs, ctx, pad + pre, rot, fallback=joints[0], gripper=opening)
+    obs = yield from cartesian(skill.name, obs, ctx, pad + pre, rot, fallback=joints[0], avoid=True, gripper=opening)
     obs = yield from cartesian(skill.name, obs, ctx, pad, rot, fallback=joints[1], gripper=opening)
     obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
     touching = [f for f, names in obs.finger_contacts.items() if obj in names]

@@ -127,7 +127,7 @@ class Place(Skill):
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         obs, target, rot = yield from self.lower(ctx, obs)
         obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
-        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot)
+        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot, avoid=True)
         return (yield from to_carry(self, ctx, obs, rot))
 
     def lower(self, ctx: SkillContext, obs: Observation):
@@ -142,7 +142,7 @@ class Place(Skill):
         target = options[k][0]
         ctx.log("stance", skill=self.name, target=self.target(), base=[round(v, 3) for v in pose], turn=k)
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
-        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot, fallback=above)
+        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot, fallback=above, avoid=True)
         if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
             raise self.fail(Reason.DROPPED, where="approach", height=round(obs.objects[self.obj].pos[2], 3))
         obs = yield from cartesian(self.name, obs, ctx, target, rot, fallback=at)
@@ -166,4 +166,4 @@ class Release(Skill):
             )
         except SkillFailure:
             return obs
-        return (yield from move_arm(self.name, obs, waypoints, ctx, speed=0.5))
+        return (yield from move_arm(self.name, obs, waypoints, ctx, speed=0.5, avoid=True))
