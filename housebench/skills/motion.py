@@ -40,6 +40,17 @@ def held(obs: Observation) -> str | None:
     return next((name for name in sorted(both) if name in obs.objects), None)
 
 
+def arm_clear(
+    ctx: SkillContext, obs: Observation, joints: dict[str, float], skip: tuple[str, ...] = (), touch: bool = False
+) -> bool:
+    """Whether the arm at ``joints`` (any base pose), holding what it holds now, keeps ``planning.arm.MARGIN`` clear of
+    the house and the props (but ``skip``); with ``touch``, whether it only does not run into them."""
+    scene = arm_planner(ctx).scene
+    hand = held(obs)
+    scene.sync(obs.joints, {n: p for n, p in obs.objects.items() if n not in skip or n == hand}, hand)
+    return all(dist >= 0.0 for dist in scene.contacts(joints).values()) if touch else not scene.contacts(joints)
+
+
 def clear_path(skill: str, obs: Observation, ctx: SkillContext, waypoints: list[dict[str, float]]) -> list[dict]:
     """``waypoints`` when the joint path from the measured joints through them keeps clear of the house
     and the props (what the hand holds attached to it); else an RRT-Connect path round what it hits to

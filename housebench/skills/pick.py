@@ -21,6 +21,7 @@ from housebench.skills.grasp import grasps
 from housebench.skills.motion import (
     JOINT_SPEED,
     TUCK,
+    arm_clear,
     base_joints,
     cartesian,
     hold,
@@ -56,11 +57,14 @@ def stance_search(
     pre: np.ndarray,
     skip: tuple[str, ...] = (),
     poses=None,
+    clear_of: tuple[str, ...] | None = None,
 ):
     """(base pose, (pre joints, at joints, rotation, option index)) from which the IK reaches one of
     ``options`` (pad target, rotations) and the pre-pose ``pre`` off it, or None. Poses (default: rings
     around the options' centre, facing it) must be clear of the house and the props (but ``skip``) by
-    the height-aware footprint, inside a room and near the floor's largest free piece."""
+    the height-aware footprint, inside a room and near the floor's largest free piece. With
+    ``clear_of``, the arm at the pre-pose keeps clear of the house and the props but those, and at the
+    target runs into none of them (:func:`arm_clear`)."""
     solver = ik(ctx)
     base_planner = planner(ctx, obs, skip)
     grid = base_planner.grid
@@ -88,9 +92,12 @@ def stance_search(
                 if not hi.ok():
                     continue
                 lo = solver.solve(hi.joints, target, rot, max_iters=80)
-                if lo.ok():
+                if lo.ok() and (clear_of is None or clear(hi.joints, lo.joints, clear_of)):
                     return hi.joints, lo.joints, rot, k
         return None
+
+    def clear(above: dict[str, float], at: dict[str, float], skip: tuple[str, ...]) -> bool:
+        return arm_clear(ctx, obs, above, skip) and arm_clear(ctx, obs, at, skip, touch=True)
 
     if poses is None:
         centre = np.mean([o[0][:2] for o in options], axis=0)
@@ -149,7 +156,8 @@ class Pick(ObjectSkill):
         options = grasps(asset, obs.objects[self.obj])
         if not options:
             raise self.fail(Reason.UNSUPPORTED, asset=asset.name, grasps=[g.kind for g in asset.grasps])
-        found = stance_search(ctx, obs, [top_down_option(o.pad, o.yaws) for o in options], UP * APPROACH)
+        tops = [top_down_option(o.pad, o.yaws) for o in options]
+        found = stance_search(ctx, obs, tops, UP * APPROACH, clear_of=(self.obj,))
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0].pad])
         pose, (above, at, rot, k) = found

@@ -135,7 +135,7 @@ class Place(Skill):
         options = self._options(ctx, obs)
         if not options:
             raise self.fail(Reason.NO_SPACE, support=self.support.name if self.support else self.container)
-        found = stance_search(ctx, obs, options, UP * APPROACH, skip=(self.obj,))
+        found = stance_search(ctx, obs, options, UP * APPROACH, skip=(self.obj,), clear_of=(self.obj,))
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0][0]])
         pose, (above, at, rot, k) = found
