@@ -43,11 +43,13 @@ def held(obs: Observation) -> str | None:
 def arm_clear(
     ctx: SkillContext, obs: Observation, joints: dict[str, float], skip: tuple[str, ...] = (), touch: bool = False
 ) -> bool:
-    """Whether the arm at ``joints`` (any base pose), holding what it holds now, keeps ``planning.arm.MARGIN`` clear of
-    the house and the props (but ``skip``); with ``touch``, whether it only does not run into them."""
+    """Whether the arm at ``joints`` (any base pose), holding what it holds now, keeps
+    ``planning.arm.MARGIN`` clear of the house and the props (but ``skip``); with ``touch`` (the hand
+    at its work: round the target, setting down what it holds, where the props' boxes are too coarse),
+    whether the bare arm runs into no part of the house."""
     scene = arm_planner(ctx).scene
-    hand = held(obs)
-    scene.sync(obs.joints, {n: p for n, p in obs.objects.items() if n not in skip or n == hand}, hand)
+    hand = None if touch else held(obs)
+    scene.sync(obs.joints, {} if touch else {n: p for n, p in obs.objects.items() if n == hand or n not in skip}, hand)
     return all(dist >= 0.0 for dist in scene.contacts(joints).values()) if touch else not scene.contacts(joints)
 
 

@@ -64,7 +64,7 @@ def stance_search(
     around the options' centre, facing it) must be clear of the house and the props (but ``skip``) by
     the height-aware footprint, inside a room and near the floor's largest free piece. With
     ``clear_of``, the arm at the pre-pose keeps clear of the house and the props but those, and at the
-    target runs into none of them (:func:`arm_clear`)."""
+    target runs into no part of the house (:func:`arm_clear`)."""
     solver = ik(ctx)
     base_planner = planner(ctx, obs, skip)
     grid = base_planner.grid
