@@ -30,6 +30,7 @@ HAND = f"{PREFIX}gripper_link"
 MARGIN = 0.01  # clearance a free state keeps from the house and the props, m
 STEP = 0.04  # largest joint change (rad, m for the torso) between checked states of a path
 WALL = 0.006  # least wall thickness of a container's boxes, m
+CHECKS = 20000  # state checks RRT-Connect may spend (about 1 s), and the simplification as many again
 DEEPER = 0.003  # a contact a motion starts in may get this much closer, m
 FAR = (0.0, 0.0, -100.0)  # where a prop that is held or absent is parked
 
@@ -37,7 +38,6 @@ BOX = mujoco.mjtGeom.mjGEOM_BOX
 Pair = tuple[int, int]
 
 ou.setLogLevel(ou.LOG_WARN)  # OMPL's info lines on every solve
-_SEEDED = False
 
 
 def prop_boxes(asset: AssetAnnotation) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -173,10 +173,10 @@ class ArmScene:
 
 class ArmPlanner:
     """Collision checks and RRT-Connect over the joints ``names`` of an :class:`ArmScene` (the other
-    joints stay as synced)."""
+    joints stay as synced); the k-th plan is seeded ``seed + k``."""
 
-    def __init__(self, scene: ArmScene, names: Sequence[str]) -> None:
-        self.scene, self.names = scene, list(names)
+    def __init__(self, scene: ArmScene, names: Sequence[str], seed: int) -> None:
+        self.scene, self.names, self.seed, self.plans = scene, list(names), seed, 0
         m = scene.model
         ids = [m.joint(n).id for n in self.names]
         self.low, self.high = m.jnt_range[ids, 0].copy(), m.jnt_range[ids, 1].copy()
@@ -210,22 +210,31 @@ class ArmPlanner:
                     return hits
         return []
 
-    def plan(self, start: Sequence[float], goal: Sequence[float], seed: int, time_s: float = 1.0) -> list[np.ndarray]:
-        """A collision-free joint path from ``start`` to ``goal`` (both included, simplified), or []."""
+    def plan(self, start: Sequence[float], goal: Sequence[float], checks: int = CHECKS) -> list[np.ndarray]:
+        """A collision-free joint path from ``start`` to ``goal`` (both included, simplified), or [] when
+        the goal collides or RRT-Connect finds none within ``checks`` state checks (as many again for
+        the simplification: budgets in checks, not seconds, and a seed per call keep it deterministic)."""
         if not self.free(goal):
             return []
-        global _SEEDED
-        if not _SEEDED:  # OMPL takes one seed per process, before its first random number
-            ou.RNG.setSeed(max(1, seed))
-            _SEEDED = True
-        space = ob.RealVectorStateSpace(len(self.names))
-        bounds = ob.RealVectorBounds(len(self.names))
+        self.plans += 1
+        ou.setLogLevel(ou.LOG_NONE)  # reseeding after the first plan is what we mean: say nothing
+        ou.RNG.setSeed(self.seed + self.plans)  # every RNG this plan creates draws from here (0: OMPL's own)
+        ou.setLogLevel(ou.LOG_WARN)
+        dim = len(self.names)
+        space = ob.RealVectorStateSpace(dim)
+        bounds = ob.RealVectorBounds(dim)
         for k, (lo, hi) in enumerate(zip(self.low, self.high)):
             bounds.setLow(k, float(lo))
             bounds.setHigh(k, float(hi))
         space.setBounds(bounds)
         setup = og.SimpleSetup(space)
-        setup.setStateValidityChecker(lambda state: self.free([state[k] for k in range(len(self.names))]))
+        count = [0]
+
+        def valid(state) -> bool:
+            count[0] += 1
+            return self.free([state[k] for k in range(dim)])
+
+        setup.setStateValidityChecker(valid)
         info = setup.getSpaceInformation()
         info.setStateValidityCheckingResolution(STEP / space.getMaximumExtent())
         setup.setPlanner(og.RRTConnect(info))
@@ -236,8 +245,11 @@ class ArmPlanner:
                 state[k] = float(np.clip(v, self.low[k], self.high[k]))
             states.append(state)
         setup.setStartAndGoalStates(*states)
-        if not setup.solve(time_s) or not setup.haveExactSolutionPath():
+        if not setup.solve(ob.PlannerTerminationCondition(lambda: count[0] > checks)):
             return []
-        setup.simplifySolution(time_s / 2)
+        if not setup.haveExactSolutionPath():
+            return []
+        budget = count[0] + checks
+        setup.simplifySolution(ob.PlannerTerminationCondition(lambda: count[0] > budget))
         path = setup.getSolutionPath()
-        return [np.array([path.getState(i)[k] for k in range(len(self.names))]) for i in range(path.getStateCount())]
+        return [np.array([path.getState(i)[k] for k in range(dim)]) for i in range(path.getStateCount())]

@@ -31,7 +31,7 @@ def ik(ctx: SkillContext) -> FetchIK:
 
 def arm_planner(ctx: SkillContext) -> ArmPlanner:
     """Collision checks and RRT-Connect for the arm in this scene (:mod:`housebench.planning.arm`)."""
-    return ctx.tool("arm_planner", lambda: ArmPlanner(ArmScene(ctx.scene), ARM))
+    return ctx.tool("arm_planner", lambda: ArmPlanner(ArmScene(ctx.scene), ARM, seed=ctx.task.seed))
 
 
 def held(obs: Observation) -> str | None:
@@ -65,7 +65,7 @@ def clear_path(skill: str, obs: Observation, ctx: SkillContext, waypoints: list[
     hit = planner.first_hit(path)
     if not hit:
         return waypoints
-    found = planner.plan(start, path[-1], seed=ctx.task.seed)
+    found = planner.plan(start, path[-1])
     ctx.log("arm_plan", skill=skill, hit=planner.scene.names(hit)[:3], held=planner.scene.held, states=len(found))
     return [dict(zip(ARM, map(float, q))) for q in found[1:]] if found else waypoints
 
