@@ -13,6 +13,7 @@ from collections.abc import Iterable
 import numpy as np
 from scipy.spatial.transform import Rotation, Slerp
 
+from housebench.planning.arm import ArmPlanner, ArmScene
 from housebench.robot.fetch import ARM_JOINTS, BASE_JOINTS, HOME, TORSO_JOINT
 from housebench.robot.kinematics import ARM, FetchIK, top_down
 from housebench.skills.base import Reason, SkillContext, SkillFailure, SkillGen
@@ -26,6 +27,47 @@ TUCK = {j: HOME[j] for j in (TORSO_JOINT, *ARM_JOINTS)}
 
 def ik(ctx: SkillContext) -> FetchIK:
     return ctx.tool("ik", FetchIK)
+
+
+def arm_planner(ctx: SkillContext) -> ArmPlanner:
+    """Collision checks and RRT-Connect for the arm in this scene (:mod:`housebench.planning.arm`)."""
+    return ctx.tool("arm_planner", lambda: ArmPlanner(ArmScene(ctx.scene), ARM, seed=ctx.task.seed))
+
+
+def held(obs: Observation) -> str | None:
+    """The prop both fingers touch (what an arm motion carries), or None."""
+    both = set(obs.finger_contacts.get("left", ())) & set(obs.finger_contacts.get("right", ()))
+    return next((name for name in sorted(both) if name in obs.objects), None)
+
+
+def arm_clear(
+    ctx: SkillContext, obs: Observation, joints: dict[str, float], skip: tuple[str, ...] = (), touch: bool = False
+) -> bool:
+    """Whether the arm at ``joints`` (any base pose), holding what it holds now, keeps
+    ``planning.arm.MARGIN`` clear of the house and the props (but ``skip``); with ``touch`` (the hand
+    at its work: round the target, setting down what it holds, where the props' boxes are too coarse),
+    whether the bare arm runs into no part of the house."""
+    scene = arm_planner(ctx).scene
+    hand = None if touch else held(obs)
+    scene.sync(obs.joints, {} if touch else {n: p for n, p in obs.objects.items() if n == hand or n not in skip}, hand)
+    return all(dist >= 0.0 for dist in scene.contacts(joints).values()) if touch else not scene.contacts(joints)
+
+
+def clear_path(skill: str, obs: Observation, ctx: SkillContext, waypoints: list[dict[str, float]]) -> list[dict]:
+    """``waypoints`` when the joint path from the measured joints through them keeps clear of the house
+    and the props (what the hand holds attached to it); else an RRT-Connect path round what it hits to
+    the last one; ``waypoints`` as they are when the planner finds none (logged either way)."""
+    planner = arm_planner(ctx)
+    planner.scene.sync(obs.joints, obs.objects, held(obs))
+    start = [obs.joints[j] for j in ARM]
+    planner.start(start)
+    path = [start, *([w.get(j, obs.joints[j]) for j in ARM] for w in waypoints)]
+    hit = planner.first_hit(path)
+    if not hit:
+        return waypoints
+    found = planner.plan(start, path[-1])
+    ctx.log("arm_plan", skill=skill, hit=planner.scene.names(hit)[:3], held=planner.scene.held, states=len(found))
+    return [dict(zip(ARM, map(float, q))) for q in found[1:]] if found else waypoints
 
 
 def wrap(angle: float) -> float:
@@ -72,9 +114,13 @@ def move_arm(
     waypoints: Iterable[dict[str, float]],
     ctx: SkillContext,
     speed: float = JOINT_SPEED,
+    avoid: bool = False,
     **extra,
 ) -> SkillGen:
-    """Through each joint-space waypoint in turn, interpolated at ``speed``; settles at the last one."""
+    """Through each joint-space waypoint in turn, interpolated at ``speed``; settles at the last one.
+    ``avoid``: round the house and the props where the path would hit them (:func:`clear_path`)."""
+    if avoid:
+        waypoints = clear_path(skill, obs, ctx, list(waypoints))
     current = {j: obs.joints[j] for j in ARM}
     target = current
     for waypoint in waypoints:
@@ -116,11 +162,13 @@ def cartesian(
     rot: np.ndarray,
     step: float = 0.03,
     fallback: dict[str, float] | None = None,
+    avoid: bool = False,
     **extra,
 ) -> SkillGen:
     """The grasp frame along a straight line (:func:`line_waypoints`); where the IK loses the line,
     one joint motion to the goal solved from ``fallback`` (joints that reach it from the planned base
-    pose) for the base where it stands, or to ``fallback`` itself when that solve misses."""
+    pose) for the base where it stands, or to ``fallback`` itself when that solve misses. ``avoid``: as
+    for :func:`move_arm`."""
     try:
         waypoints, speed = line_waypoints(skill, obs, ctx, goal_pos, rot, step), 0.5
     except SkillFailure:
@@ -129,7 +177,7 @@ def cartesian(
         base = {j: obs.joints[j] for j in BASE_JOINTS}
         result = ik(ctx).solve({**obs.joints, **fallback, **base}, goal_pos, rot)
         waypoints, speed = [result.joints if result.ok(0.01, 0.08) else fallback], JOINT_SPEED
-    return (yield from move_arm(skill, obs, waypoints, ctx, speed=speed, **extra))
+    return (yield from move_arm(skill, obs, waypoints, ctx, speed=speed, avoid=avoid, **extra))
 
 
 def ready_arm(ctx: SkillContext) -> dict[str, float]:

@@ -21,6 +21,7 @@ from housebench.skills.grasp import grasps
 from housebench.skills.motion import (
     JOINT_SPEED,
     TUCK,
+    arm_clear,
     base_joints,
     cartesian,
     hold,
@@ -56,11 +57,14 @@ def stance_search(
     pre: np.ndarray,
     skip: tuple[str, ...] = (),
     poses=None,
+    clear_of: tuple[str, ...] | None = None,
 ):
     """(base pose, (pre joints, at joints, rotation, option index)) from which the IK reaches one of
     ``options`` (pad target, rotations) and the pre-pose ``pre`` off it, or None. Poses (default: rings
     around the options' centre, facing it) must be clear of the house and the props (but ``skip``) by
-    the height-aware footprint, inside a room and near the floor's largest free piece."""
+    the height-aware footprint, inside a room and near the floor's largest free piece. With
+    ``clear_of``, the arm at the pre-pose keeps clear of the house and the props but those, and at the
+    target runs into no part of the house (:func:`arm_clear`)."""
     solver = ik(ctx)
     base_planner = planner(ctx, obs, skip)
     grid = base_planner.grid
@@ -88,9 +92,12 @@ def stance_search(
                 if not hi.ok():
                     continue
                 lo = solver.solve(hi.joints, target, rot, max_iters=80)
-                if lo.ok():
+                if lo.ok() and (clear_of is None or clear(hi.joints, lo.joints, clear_of)):
                     return hi.joints, lo.joints, rot, k
         return None
+
+    def clear(above: dict[str, float], at: dict[str, float], skip: tuple[str, ...]) -> bool:
+        return arm_clear(ctx, obs, above, skip) and arm_clear(ctx, obs, at, skip, touch=True)
 
     if poses is None:
         centre = np.mean([o[0][:2] for o in options], axis=0)
@@ -109,7 +116,8 @@ def carry_pos(obs: Observation) -> np.ndarray:
 
 def to_carry(skill: Skill, ctx: SkillContext, obs: Observation, rot: np.ndarray | None = None, **extra) -> SkillGen:
     """The arm to the carry pose, the hand turned to ``rot`` (default: as it is; from the tuck, fingers
-    across the heading): from the tuck by a joint motion, else along a straight line."""
+    across the heading): from the tuck by a joint motion, else along a straight line; round the house and
+    the props where that would hit them."""
     tucked = all(abs(obs.joints[j] - TUCK[j]) < 0.05 for j in ARM)
     if rot is None:
         rot = top_down(obs.base[2] + math.pi / 2) if tucked else pad_pose(ctx, obs)[1]
@@ -121,7 +129,7 @@ def to_carry(skill: Skill, ctx: SkillContext, obs: Observation, rot: np.ndarray 
     except SkillFailure:  # tucked, or no straight line: one joint motion from the ready seed
         start = {**obs.joints, **ready_arm(ctx)}
         waypoints, speed = [ik(ctx).solve(start, carry_pos(obs), rot, max_iters=100).joints], JOINT_SPEED
-    return (yield from move_arm(skill.name, obs, waypoints, ctx, speed=speed, **extra))
+    return (yield from move_arm(skill.name, obs, waypoints, ctx, speed=speed, avoid=True, **extra))
 
 
 def approach(skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tuple[str, ...] = ()) -> SkillGen:
@@ -148,7 +156,8 @@ class Pick(ObjectSkill):
         options = grasps(asset, obs.objects[self.obj])
         if not options:
             raise self.fail(Reason.UNSUPPORTED, asset=asset.name, grasps=[g.kind for g in asset.grasps])
-        found = stance_search(ctx, obs, [top_down_option(o.pad, o.yaws) for o in options], UP * APPROACH)
+        tops = [top_down_option(o.pad, o.yaws) for o in options]
+        found = stance_search(ctx, obs, tops, UP * APPROACH, clear_of=(self.obj,))
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0].pad])
         pose, (above, at, rot, k) = found
@@ -173,7 +182,7 @@ def grasp_at(
     """From the stance: fingers open (to ``opening``) to ``pad + pre``, straight in to ``pad``, close, check both
     fingers touch the object (``MISSED``), move by ``lift``, check it is still held (``DROPPED``), carry pose."""
     obj = skill.target()
-    obs = yield from cartesian(skill.name, obs, ctx, pad + pre, rot, fallback=joints[0], gripper=opening)
+    obs = yield from cartesian(skill.name, obs, ctx, pad + pre, rot, fallback=joints[0], avoid=True, gripper=opening)
     obs = yield from cartesian(skill.name, obs, ctx, pad, rot, fallback=joints[1], gripper=opening)
     obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
     touching = [f for f, names in obs.finger_contacts.items() if obj in names]

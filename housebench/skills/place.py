@@ -127,7 +127,7 @@ class Place(Skill):
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         obs, target, rot = yield from self.lower(ctx, obs)
         obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
-        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot)
+        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot, avoid=True)
         return (yield from to_carry(self, ctx, obs, rot))
 
     def lower(self, ctx: SkillContext, obs: Observation):
@@ -135,14 +135,14 @@ class Place(Skill):
         options = self._options(ctx, obs)
         if not options:
             raise self.fail(Reason.NO_SPACE, support=self.support.name if self.support else self.container)
-        found = stance_search(ctx, obs, options, UP * APPROACH, skip=(self.obj,))
+        found = stance_search(ctx, obs, options, UP * APPROACH, skip=(self.obj,), clear_of=(self.obj,))
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0][0]])
         pose, (above, at, rot, k) = found
         target = options[k][0]
         ctx.log("stance", skill=self.name, target=self.target(), base=[round(v, 3) for v in pose], turn=k)
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
-        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot, fallback=above)
+        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot, fallback=above, avoid=True)
         if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
             raise self.fail(Reason.DROPPED, where="approach", height=round(obs.objects[self.obj].pos[2], 3))
         obs = yield from cartesian(self.name, obs, ctx, target, rot, fallback=at)
@@ -166,4 +166,4 @@ class Release(Skill):
             )
         except SkillFailure:
             return obs
-        return (yield from move_arm(self.name, obs, waypoints, ctx, speed=0.5))
+        return (yield from move_arm(self.name, obs, waypoints, ctx, speed=0.5, avoid=True))
