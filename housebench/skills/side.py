@@ -43,6 +43,8 @@ GRIP_AT = 0.4  # the fingers take an item this far up its height (under a round 
 MAX_SKEW = math.radians(30)  # the approach may turn this far from straight in through an edge
 ROUND = 0.005  # m: an item this close to square in its footprint is taken as round (any approach)
 OUT = 0.05  # pre-grasp: fingertips and held object this far outside the edge, m
+SHORT = PALM_BACK + FINGER_HALF + 0.02  # the pad's pause before the last leg in, m (fingertips 2 cm short)
+SETTLE_S = 0.8  # s held there
 LIFT = 0.02  # lift after closing, m (the ceiling is near)
 RAISE = 0.02  # a held object goes in this much over its release height, m
 ROOM = 0.02  # what the hand and the object keep from the ceiling, m
@@ -200,7 +202,10 @@ class SidePick(Pick):
         pad, rot, back, gap = entry.pad, entry.rot, entry.back, opening(entry.width)
         obs = yield from approach(self, ctx, obs, base)
         obs = yield from cartesian(self.name, obs, ctx, pad + back, rot, fallback=out, gripper=gap)
-        obs = yield from cartesian(self.name, obs, ctx, pad, rot, fallback=at, gripper=gap)
+        short = pad + back * min(1.0, SHORT / float(np.linalg.norm(back)))  # tips just short of the item
+        obs = yield from cartesian(self.name, obs, ctx, short, rot, fallback=at, gripper=gap)
+        obs = yield from hold(obs, SETTLE_S, ctx, gripper=gap)  # the arm catches up: the last leg goes in true
+        obs = yield from cartesian(self.name, obs, ctx, pad, rot, step=0.01, fallback=at, gripper=gap)
         obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
         touching = [f for f, names in obs.finger_contacts.items() if self.obj in names]
         if len(touching) < 2:
