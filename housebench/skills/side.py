@@ -57,6 +57,16 @@ def low_ceiling(support: Support, height: float) -> bool:
     return support.clearance is not None and support.clearance < height + HAND_ROOM
 
 
+def side_pick(ctx: SkillContext, obs: Observation, obj: str, supports: list[Support]) -> bool:
+    """Whether to pick ``obj`` from the side: it rests under a ceiling too low for a top-down pick, or
+    every support it may go to has one (a place from the side needs the level hand)."""
+    height = ctx.scene.objects[obj].asset.size[2]
+    under = support_of(ctx, obs, obj)
+    if under is not None and low_ceiling(under, height):
+        return True
+    return bool(supports) and all(low_ceiling(s, height) for s in supports)
+
+
 def side_held(ctx: SkillContext, obs: Observation) -> bool:
     """Whether the hand is level (a side grasp) rather than pointing down."""
     return abs(pad_pose(ctx, obs)[1][2, 0]) < math.sin(max(PITCHES) + 0.2)
