@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from housebench.annotations.schema import AssetAnnotation, SceneAnnotations, Support
+from housebench.annotations.schema import AssetAnnotation, HouseAnnotations, Support
 from housebench.robot.kinematics import side
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
 from housebench.skills.edge import Edge, edges, support_of
@@ -33,7 +33,8 @@ from housebench.state import ObjectState, Observation
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import footprint, rotation, world_box
 
-HAND_ROOM = 0.25  # m: free height a top-down pick or place needs over the object
+HAND_ROOM = 0.45  # m: free height a top-down pick or place needs over the object (its pre-pose 0.12 m up, the
+# gripper and the wrist over the pad: with 0.38 m over a 5-9 cm item both stalled against the level above)
 PALM = (-0.032, -0.04)  # the palm's lower front corner in the grasp frame (x ahead, z up), m
 TIP = (FINGER_HALF, -0.0135)  # a fingertip's lower corner, m
 PALM_BACK = 0.027  # the pad keeps an object's near face this far ahead of it (the palm stays off), m
@@ -72,13 +73,13 @@ def side_held(ctx: SkillContext, obs: Observation) -> bool:
     return abs(pad_pose(ctx, obs)[1][2, 0]) < math.sin(max(PITCHES) + 0.2)
 
 
-def open_edges(scene: SceneAnnotations, support: Support) -> list[Edge]:
+def open_edges(house: HouseAnnotations, support: Support) -> list[Edge]:
     """The edges of ``support`` no wall covers (over most of their span, from just above the surface to
     just under the ceiling); the articulated parts (an appliance's door) are no walls."""
     if support.clearance is None:
         return edges(support)
-    parts = tuple(p.name + "/" for p in scene.house.articulated)
-    walls = [o.box for o in scene.house.obstacles if not o.name.startswith(parts)]
+    parts = tuple(p.name + "/" for p in house.articulated)
+    walls = [o.box for o in house.obstacles if not o.name.startswith(parts)]
     lo, hi = support.height + 0.05, support.height + support.clearance - 0.05
     return [e for e in edges(support) if not any(_walls_off(e, b, lo, hi) for b in walls)]
 
@@ -198,7 +199,7 @@ class SidePick(Pick):
         box = np.array(world_box(pose, asset))
         corners = _corners(asset, pose)
         entries = []
-        for edge in open_edges(ctx.scene, support):
+        for edge in open_edges(ctx.scene.house, support):
             for yaw, width in _yaws(asset, pose, edge):
                 a = np.array([math.cos(yaw), math.sin(yaw)])
                 near, far = float(np.min(corners @ a)), float(np.max(corners @ a))
@@ -252,7 +253,7 @@ class SidePlace(Place):
         near = np.asarray(self.near or obs.base[:2], float)
         top = _ceiling(self.support) - asset.size[2]  # the highest the object's bottom may go
         entries = []
-        for edge in open_edges(ctx.scene, self.support):
+        for edge in open_edges(ctx.scene.house, self.support):
             n = np.array(edge.normal)
             yaw = math.atan2(-n[1], -n[0])
             c, s = math.cos(yaw - yaw_now), math.sin(yaw - yaw_now)
