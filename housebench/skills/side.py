@@ -26,7 +26,7 @@ from housebench.robot.kinematics import side
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
 from housebench.skills.edge import Edge, edges, support_of
 from housebench.skills.grasp import FINGER_HALF, MAX_WIDTH, opening
-from housebench.skills.motion import cartesian, hold, pad_pose
+from housebench.skills.motion import cartesian, hold, pad_pose, wrap
 from housebench.skills.pick import CLOSED, OPEN, UP, Pick, approach, stance_search, to_carry
 from housebench.skills.place import DROP, Place, spot
 from housebench.state import ObjectState, Observation
@@ -35,15 +35,17 @@ from housebench.tasks.geometry import footprint, rotation, world_box
 
 HAND_ROOM = 0.45  # m: free height a top-down pick or place needs over the object (its pre-pose 0.12 m up, the
 # gripper and the wrist over the pad: with 0.38 m over a 5-9 cm item both stalled against the level above)
+HAND_HALF = 0.075  # m: half the hand's width across the closing axis (0.063) and a margin
 PALM = (-0.032, -0.04)  # the palm's lower front corner in the grasp frame (x ahead, z up), m
 TIP = (FINGER_HALF, -0.0135)  # a fingertip's lower corner, m
 PALM_BACK = 0.027  # the pad keeps an object's near face this far ahead of it (the palm stays off), m
 PITCHES = (0.0, 0.2, 0.35)  # rad the level hand may tip its fingers down, least first
 CLEAR = 0.006  # the hand's lowest point stays this far over the surface, m
 GRIP_AT = 0.4  # the fingers take an item this far up its height (under a round body's widest, a tall one's middle)
-MAX_SKEW = math.radians(30)  # the approach may turn this far from straight in through an edge
+MAX_SKEW = math.radians(30)  # under a ceiling the approach turns at most this far from straight in through an edge
 ROUND = 0.005  # m: an item this close to square in its footprint is taken as round (any approach)
 OUT = 0.05  # pre-grasp: fingertips and held object this far outside the edge, m
+BACK_OFF = PALM_BACK + FINGER_HALF + OUT  # m: the shortest way back to the pre-pose
 SHORT = PALM_BACK + FINGER_HALF + 0.02  # the pad's pause before the last leg in, m (fingertips 2 cm short)
 SETTLE_S = 0.8  # s held there
 LIFT = 0.02  # lift after closing, m (the ceiling is near)
@@ -117,9 +119,9 @@ def grip_height(height: float) -> tuple[float, float] | None:
     return (pitch, dz) if dz <= height - 0.01 else None
 
 
-def _yaws(asset: AssetAnnotation, pose: ObjectState, edge: Edge) -> list[tuple[float, float]]:
+def _yaws(asset: AssetAnnotation, pose: ObjectState, edge: Edge, skew: float) -> list[tuple[float, float]]:
     """(approach yaw, width across) of the level pinches through ``edge``: fingers across a side of the
-    footprint that fits them, within ``MAX_SKEW`` of straight in; a round item straight in."""
+    footprint that fits them, within ``skew`` of straight in; a round item straight in."""
     sx, sy = asset.size[:2]
     straight = math.atan2(-edge.normal[1], -edge.normal[0])
     if abs(sx - sy) <= ROUND and sx <= MAX_WIDTH:
@@ -131,10 +133,9 @@ def _yaws(asset: AssetAnnotation, pose: ObjectState, edge: Edge) -> list[tuple[f
         if width > MAX_WIDTH:
             continue
         for yaw in (across + math.pi / 2, across - math.pi / 2):
-            skew = abs((yaw - straight + math.pi) % (2 * math.pi) - math.pi)
-            if skew <= MAX_SKEW:
+            if abs(wrap(yaw - straight)) <= skew:
                 out.append((yaw, width))
-    return sorted(out, key=lambda yw: abs((yw[0] - straight + math.pi) % (2 * math.pi) - math.pi))
+    return sorted(out, key=lambda yw: abs(wrap(yw[0] - straight)))
 
 
 def _corners(asset: AssetAnnotation, pose: ObjectState) -> np.ndarray:
@@ -144,13 +145,16 @@ def _corners(asset: AssetAnnotation, pose: ObjectState) -> np.ndarray:
     return np.array([[x, y] for x in (-sx / 2, sx / 2) for y in (-sy / 2, sy / 2)]) @ rot.T + np.asarray(pose.pos[:2])
 
 
-def _back(edge: Edge, pad: np.ndarray, yaw: float, ahead: float) -> np.ndarray:
-    """The offset from ``pad`` straight back along the approach ``yaw`` that puts the fingertips and
-    whatever reaches ``ahead`` of the pad ``OUT`` outside ``edge``."""
+def _back(edge: Edge, pad: np.ndarray, yaw: float, ahead: float, ceiling: bool) -> np.ndarray:
+    """The offset from ``pad`` straight back along the approach ``yaw`` to the pre-pose: under a
+    ``ceiling``, where the fingertips and whatever reaches ``ahead`` of the pad are ``OUT`` outside
+    ``edge``; on an open top, ``BACK_OFF`` (the fingertips clear of what they take)."""
     a = np.array([math.cos(yaw), math.sin(yaw)])
-    cos = max(float(-a @ np.array(edge.normal)), 0.3)
-    inside = edge.coord - float(pad[:2] @ np.array(edge.normal))
-    dist = (inside + max(ahead, FINGER_HALF) * cos + OUT) / cos
+    dist = BACK_OFF
+    if ceiling:
+        cos = max(float(-a @ np.array(edge.normal)), 0.3)
+        inside = edge.coord - float(pad[:2] @ np.array(edge.normal))
+        dist = max(dist, (inside + max(ahead, FINGER_HALF) * cos + OUT) / cos)
     return np.array([*(-a * dist), 0.0])
 
 
@@ -196,16 +200,17 @@ class SidePick(Pick):
         if support is None or fit is None:
             raise self.fail(Reason.UNSUPPORTED, support=support and support.name, height=asset.size[2])
         pitch, dz = fit
+        ceiling = low_ceiling(support, asset.size[2])
         box = np.array(world_box(pose, asset))
         corners = _corners(asset, pose)
         entries = []
         for edge in open_edges(ctx.scene.house, support):
-            for yaw, width in _yaws(asset, pose, edge):
+            for yaw, width in _yaws(asset, pose, edge, MAX_SKEW if ceiling else math.pi / 4):
                 a = np.array([math.cos(yaw), math.sin(yaw)])
                 near, far = float(np.min(corners @ a)), float(np.max(corners @ a))
                 centre = (box[:2] + box[3:5]) / 2
                 pad = np.array([*(centre + a * (near + PALM_BACK - centre @ a)), support.height + dz])
-                back = _back(edge, pad, yaw, far - float(pad[:2] @ a))
+                back = _back(edge, pad, yaw, far - float(pad[:2] @ a), ceiling)
                 entries.append(Entry(pad, hand_rot(yaw, pitch), back, edge, width))
         if not entries:
             raise self.fail(Reason.UNSUPPORTED, why="no side fits the fingers from an open edge", support=support.name)
@@ -252,6 +257,7 @@ class SidePlace(Place):
         obj_yaw = math.atan2(rotation(held.quat)[1, 0], rotation(held.quat)[0, 0])
         near = np.asarray(self.near or obs.base[:2], float)
         top = _ceiling(self.support) - asset.size[2]  # the highest the object's bottom may go
+        ceiling = low_ceiling(self.support, asset.size[2])
         entries = []
         for edge in open_edges(ctx.scene.house, self.support):
             n = np.array(edge.normal)
@@ -259,7 +265,9 @@ class SidePlace(Place):
             c, s = math.cos(yaw - yaw_now), math.sin(yaw - yaw_now)
             spin = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
             foot = near + n * (edge.coord - near @ n)
-            at = spot(self.support, obs, ctx, self.obj, tuple(foot), footprint(asset.size, obj_yaw + yaw - yaw_now))
+            half = list(footprint(asset.size, obj_yaw + yaw - yaw_now))
+            half[1 if n[0] else 0] = max(half[1 if n[0] else 0], HAND_HALF)  # the hand passes the side walls too
+            at = spot(self.support, obs, ctx, self.obj, tuple(foot), tuple(half))
             if at is None:
                 continue
             offset = spin @ (pad_now - centre)
@@ -269,7 +277,7 @@ class SidePlace(Place):
             target = np.array([*at, bottom + (centre[2] - box[2])]) + offset
             a = np.array([math.cos(yaw), math.sin(yaw)])
             ahead = float(np.max((_corners(asset, held) - pad_now[:2]) @ spin[:2, :2].T @ a))
-            entries.append(Entry(target, spin @ rot_now, _back(edge, target, yaw, ahead), edge))
+            entries.append(Entry(target, spin @ rot_now, _back(edge, target, yaw, ahead, ceiling), edge))
         if not entries:
             raise self.fail(Reason.NO_SPACE, support=self.support.name)
         base, out, at, entry = entry_stance(self, ctx, obs, entries, skip=(self.obj,))
