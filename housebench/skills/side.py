@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,6 +27,7 @@ from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
 from housebench.skills.edge import Edge, edges, support_of
 from housebench.skills.grasp import FINGER_HALF, MAX_WIDTH, opening
 from housebench.skills.motion import cartesian, hold, pad_pose, wrap
+from housebench.skills.navigate import moving_boxes
 from housebench.skills.pick import CLOSED, OPEN, UP, Pick, approach, stance_search, to_carry
 from housebench.skills.place import DROP, Place, spot
 from housebench.state import ObjectState, Observation
@@ -41,17 +42,19 @@ TIP = (FINGER_HALF, -0.0135)  # a fingertip's lower corner, m
 PALM_BACK = 0.027  # the pad keeps an object's near face this far ahead of it (the palm stays off), m
 PITCHES = (0.0, 0.2, 0.35)  # rad the level hand may tip its fingers down, least first
 CLEAR = 0.006  # the hand's lowest point stays this far over the surface, m
-GRIP_AT = 0.4  # the fingers take an item this far up its height (under a round body's widest, a tall one's middle)
+GRIP_AT = 0.4  # the fingers take an item with no annotated pinch this far up its height
 MAX_SKEW = math.radians(35)  # under a ceiling the approach turns at most this far from straight in through an edge
 ROUND = 0.005  # m: an item this close to square in its footprint is taken as round (any approach)
-OUT = 0.05  # pre-grasp: fingertips and held object this far outside the edge, m
+OUT = 0.1  # pre-grasp: fingertips and held object this far outside the edge (the hand comes down clear of the front), m
 BACK_OFF = PALM_BACK + FINGER_HALF + OUT  # m: the shortest way back to the pre-pose
 SHORT = PALM_BACK + FINGER_HALF + 0.02  # the pad's pause before the last leg in, m (fingertips 2 cm short)
 SETTLE_S = 0.8  # s held there
 LIFT = 0.02  # lift after closing, m (the ceiling is near)
 RAISE = 0.02  # a held object goes in this much over its release height, m
+PASS = 0.15  # m: how far out from an edge the hand and the object pass on the way in
 ROOM = 0.02  # what the hand and the object keep from the ceiling, m
-STAND_OUT = 0.15  # m: nearer stances put the carried hand into the furniture, the pre-pose too near the base
+STAND = (0.5, 0.6, 0.7, 0.8)  # m from the edge (nearer: the carried hand meets the furniture, the pre-pose the base)
+SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3, -0.45, 0.45)  # ... and along it (wide: an open door stands beside a fridge)
 
 
 def low_ceiling(support: Support, height: float) -> bool:
@@ -105,18 +108,25 @@ def hand_rot(yaw: float, pitch: float) -> np.ndarray:
     return side(yaw) @ np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
 
 
-def grip_height(height: float) -> tuple[float, float] | None:
-    """(pitch, pad height over the surface) of a side pinch of an item ``height`` tall: ``GRIP_AT`` of
-    its height up, with the hand as level as lets the palm and the fingertips clear the surface there;
-    else as low as they clear it; None when the fingers would pass over the item."""
+def grip_height(height: float, at: float | None = None) -> tuple[float, float] | None:
+    """(pitch, pad height over the surface) of a side pinch of an item ``height`` tall, taken ``at``
+    that height (the annotated pinch's; default ``GRIP_AT`` of its height) with the hand as level as lets
+    the palm and the fingertips clear the surface there, else as low as they clear it; None when the
+    fingers would pass over the item."""
 
     def below(pitch: float) -> float:
         return max(x * math.sin(pitch) - z * math.cos(pitch) for x, z in (PALM, TIP)) + CLEAR
 
-    want = GRIP_AT * height
+    want = GRIP_AT * height if at is None else at
     pitch = next((p for p in PITCHES if below(p) <= want), min(PITCHES, key=below))
     dz = max(want, below(pitch))
     return (pitch, dz) if dz <= height - 0.01 else None
+
+
+def pinch_height(asset: AssetAnnotation) -> float | None:
+    """Where over its bottom the asset's top pinch takes it (the section the annotation found to fit)."""
+    point = next((p.point for p in asset.grasps if p.kind == "top_pinch"), None)
+    return None if point is None else point[2] + asset.bottom_offset
 
 
 def _yaws(asset: AssetAnnotation, pose: ObjectState, edge: Edge, skew: float) -> list[tuple[float, float]]:
@@ -159,8 +169,31 @@ def _back(edge: Edge, pad: np.ndarray, yaw: float, ahead: float, ceiling: bool) 
 
 
 def _stances(edge: Edge, at: np.ndarray) -> Iterator[tuple[float, float, float]]:
-    """Base poses facing ``edge``, ``STAND_OUT`` further out than the edge skills stand."""
-    return replace(edge, coord=edge.coord + STAND_OUT).stances(at)
+    """Base poses facing ``edge``, square to ``at`` first (the forearm follows the hand in straight)."""
+    return (pose for shift in SHIFTS for pose in edge.stances(at, STAND, (shift,)))
+
+
+def _opening(edge: Edge, boxes, lo: float, hi: float) -> Support:
+    """The edge's support narrowed along the edge to the widest span that no box just outside the edge
+    (``PASS`` deep, between heights ``lo`` and ``hi``) blocks: an open door that swung past square."""
+    axis, sign = (0, edge.normal[0]) if edge.normal[0] else (1, edge.normal[1])
+    t = 1 - axis
+    box = list(edge.support.box)
+    blocked = sorted(
+        (b[t], b[t + 3])
+        for b in boxes
+        if b[2] < hi
+        and b[5] > lo
+        and max(sign * b[axis], sign * b[axis + 3]) > edge.coord
+        and min(sign * b[axis], sign * b[axis + 3]) < edge.coord + PASS
+    )
+    spans, start = [], box[t]
+    for b0, b1 in blocked:
+        spans.append((start, min(b0, box[t + 2])))
+        start = max(start, b1)
+    spans.append((start, box[t + 2]))
+    box[t], box[t + 2] = max(spans, key=lambda span: span[1] - span[0])
+    return edge.support.model_copy(update={"box": tuple(box)})
 
 
 def _ceiling(support: Support) -> float:
@@ -196,7 +229,7 @@ class SidePick(Pick):
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
         support = support_of(ctx, obs, self.obj)
-        fit = grip_height(asset.size[2])
+        fit = grip_height(asset.size[2], pinch_height(asset))
         if support is None or fit is None:
             raise self.fail(Reason.UNSUPPORTED, support=support and support.name, height=asset.size[2])
         pitch, dz = fit
@@ -258,16 +291,20 @@ class SidePlace(Place):
         near = np.asarray(self.near or obs.base[:2], float)
         top = _ceiling(self.support) - asset.size[2]  # the highest the object's bottom may go
         ceiling = low_ceiling(self.support, asset.size[2])
+        moving = moving_boxes(ctx, obs, skip=(self.obj,))
         entries = []
         for edge in open_edges(ctx.scene.house, self.support):
             n = np.array(edge.normal)
             yaw = math.atan2(-n[1], -n[0])
             c, s = math.cos(yaw - yaw_now), math.sin(yaw - yaw_now)
             spin = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-            foot = near + n * (edge.coord - near @ n)
+            free = _opening(edge, moving, self.support.height, top + asset.size[2]) if ceiling else self.support
+            xmin, ymin, xmax, ymax = free.box
+            toward = near if self.near or not ceiling else np.array([(xmin + xmax) / 2, (ymin + ymax) / 2])
+            foot = toward + n * (edge.coord - toward @ n)  # under a ceiling: square to the free opening
             half = list(footprint(asset.size, obj_yaw + yaw - yaw_now))
             half[1 if n[0] else 0] = max(half[1 if n[0] else 0], HAND_HALF)  # the hand passes the side walls too
-            at = spot(self.support, obs, ctx, self.obj, tuple(foot), tuple(half))
+            at = spot(free, obs, ctx, self.obj, tuple(foot), tuple(half))
             if at is None:
                 continue
             offset = spin @ (pad_now - centre)
