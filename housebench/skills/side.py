@@ -28,7 +28,7 @@ from housebench.skills.edge import Edge, edges, support_of
 from housebench.skills.grasp import FINGER_HALF, MAX_WIDTH, opening
 from housebench.skills.motion import cartesian, hold, pad_pose, wrap
 from housebench.skills.navigate import moving_boxes
-from housebench.skills.pick import CLOSED, OPEN, UP, Pick, approach, stance_search, to_carry
+from housebench.skills.pick import CARRY, CLOSED, OPEN, UP, Pick, approach, stance_search, to_carry
 from housebench.skills.place import DROP, Place, spot
 from housebench.state import ObjectState, Observation
 from housebench.tasks import goal as g
@@ -40,20 +40,23 @@ HAND_HALF = 0.075  # m: half the hand's width across the closing axis (0.063) an
 PALM = (-0.032, -0.04)  # the palm's lower front corner in the grasp frame (x ahead, z up), m
 TIP = (FINGER_HALF, -0.0135)  # a fingertip's lower corner, m
 PALM_BACK = 0.027  # the pad keeps an object's near face this far ahead of it (the palm stays off), m
-PITCHES = (0.0, 0.2, 0.35)  # rad the level hand may tip its fingers down, least first
+PITCHES = (0.0, 0.2, 0.35)  # rad the level hand may tip its fingers down, least first (a tipped hold tilts the item)
 CLEAR = 0.006  # the hand's lowest point stays this far over the surface, m
 GRIP_AT = 0.4  # the fingers take an item with no annotated pinch this far up its height
+TOP_KEEP = 0.03  # m: a side pinch stays this far under an item's top
 MAX_SKEW = math.radians(35)  # under a ceiling the approach turns at most this far from straight in through an edge
 ROUND = 0.005  # m: an item this close to square in its footprint is taken as round (any approach)
 OUT = 0.1  # pre-grasp: fingertips and held object this far outside the edge (the hand comes down clear of the front), m
 BACK_OFF = PALM_BACK + FINGER_HALF + OUT  # m: the shortest way back to the pre-pose
 SHORT = PALM_BACK + FINGER_HALF + 0.02  # the pad's pause before the last leg in, m (fingertips 2 cm short)
 SETTLE_S = 0.8  # s held there
+ALIGN_TOL = 0.003  # m: the pad this near its pause point before the last leg
+TRUE_UP = 3  # corrections of the aim at most
 LIFT = 0.02  # lift after closing, m (the ceiling is near)
 RAISE = 0.02  # a held object goes in this much over its release height, m
 PASS = 0.15  # m: how far out from an edge the hand and the object pass on the way in
 ROOM = 0.02  # what the hand and the object keep from the ceiling, m
-STAND = (0.5, 0.6, 0.7, 0.8)  # m from the edge (nearer: the carried hand meets the furniture, the pre-pose the base)
+STAND = (0.5, 0.6, 0.7, 0.8, 0.9)  # m from the edge (nearer: the carried hand meets the furniture)
 SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3, -0.45, 0.45)  # ... and along it (wide: an open door stands beside a fridge)
 
 
@@ -110,9 +113,8 @@ def hand_rot(yaw: float, pitch: float) -> np.ndarray:
 
 def grip_height(height: float, at: float | None = None) -> tuple[float, float] | None:
     """(pitch, pad height over the surface) of a side pinch of an item ``height`` tall, taken ``at``
-    that height (the annotated pinch's; default ``GRIP_AT`` of its height) with the hand as level as lets
-    the palm and the fingertips clear the surface there, else as low as they clear it; None when the
-    fingers would pass over the item."""
+    that height (default ``GRIP_AT`` of it) with the hand as level as lets the palm and the fingertips
+    clear the surface there, else as low as they clear it; None when the fingers would pass over it."""
 
     def below(pitch: float) -> float:
         return max(x * math.sin(pitch) - z * math.cos(pitch) for x, z in (PALM, TIP)) + CLEAR
@@ -123,10 +125,19 @@ def grip_height(height: float, at: float | None = None) -> tuple[float, float] |
     return (pitch, dz) if dz <= height - 0.01 else None
 
 
+def round_item(asset: AssetAnnotation) -> bool:
+    """Whether the footprint is square enough to take the item as round (a solid of revolution)."""
+    return abs(asset.size[0] - asset.size[1]) <= ROUND
+
+
 def pinch_height(asset: AssetAnnotation) -> float | None:
-    """Where over its bottom the asset's top pinch takes it (the section the annotation found to fit)."""
+    """Where a round item's top pinch takes it over its bottom (its widest section: its wall slopes
+    elsewhere, and a pinch there squeezed a bowl out downwards), ``TOP_KEEP`` under its top at most;
+    None for any other item (taken at ``GRIP_AT``)."""
     point = next((p.point for p in asset.grasps if p.kind == "top_pinch"), None)
-    return None if point is None else point[2] + asset.bottom_offset
+    if point is None or not round_item(asset):
+        return None
+    return min(point[2] + asset.bottom_offset, asset.size[2] - TOP_KEEP)
 
 
 def _yaws(asset: AssetAnnotation, pose: ObjectState, edge: Edge, skew: float) -> list[tuple[float, float]]:
@@ -134,7 +145,7 @@ def _yaws(asset: AssetAnnotation, pose: ObjectState, edge: Edge, skew: float) ->
     footprint that fits them, within ``skew`` of straight in; a round item straight in."""
     sx, sy = asset.size[:2]
     straight = math.atan2(-edge.normal[1], -edge.normal[0])
-    if abs(sx - sy) <= ROUND and sx <= MAX_WIDTH:
+    if round_item(asset) and sx <= MAX_WIDTH:
         return [(straight, sx)]
     rot = rotation(pose.quat)
     yaw0 = math.atan2(rot[1, 0], rot[0, 0])
@@ -168,9 +179,11 @@ def _back(edge: Edge, pad: np.ndarray, yaw: float, ahead: float, ceiling: bool) 
     return np.array([*(-a * dist), 0.0])
 
 
-def _stances(edge: Edge, at: np.ndarray) -> Iterator[tuple[float, float, float]]:
-    """Base poses facing ``edge``, square to ``at`` first (the forearm follows the hand in straight)."""
-    return (pose for shift in SHIFTS for pose in edge.stances(at, STAND, (shift,)))
+def _stances(edge: Edge, at: np.ndarray, ahead: float = 0.0) -> Iterator[tuple[float, float, float]]:
+    """Base poses facing ``edge``, square to ``at`` first (the forearm follows the hand in straight), far
+    enough out that what the carried hand holds ``ahead`` of it clears the edge on the way there."""
+    dists = tuple(d for d in STAND if d >= CARRY[0] + ahead + OUT) or STAND[-1:]
+    return (pose for shift in SHIFTS for pose in edge.stances(at, dists, (shift,)))
 
 
 def _opening(edge: Edge, boxes, lo: float, hi: float) -> Support:
@@ -209,13 +222,15 @@ class Entry:
     back: np.ndarray
     edge: Edge
     width: float = 0.0  # across the fingers (a pick)
+    ahead: float = 0.0  # how far the held object reaches ahead of the pad (a place)
 
 
 def entry_stance(skill: Skill, ctx: SkillContext, obs: Observation, entries: list[Entry], skip: tuple[str, ...] = ()):
     """(base pose, joints at the pre-pose, joints at the target, the entry) of the first entry the IK
     reaches from a stance facing its edge, or ``UNREACHABLE``."""
     for entry in entries:
-        found = stance_search(ctx, obs, [(entry.pad, [entry.rot])], entry.back, skip, _stances(entry.edge, entry.pad))
+        poses = _stances(entry.edge, entry.pad, entry.ahead)
+        found = stance_search(ctx, obs, [(entry.pad, [entry.rot])], entry.back, skip, poses)
         if found is not None:
             base, (out, at, _, _) = found
             ctx.log("stance", skill=skill.name, target=skill.target(), grasp="side", base=[round(v, 3) for v in base])
@@ -253,8 +268,9 @@ class SidePick(Pick):
         obs = yield from cartesian(self.name, obs, ctx, pad + back, rot, fallback=out, gripper=gap)
         short = pad + back * min(1.0, SHORT / float(np.linalg.norm(back)))  # tips just short of the item
         obs = yield from cartesian(self.name, obs, ctx, short, rot, fallback=at, gripper=gap)
-        obs = yield from hold(obs, SETTLE_S, ctx, gripper=gap)  # the arm catches up: the last leg goes in true
-        obs = yield from cartesian(self.name, obs, ctx, pad, rot, step=0.01, fallback=at, gripper=gap)
+        obs = yield from hold(obs, SETTLE_S, ctx, gripper=gap)  # the arm catches up
+        obs, bias = yield from self._true_up(ctx, obs, short, rot, gap)
+        obs = yield from cartesian(self.name, obs, ctx, pad + bias, rot, step=0.01, fallback=at, gripper=gap)
         obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
         touching = [f for f, names in obs.finger_contacts.items() if self.obj in names]
         if len(touching) < 2:
@@ -268,6 +284,22 @@ class SidePick(Pick):
         if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
             raise self.fail(Reason.DROPPED, where="withdraw", height=round(obs.objects[self.obj].pos[2], 3))
         return (yield from to_carry(self, ctx, obs, rot))
+
+    def _true_up(self, ctx: SkillContext, obs: Observation, short: np.ndarray, rot: np.ndarray, gap: float):
+        """The arm stands ``SETTLE_S`` off its target by what holds it up (1 cm measured, the fingers clear
+        the item by 7.5 mm a side): aim off by what is measured until the pad is within ``ALIGN_TOL`` of
+        ``short``: (obs, the aim's offset, for the last leg too)."""
+        bias = np.zeros(3)
+        for _ in range(TRUE_UP):
+            off = short - pad_pose(ctx, obs)[0]
+            if np.linalg.norm(off) <= ALIGN_TOL:
+                break
+            bias += off
+            obs = yield from cartesian(self.name, obs, ctx, short + bias, rot, gripper=gap)
+            obs = yield from hold(obs, SETTLE_S, ctx, gripper=gap)
+        off = short - pad_pose(ctx, obs)[0]
+        ctx.log("aligned", skill=self.name, target=self.obj, off=[round(float(v), 4) for v in off])
+        return obs, bias
 
 
 class SidePlace(Place):
@@ -314,7 +346,7 @@ class SidePlace(Place):
             target = np.array([*at, bottom + (centre[2] - box[2])]) + offset
             a = np.array([math.cos(yaw), math.sin(yaw)])
             ahead = float(np.max((_corners(asset, held) - pad_now[:2]) @ spin[:2, :2].T @ a))
-            entries.append(Entry(target, spin @ rot_now, _back(edge, target, yaw, ahead, ceiling), edge))
+            entries.append(Entry(target, spin @ rot_now, _back(edge, target, yaw, ahead, ceiling), edge, ahead=ahead))
         if not entries:
             raise self.fail(Reason.NO_SPACE, support=self.support.name)
         base, out, at, entry = entry_stance(self, ctx, obs, entries, skip=(self.obj,))
