@@ -64,6 +64,8 @@ def dining_room(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list
 
 
 def living_room(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Appliance]]:
+    """The tv on the south wall, the sofa on the north wall with the coffee table before it, and on the
+    east wall the low bookcase, the side table and the armchair, each with floor in front for the base."""
     low = p["bookcase_low"]
     stand = r.against("S", 2.3 + jig(), 0.45)
     return [
@@ -75,7 +77,7 @@ def living_room(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list
         ),
         seat("sofa", r.against("N", 2.6 + jig(), 0.9), 1.8, 0.9, 0.42, 0.85, arms=True),
         table("coffee_table", r.centred(2.6, r.y1 - r.y0 - 1.6, 0.5, "S"), 1.0, 0.5, 0.42),
-        table("side_table", r.against("N", r.x1 - r.x0 - 0.3, 0.45), 0.45, 0.45, 0.55),
+        table("side_table", r.against("E", 1.8, 0.45), 0.45, 0.45, 0.55),  # between bookcase_low and armchair
         bookcase(
             "bookcase_low",
             r.against("E", 0.9 + jig(), low["depth"]),

@@ -5,6 +5,7 @@ surface a task spawns on or names in its goal. Checked on the params' house and 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,8 @@ from housebench.house.annotate import house_annotations
 from housebench.house.layout import generate_house
 from housebench.house.parts import Part
 from housebench.house.query import HouseQuery, _rotate
-from housebench.house.reach import base_pose
+from housebench.house.reach import base_pose, in_sight, sight_boxes
+from housebench.planning.footprint import stance_free
 from housebench.tasks import refs
 
 REPO = Path(__file__).resolve().parents[2]
@@ -86,6 +88,38 @@ def test_every_surface_a_task_uses_has_a_reachable_spot(built):
                 if ann.robot.reach_at(s.height + 0.05) is None:
                     continue  # above the robot's reach (a fridge's or a tall bookcase's top)
                 xs, ys = np.linspace(s.box[0], s.box[2], 5), np.linspace(s.box[1], s.box[3], 5)
-                if not any(base_pose((x, y, s.height + 0.05), query) for x in xs for y in ys):
+                if not any(base_pose((x, y, s.height + 0.05), query, s.owner) for x in xs for y in ys):
                     unreachable.add(f"{path.stem}: {s.name}")
     assert sorted(unreachable) == []
+
+
+def test_the_side_table_has_a_clear_stance(built):
+    """Where the side table stood first (the living room's north-east corner, between the sofa's arm and
+    the east wall) no base fits: it needs a stance free by the skills' footprint (margin and carry pose
+    included, :func:`~housebench.planning.footprint.stance_free`) in its room, facing and in reach of
+    the middle and the corners of its top, with a clear line."""
+    _, ann = built
+    query = HouseQuery(ann)
+    top = next(s for s in ann.supports if s.name == "side_table/top")
+    band, boxes = ann.robot.reach_at(top.height + 0.05), [o.box for o in ann.obstacles]
+    x0, y0, x1, y1 = top.box
+    inset = 0.1
+    points = [((x0 + x1) / 2, (y0 + y1) / 2)] + [
+        (x, y) for x in (x0 + inset, x1 - inset) for y in (y0 + inset, y1 - inset)
+    ]
+    for px, py in points:
+        target = (px, py, top.height + 0.05)
+        sight = sight_boxes(target, query, "side_table")
+        poses = [
+            (px + d * math.cos(a), py + d * math.sin(a), a + math.pi)
+            for d in np.linspace(band.min, band.max, 8)
+            for a in np.linspace(0, 2 * math.pi, 48, endpoint=False)
+        ]
+        clear = [
+            p
+            for p in poses
+            if stance_free(p, boxes)
+            and query.room_at(p[0], p[1]) == "living_room"
+            and in_sight(p[0], p[1], target, sight)
+        ]
+        assert clear, (px, py)
