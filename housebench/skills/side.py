@@ -1,0 +1,275 @@
+"""Side grasps under a ceiling (shelf levels, fridge shelves, a microwave cavity): the hand enters level
+from the support's open side, below the ceiling, and withdraws straight back out.
+
+- open side (:func:`open_edges`): the edges of a support that no wall of the house walls off (a shelf's
+  back, sides, the room's wall behind it; an appliance's door is no wall); every edge of an open top.
+- ``pick`` from the side (:class:`SidePick`): the stance faces an open edge; the hand approaches level
+  (fingers closing horizontally across a side of the object that fits), pitched down for a short item
+  so the palm and the fingertips clear the surface; pre-grasp outside the edge, straight in, close,
+  check both fingers touch (``MISSED``), lift ``LIFT`` (less where the ceiling is nearer), check the
+  hold (``DROPPED``), straight back out, carry pose with the hand as it holds.
+- ``place`` from the side (:class:`SidePlace`): the held object turned about the vertical (hand and
+  base) to face an open edge, carried in level ``RAISE`` over its release height, lowered, released
+  ``DROP`` over the surface at the free spot nearest the edge, the hand drawn straight back out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from housebench.annotations.schema import AssetAnnotation, SceneAnnotations, Support
+from housebench.robot.kinematics import side
+from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
+from housebench.skills.edge import Edge, edges, support_of
+from housebench.skills.grasp import FINGER_HALF, MAX_WIDTH, opening
+from housebench.skills.motion import cartesian, hold, pad_pose
+from housebench.skills.pick import CLOSED, OPEN, UP, Pick, approach, stance_search, to_carry
+from housebench.skills.place import DROP, Place, spot
+from housebench.state import ObjectState, Observation
+from housebench.tasks import goal as g
+from housebench.tasks.geometry import footprint, rotation, world_box
+
+HAND_ROOM = 0.25  # m: free height a top-down pick or place needs over the object
+PALM = (-0.032, -0.04)  # the palm's lower front corner in the grasp frame (x ahead, z up), m
+TIP = (FINGER_HALF, -0.0135)  # a fingertip's lower corner, m
+PALM_BACK = 0.027  # the pad keeps an object's near face this far ahead of it (the palm stays off), m
+PITCHES = (0.0, 0.2, 0.35)  # rad the level hand may tip its fingers down, least first
+CLEAR = 0.006  # the hand's lowest point stays this far over the surface, m
+GRIP_AT = 0.4  # the fingers take an item this far up its height (under a round body's widest, a tall one's middle)
+MAX_SKEW = math.radians(30)  # the approach may turn this far from straight in through an edge
+ROUND = 0.005  # m: an item this close to square in its footprint is taken as round (any approach)
+OUT = 0.05  # pre-grasp: fingertips and held object this far outside the edge, m
+SHORT = PALM_BACK + FINGER_HALF + 0.02  # the pad's pause before the last leg in, m (fingertips 2 cm short)
+SETTLE_S = 0.8  # s held there
+LIFT = 0.02  # lift after closing, m (the ceiling is near)
+RAISE = 0.02  # a held object goes in this much over its release height, m
+ROOM = 0.02  # what the hand and the object keep from the ceiling, m
+STAND_OUT = 0.15  # m: nearer stances put the carried hand into the furniture, the pre-pose too near the base
+
+
+def low_ceiling(support: Support, height: float) -> bool:
+    """Whether the free height over ``support`` is too low for a top-down pick or place of an item
+    ``height`` tall (the hand enters from the side instead)."""
+    return support.clearance is not None and support.clearance < height + HAND_ROOM
+
+
+def side_held(ctx: SkillContext, obs: Observation) -> bool:
+    """Whether the hand is level (a side grasp) rather than pointing down."""
+    return abs(pad_pose(ctx, obs)[1][2, 0]) < math.sin(max(PITCHES) + 0.2)
+
+
+def open_edges(scene: SceneAnnotations, support: Support) -> list[Edge]:
+    """The edges of ``support`` no wall covers (over most of their span, from just above the surface to
+    just under the ceiling); the articulated parts (an appliance's door) are no walls."""
+    if support.clearance is None:
+        return edges(support)
+    parts = tuple(p.name + "/" for p in scene.house.articulated)
+    walls = [o.box for o in scene.house.obstacles if not o.name.startswith(parts)]
+    lo, hi = support.height + 0.05, support.height + support.clearance - 0.05
+    return [e for e in edges(support) if not any(_walls_off(e, b, lo, hi) for b in walls)]
+
+
+def _walls_off(edge: Edge, box, lo: float, hi: float) -> bool:
+    if box[2] > lo or box[5] < hi:
+        return False
+    nx, ny = edge.normal
+    axis, sign = (0, nx) if nx else (1, ny)
+    near, far = sorted((sign * box[axis], sign * box[axis + 3]))
+    if far < edge.coord - 0.01 or near > edge.coord + 0.03:
+        return False
+    t = 1 - axis
+    a0, a1 = edge.support.box[t], edge.support.box[t + 2]
+    return min(a1, box[t + 3]) - max(a0, box[t]) >= 0.5 * (a1 - a0)
+
+
+def hand_rot(yaw: float, pitch: float) -> np.ndarray:
+    """The level hand approaching along ``yaw`` (:func:`side`), fingertips tipped down ``pitch`` rad."""
+    c, s = math.cos(pitch), math.sin(pitch)
+    return side(yaw) @ np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+
+
+def grip_height(height: float) -> tuple[float, float] | None:
+    """(pitch, pad height over the surface) of a side pinch of an item ``height`` tall: ``GRIP_AT`` of
+    its height up, with the hand as level as lets the palm and the fingertips clear the surface there;
+    else as low as they clear it; None when the fingers would pass over the item."""
+
+    def below(pitch: float) -> float:
+        return max(x * math.sin(pitch) - z * math.cos(pitch) for x, z in (PALM, TIP)) + CLEAR
+
+    want = GRIP_AT * height
+    pitch = next((p for p in PITCHES if below(p) <= want), min(PITCHES, key=below))
+    dz = max(want, below(pitch))
+    return (pitch, dz) if dz <= height - 0.01 else None
+
+
+def _yaws(asset: AssetAnnotation, pose: ObjectState, edge: Edge) -> list[tuple[float, float]]:
+    """(approach yaw, width across) of the level pinches through ``edge``: fingers across a side of the
+    footprint that fits them, within ``MAX_SKEW`` of straight in; a round item straight in."""
+    sx, sy = asset.size[:2]
+    straight = math.atan2(-edge.normal[1], -edge.normal[0])
+    if abs(sx - sy) <= ROUND and sx <= MAX_WIDTH:
+        return [(straight, sx)]
+    rot = rotation(pose.quat)
+    yaw0 = math.atan2(rot[1, 0], rot[0, 0])
+    out = []
+    for across, width in ((yaw0, sx), (yaw0 + math.pi / 2, sy)):  # closing along local x, local y
+        if width > MAX_WIDTH:
+            continue
+        for yaw in (across + math.pi / 2, across - math.pi / 2):
+            skew = abs((yaw - straight + math.pi) % (2 * math.pi) - math.pi)
+            if skew <= MAX_SKEW:
+                out.append((yaw, width))
+    return sorted(out, key=lambda yw: abs((yw[0] - straight + math.pi) % (2 * math.pi) - math.pi))
+
+
+def _corners(asset: AssetAnnotation, pose: ObjectState) -> np.ndarray:
+    """The four corners of ``pose``'s footprint (world x, y)."""
+    sx, sy = asset.size[:2]
+    rot = rotation(pose.quat)[:2, :2]
+    return np.array([[x, y] for x in (-sx / 2, sx / 2) for y in (-sy / 2, sy / 2)]) @ rot.T + np.asarray(pose.pos[:2])
+
+
+def _back(edge: Edge, pad: np.ndarray, yaw: float, ahead: float) -> np.ndarray:
+    """The offset from ``pad`` straight back along the approach ``yaw`` that puts the fingertips and
+    whatever reaches ``ahead`` of the pad ``OUT`` outside ``edge``."""
+    a = np.array([math.cos(yaw), math.sin(yaw)])
+    cos = max(float(-a @ np.array(edge.normal)), 0.3)
+    inside = edge.coord - float(pad[:2] @ np.array(edge.normal))
+    dist = (inside + max(ahead, FINGER_HALF) * cos + OUT) / cos
+    return np.array([*(-a * dist), 0.0])
+
+
+def _stances(edge: Edge, at: np.ndarray) -> Iterator[tuple[float, float, float]]:
+    """Base poses facing ``edge``, ``STAND_OUT`` further out than the edge skills stand."""
+    return replace(edge, coord=edge.coord + STAND_OUT).stances(at)
+
+
+def _ceiling(support: Support) -> float:
+    return math.inf if support.clearance is None else support.height + support.clearance - ROOM
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One way in: the pad's target and rotation there, the offset back out to the pre-pose, the edge."""
+
+    pad: np.ndarray
+    rot: np.ndarray
+    back: np.ndarray
+    edge: Edge
+    width: float = 0.0  # across the fingers (a pick)
+
+
+def entry_stance(skill: Skill, ctx: SkillContext, obs: Observation, entries: list[Entry], skip: tuple[str, ...] = ()):
+    """(base pose, joints at the pre-pose, joints at the target, the entry) of the first entry the IK
+    reaches from a stance facing its edge, or ``UNREACHABLE``."""
+    for entry in entries:
+        found = stance_search(ctx, obs, [(entry.pad, [entry.rot])], entry.back, skip, _stances(entry.edge, entry.pad))
+        if found is not None:
+            base, (out, at, _, _) = found
+            ctx.log("stance", skill=skill.name, target=skill.target(), grasp="side", base=[round(v, 3) for v in base])
+            return base, out, at, entry
+    raise skill.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in entries[0].pad], ways=len(entries))
+
+
+class SidePick(Pick):
+    """The pick of an item under a ceiling: the level hand from the support's open side (same contract)."""
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
+        support = support_of(ctx, obs, self.obj)
+        fit = grip_height(asset.size[2])
+        if support is None or fit is None:
+            raise self.fail(Reason.UNSUPPORTED, support=support and support.name, height=asset.size[2])
+        pitch, dz = fit
+        box = np.array(world_box(pose, asset))
+        corners = _corners(asset, pose)
+        entries = []
+        for edge in open_edges(ctx.scene, support):
+            for yaw, width in _yaws(asset, pose, edge):
+                a = np.array([math.cos(yaw), math.sin(yaw)])
+                near, far = float(np.min(corners @ a)), float(np.max(corners @ a))
+                centre = (box[:2] + box[3:5]) / 2
+                pad = np.array([*(centre + a * (near + PALM_BACK - centre @ a)), support.height + dz])
+                back = _back(edge, pad, yaw, far - float(pad[:2] @ a))
+                entries.append(Entry(pad, hand_rot(yaw, pitch), back, edge, width))
+        if not entries:
+            raise self.fail(Reason.UNSUPPORTED, why="no side fits the fingers from an open edge", support=support.name)
+        base, out, at, entry = entry_stance(self, ctx, obs, entries)
+        pad, rot, back, gap = entry.pad, entry.rot, entry.back, opening(entry.width)
+        obs = yield from approach(self, ctx, obs, base)
+        obs = yield from cartesian(self.name, obs, ctx, pad + back, rot, fallback=out, gripper=gap)
+        short = pad + back * min(1.0, SHORT / float(np.linalg.norm(back)))  # tips just short of the item
+        obs = yield from cartesian(self.name, obs, ctx, short, rot, fallback=at, gripper=gap)
+        obs = yield from hold(obs, SETTLE_S, ctx, gripper=gap)  # the arm catches up: the last leg goes in true
+        obs = yield from cartesian(self.name, obs, ctx, pad, rot, step=0.01, fallback=at, gripper=gap)
+        obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
+        touching = [f for f, names in obs.finger_contacts.items() if self.obj in names]
+        if len(touching) < 2:
+            obs = yield from hold(obs, 0.5, ctx, gripper=OPEN)
+            yield from cartesian(self.name, obs, ctx, pad + back, rot, gripper=OPEN)
+            raise self.fail(Reason.MISSED, touching=touching, gap=round(obs.gripper_opening, 4))
+        ctx.log("grasped", obj=self.obj, gap=round(obs.gripper_opening, 4))
+        lift = UP * max(0.0, min(LIFT, _ceiling(support) - box[5]))
+        obs = yield from cartesian(self.name, obs, ctx, pad + lift, rot)
+        obs = yield from cartesian(self.name, obs, ctx, pad + lift + back, rot)
+        if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+            raise self.fail(Reason.DROPPED, where="withdraw", height=round(obs.objects[self.obj].pos[2], 3))
+        return (yield from to_carry(self, ctx, obs, rot))
+
+
+class SidePlace(Place):
+    """Put the object held by a level hand on ``support`` from an open side (under a ceiling, or not)."""
+
+    def __init__(self, obj: str, support: Support, near: tuple[float, float] | None = None) -> None:
+        super().__init__(obj, support=support, near=near)
+
+    def postconditions(self, ctx: SkillContext):
+        return [*super().postconditions(ctx), g.HandEmpty(predicate="hand_empty")]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        if not side_held(ctx, obs):
+            raise self.fail(Reason.UNSUPPORTED, why="held from above")
+        asset, held = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
+        pad_now, rot_now = pad_pose(ctx, obs)
+        box = np.array(world_box(held, asset))
+        centre = (box[:3] + box[3:]) / 2
+        yaw_now = math.atan2(rot_now[1, 0], rot_now[0, 0])
+        obj_yaw = math.atan2(rotation(held.quat)[1, 0], rotation(held.quat)[0, 0])
+        near = np.asarray(self.near or obs.base[:2], float)
+        top = _ceiling(self.support) - asset.size[2]  # the highest the object's bottom may go
+        entries = []
+        for edge in open_edges(ctx.scene, self.support):
+            n = np.array(edge.normal)
+            yaw = math.atan2(-n[1], -n[0])
+            c, s = math.cos(yaw - yaw_now), math.sin(yaw - yaw_now)
+            spin = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+            foot = near + n * (edge.coord - near @ n)
+            at = spot(self.support, obs, ctx, self.obj, tuple(foot), footprint(asset.size, obj_yaw + yaw - yaw_now))
+            if at is None:
+                continue
+            offset = spin @ (pad_now - centre)
+            bottom = self.support.height + DROP
+            if bottom > top:
+                continue
+            target = np.array([*at, bottom + (centre[2] - box[2])]) + offset
+            a = np.array([math.cos(yaw), math.sin(yaw)])
+            ahead = float(np.max((_corners(asset, held) - pad_now[:2]) @ spin[:2, :2].T @ a))
+            entries.append(Entry(target, spin @ rot_now, _back(edge, target, yaw, ahead), edge))
+        if not entries:
+            raise self.fail(Reason.NO_SPACE, support=self.support.name)
+        base, out, at, entry = entry_stance(self, ctx, obs, entries, skip=(self.obj,))
+        target, rot, back = entry.pad, entry.rot, entry.back
+        raise_ = UP * max(0.0, min(RAISE, top - (self.support.height + DROP)))
+        obs = yield from approach(self, ctx, obs, base, skip=(self.obj,))
+        obs = yield from cartesian(self.name, obs, ctx, target + back + raise_, rot, fallback=out)
+        if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+            raise self.fail(Reason.DROPPED, where="approach", height=round(obs.objects[self.obj].pos[2], 3))
+        obs = yield from cartesian(self.name, obs, ctx, target + raise_, rot, fallback=at)
+        obs = yield from cartesian(self.name, obs, ctx, target, rot)
+        obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
+        obs = yield from cartesian(self.name, obs, ctx, target + back, rot, gripper=OPEN)
+        return (yield from to_carry(self, ctx, obs, rot))
