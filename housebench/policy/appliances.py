@@ -4,7 +4,8 @@ From the resolved goal, an item *goes into* an appliance when it is ``heated`` (
 ``chilled`` (a listed fridge), or its ``on`` target is an appliance's shelves or floor; it *comes out*
 when it stands in an appliance and its ``on`` target is elsewhere. One hand does it all, so a door is
 opened (``open``, by the handle) and closed (``close``, by its face) with the hand empty, around the
-carries (a pick, then a place on a surface inside the cavity or outside it):
+carries (a side pick, then a side place on a surface inside the cavity or outside it; the arm tucked
+before a door skill when the hand points down):
 
 1. the doors the first carries need are opened;
 2. the carries: into the microwave first (it heats while the hand does the rest), then the others; a
@@ -26,11 +27,14 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 
 from housebench.annotations.schema import ApplianceAnnotation, Support
+from housebench.house.query import HouseQuery
 from housebench.skills.articulate import Close, Open
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
-from housebench.skills.pick import Pick
-from housebench.skills.place import Place, Release
+from housebench.skills.body import Pose
+from housebench.skills.edge import support_of
+from housebench.skills.place import Release
 from housebench.skills.press import Press, Wait
+from housebench.skills.side import SidePick, SidePlace, side_held
 from housebench.state import Observation, SimState
 from housebench.tasks import goal as g
 from housebench.tasks import refs
@@ -226,6 +230,8 @@ class ApplianceFlow:
         if self.steps:
             self.ctx.log("decision", appliance_flow=[s.describe() for s in self.steps])
         for step in self.steps:
+            if step.verb in ("open", "close") and not side_held(self.ctx, obs):
+                _, obs = yield Pose("tuck")  # a hand pointing down swings the arm round the door's wrong side
             obs = yield from getattr(self, "_" + step.verb)(step, obs)
         return obs
 
@@ -269,37 +275,46 @@ class ApplianceFlow:
         return obs
 
     def _carry(self, step: Step, obs: Observation) -> Script:
-        """Pick ``step.target`` (again after a miss or a drop) and place it on the first of its supports
-        that takes it, ``attempts`` tries; skipped while a door it needs is shut."""
+        """Pick ``step.target`` from the side (again after a miss or a drop) and place it from the side on
+        the first of its supports that takes it, ``attempts`` tries; skipped while a door it needs is
+        shut; given up, it is put back where it was."""
         obj, ctx = step.target, self.ctx
         doors = _needed_doors(ctx, obs, step)
         shut = [d for d in doors if not ctx.judge([g.Open(predicate="open", parts=[d])], obs.state).success]
         if shut or not step.supports:
             ctx.log("decision", step=step.describe(), choice="skip: door shut", doors=shut)
             return obs
+        origin = support_of(ctx, obs, obj)
         supports = list(step.supports)
         for attempt in range(1, self.attempts + 1):
             if not _holding(obs, obj):
                 if any(obs.finger_contacts.get(f) for f in ("left", "right")):
                     _, obs = yield Release()
-                failure, obs = yield Pick(obj)
+                failure, obs = yield SidePick(obj)
                 if failure is not None and not _holding(obs, obj):
                     ctx.log("decision", step=step.describe(), attempt=attempt, choice="re-pick")
                     continue
             support = supports[0]
-            failure, obs = yield Place(obj, support=support)
-            if (
-                failure is None
-                or ctx.judge([g.On(predicate="on", items=[obj], support=support.name)], obs.state).success
-            ):
+            failure, obs = yield SidePlace(obj, support, near=self._clear_side(support))
+            on = g.On(predicate="on", items=[obj], support=support.name)
+            if failure is None or ctx.judge([on], obs.state).success:
                 return obs
             if failure.reason in (Reason.UNREACHABLE, Reason.NO_SPACE) and len(supports) > 1:
                 supports = supports[1:] + supports[:1]  # the next surface next time
             ctx.log("decision", step=step.describe(), attempt=attempt, choice="again", after=failure.reason.value)
         ctx.log("decision", step=step.describe(), choice="give up")
+        if _holding(obs, obj) and origin is not None:  # back where it came from: the doors still have to shut
+            ctx.log("decision", step=step.describe(), choice="put back", support=origin.name)
+            _, obs = yield SidePlace(obj, origin)
         if any(obs.finger_contacts.get(f) for f in ("left", "right")):
-            _, obs = yield Release()  # the hand empty again: the doors still have to be shut
+            _, obs = yield Release()
         return obs
+
+    def _clear_side(self, support: Support) -> tuple[float, float] | None:
+        """Inside an appliance: its door handle's side (the swung door stands in front of the hinge's)."""
+        app = _owner([support], self.ctx)
+        part = HouseQuery(self.ctx.scene.house).parts.get(app.door) if app and app.door else None
+        return None if part is None else (part.handle.center[0], part.handle.center[1])
 
 
 def _needed_doors(ctx: SkillContext, obs: Observation, step: Step) -> list[str]:
