@@ -19,23 +19,25 @@ from housebench.house.plan import Room
 Jig = Callable[[], float]
 COUNTER = (0.6, 0.9)  # kitchen counter depth and height
 CORNER = 1.25  # the west counter starts here: past the south counter's door swing (0.62 + 0.6)
+WEST = 1.4  # west counter length: the fridge after it ends 0.85-1.25 m short of the north wall (by the seed)
 
 
 def kitchen(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Appliance]]:
     """Counters on the south and west walls, the stove beside the south counter, the fridge north of
     the west counter, a free-standing island facing south near the north wall. The west counter
-    starts past the south counter's door swing; every front has at least ``AISLE`` of free floor."""
+    starts past the south counter's door swing; every front has free floor in front of it, and the
+    fridge leaves floor to the north wall for the base that pushes its open door's outer face shut."""
     parts, (depth, height) = p["parts"], COUNTER
     south = r.against("S", 1.2, depth)
-    west_at = CORNER + 0.9 + jig()
+    west_at = CORNER + WEST / 2 + jig()
     west = r.against("W", west_at, depth)
-    fr = fridge("fridge", r.against("W", west_at + 1.3, 0.7), 0.7, 0.7, 1.8, [0.5, 0.9, 1.3], parts)
-    mw = microwave("microwave", west.shifted(-0.6, 0.2), 0.5, 0.38, 0.3, height, parts)
+    fr = fridge("fridge", r.against("W", west_at + WEST / 2 + 0.4, 0.7), 0.7, 0.7, 1.8, [0.5, 0.9, 1.3], parts)
+    mw = microwave("microwave", west.shifted(-WEST / 2 + 0.3, 0.2), 0.5, 0.38, 0.3, height, parts)
     st = stove("stove", r.against("S", 2.75 + jig(), depth), 0.6, depth, height, parts)
     fronts = ["door_left", "door_right", "drawers:2", "drawers:2"]
     built = [
         cabinet("counter_south", south, 2.4, depth, height, fronts, parts),
-        cabinet("counter_west", west, 1.8, depth, height, ["door_left", "door_right", "drawers:3"], parts),
+        cabinet("counter_west", west, WEST, depth, height, ["door_left", "door_right", "drawers:3"], parts),
         cabinet(
             "kitchen_island",
             r.centred(2.6 + jig(), r.y1 - r.y0 - 0.8, 0.7, "S"),
@@ -64,6 +66,8 @@ def dining_room(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list
 
 
 def living_room(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Appliance]]:
+    """The tv on the south wall, the sofa on the north wall with the coffee table before it, and on the
+    east wall the low bookcase, the side table and the armchair, each with floor in front for the base."""
     low = p["bookcase_low"]
     stand = r.against("S", 2.3 + jig(), 0.45)
     return [
@@ -75,7 +79,7 @@ def living_room(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list
         ),
         seat("sofa", r.against("N", 2.6 + jig(), 0.9), 1.8, 0.9, 0.42, 0.85, arms=True),
         table("coffee_table", r.centred(2.6, r.y1 - r.y0 - 1.6, 0.5, "S"), 1.0, 0.5, 0.42),
-        table("side_table", r.against("N", r.x1 - r.x0 - 0.3, 0.45), 0.45, 0.45, 0.55),
+        table("side_table", r.against("E", 1.8, 0.45), 0.45, 0.45, 0.55),  # between bookcase_low and armchair
         bookcase(
             "bookcase_low",
             r.against("E", 0.9 + jig(), low["depth"]),

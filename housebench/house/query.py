@@ -2,7 +2,7 @@
 
 ``HouseQuery(annotations)``: which room a point is in, the free-floor grid for base planning, the
 floor the base can reach from the robot's start and the rooms on it, the obstacles as arrays for
-testing base poses, the support under a point, and where a handle is at a joint value.
+testing base poses and sight lines, the support under a point, and where a handle is at a joint value.
 """
 
 from __future__ import annotations
@@ -62,6 +62,19 @@ class HouseQuery:
     @cached_property
     def obstacles(self) -> Obstacles:
         return Obstacles((o.box for o in self.house.obstacles), self.house.robot.footprint)
+
+    @cached_property
+    def boxes(self) -> np.ndarray:
+        """Every obstacle's box ``[xmin, ymin, zmin, xmax, ymax, zmax]``, shape (n, 6), in annotation order."""
+        return np.array([o.box for o in self.house.obstacles], dtype=float).reshape(-1, 6)
+
+    @cached_property
+    def moving_owners(self) -> np.ndarray:
+        """For each of :attr:`boxes`, the furniture whose door or drawer it belongs to ('' for static boxes)."""
+        owners = {p.name: p.owner for p in self.house.articulated}
+        return np.array(
+            [next((v for k, v in owners.items() if f"{o.name}/".startswith(f"{k}/")), "") for o in self.house.obstacles]
+        )
 
     def reachable_rooms(self) -> set[str]:
         """Rooms with a free floor cell the base can drive to from the robot's start."""

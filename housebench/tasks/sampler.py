@@ -4,7 +4,8 @@ Randomizations, per object in spec order: present or not (optional objects), the
 alternatives, the support among its candidates (or the floor of its container, or a surface inside
 its appliance), the yaw, and the position (uniform, see :mod:`.placement`). A pose is kept only if
 it is collision-free and some robot base pose can reach it (:func:`housebench.house.reach.base_pose`: in
-the reach band for its height, the footprint free, approachable from the robot's start).
+the reach band for its height, the footprint free, in the prop's room with a clear line to it,
+approachable from the robot's start).
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def _place(
             spot = on_support(support, asset, obj.yaw_deg, obj.overhang, p.margin, p.clearance, rng, near)
         if spot is None or not is_free(spot, placed, house, p.margin, p.clearance):
             continue
-        base = base_pose((spot.x, spot.y, spot.z + spot.asset.size[2] / 2), query)
+        base = base_pose((spot.x, spot.y, spot.z + spot.asset.size[2] / 2), query, spot.support.owner)
         if base is not None:
             return spot, base
     where = obj.inside or [s.name for s in supports]

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from task_world import SPEC, footprint_box, in_reach
 
-from housebench.annotations.schema import Obstacle, ReachBand
+from housebench.annotations.schema import Obstacle, ReachBand, Room
 from housebench.house.query import HouseQuery
 from housebench.house.reach import base_pose
 from housebench.io import dumps_json
@@ -87,6 +87,25 @@ def test_the_base_slides_under_a_tabletop_but_not_into_a_pocket(house):
     assert q.grid.is_free(2.0, 2.45) and not q.grid.is_free(2.0, 2.7)  # 0.33 m from the top's edge is free floor
     pocket = [Obstacle(name=f"pocket/{i}", box=b) for i, b in enumerate([(0.0, 2.0, 0, 4.0, 2.05, 2.0)])]
     assert base_pose((2.0, 2.9, 0.8), _with(house.model_copy(update={"obstacles": [*walled, top]}), pocket)) is None
+
+
+def test_a_point_behind_a_wall_or_in_another_room_gets_no_base_pose(house):
+    """The arm's line to the point must be clear at the point's height, and the base in the point's room:
+    a point walled in on four sides (free floor 0.5 m outside, within reach) gets none, and so does a
+    point in a closet too shallow for the base, seen through its doorway from the room outside."""
+    cell = [(1.5, 2.95, 2.5, 3.0), (1.5, 3.9, 2.5, 3.95), (1.45, 2.95, 1.5, 3.95), (2.5, 2.95, 2.55, 3.95)]
+    walls = [Obstacle(name=f"cell/{i}", box=(x0, y0, 0.0, x1, y1, 2.5)) for i, (x0, y0, x1, y1) in enumerate(cell)]
+    open_floor = [o for o in house.obstacles if o.name not in ("table", "fridge/door")]
+    assert base_pose((2.0, 3.45, 0.8), HouseQuery(house.model_copy(update={"obstacles": open_floor}))) is not None
+    walled = house.model_copy(update={"obstacles": [*open_floor, *walls]})
+    assert base_pose((2.0, 3.45, 0.8), HouseQuery(walled)) is None
+    rooms = [Room(name="room", polygon=[(0, 0), (4, 0), (4, 3), (0, 3)])]
+    rooms.append(Room(name="closet", polygon=[(0, 3.05), (4, 3.05), (4, 3.5), (0, 3.5)]))
+    closet = [(0.0, 3.0, 1.4, 3.05), (2.6, 3.0, 4.0, 3.05), (0.0, 3.5, 4.0, 3.55)]  # a doorway from x 1.4 to 2.6
+    closet = [Obstacle(name=f"closet/{i}", box=(x0, y0, 0.0, x1, y1, 2.5)) for i, (x0, y0, x1, y1) in enumerate(closet)]
+    two = house.model_copy(update={"obstacles": [*open_floor, *closet], "rooms": rooms})
+    assert base_pose((2.0, 2.7, 0.8), HouseQuery(two)) is not None  # the room outside is reachable
+    assert base_pose((2.0, 3.3, 0.8), HouseQuery(two)) is None
 
 
 def test_optional_objects_and_alternatives_are_drawn_and_recorded(house, assets):
