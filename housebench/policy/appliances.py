@@ -225,11 +225,13 @@ class ApplianceFlow:
         self.ctx, self.attempts = ctx, attempts
         self.steps = plan(ctx, obs.state)
         self.objects = {s.target for s in self.steps if s.verb == "carry"}
+        self.rest: list[Step] = []  # the steps after the one running
 
     def run(self, obs: Observation) -> Script:
         if self.steps:
             self.ctx.log("decision", appliance_flow=[s.describe() for s in self.steps])
-        for step in self.steps:
+        for k, step in enumerate(self.steps):
+            self.rest = self.steps[k + 1 :]
             if step.verb in ("open", "close") and not side_held(self.ctx, obs):
                 _, obs = yield Pose("tuck")  # a hand pointing down swings the arm round the door's wrong side
             obs = yield from getattr(self, "_" + step.verb)(step, obs)
@@ -244,6 +246,9 @@ class ApplianceFlow:
         return obs
 
     def _open(self, step: Step, obs: Observation) -> Script:
+        if not any(step.target in _needed_doors(self.ctx, obs, s) for s in self.rest if s.verb == "carry"):
+            self.ctx.log("decision", step=step.describe(), choice="skip: no carry needs it")  # e.g. not heated
+            return obs
         return (yield from self._retried(lambda: Open(step.target), step.describe(), obs))
 
     def _close(self, step: Step, obs: Observation) -> Script:
