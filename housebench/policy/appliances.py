@@ -301,9 +301,10 @@ class ApplianceFlow:
                     continue
             support = supports[0]
             failure, obs = yield SidePlace(obj, support, near=self._clear_side(support))
-            on = g.On(predicate="on", items=[obj], support=support.name)
-            if failure is None or ctx.judge([on], obs.state).success:
+            if self._placed(obj, support, obs):
                 return obs
+            if failure is None:  # on the support by the skill's check, but not in the cavity
+                failure = SkillFailure("place", Reason.POSTCONDITION, outside=_owner([support], ctx).name)
             if failure.reason in (Reason.UNREACHABLE, Reason.NO_SPACE) and len(supports) > 1:
                 supports = supports[1:] + supports[:1]  # the next surface next time
             ctx.log("decision", step=step.describe(), attempt=attempt, choice="again", after=failure.reason.value)
@@ -314,6 +315,15 @@ class ApplianceFlow:
         if any(obs.finger_contacts.get(f) for f in ("left", "right")):
             _, obs = yield Release()
         return obs
+
+    def _placed(self, obj: str, support: Support, obs: Observation) -> bool:
+        """``obj`` let go on ``support``, and inside the appliance's cavity (where the thermal model heats
+        or chills) when the support is an appliance's."""
+        on = g.On(predicate="on", items=[obj], support=support.name)
+        if _holding(obs, obj) or not self.ctx.judge([on], obs.state).success:
+            return False
+        app = _owner([support], self.ctx)
+        return app is None or getattr(_appliance_at(obs.state, self.ctx, obj), "name", None) == app.name
 
     def _clear_side(self, support: Support) -> tuple[float, float] | None:
         """Inside an appliance: its door handle's side (the swung door stands in front of the hinge's)."""

@@ -152,9 +152,12 @@ def test_the_flow_opens_the_microwave_for_the_place_and_shuts_it_behind():
         except StopIteration:
             break
     names = [name for name, *_ in door]
-    assert names[0] == "open" and door[0][2] and door[0][3] >= 0.8 * 1.4, door  # measured on the hinge
+    first = names.index("open")
+    assert names[:first] in ([], ["tuck"]), door
+    assert door[first][2] and door[first][3] >= 0.8 * 1.4, door  # open, measured on the hinge
     assert "place" in names, door
     place = names.index("place")
-    assert all(q >= 0.8 * 1.4 for *_, q in door[:place]), door  # open while the can goes in
+    assert all(q >= 0.8 * 1.4 for *_, q in door[first:place]), door  # open while the can goes in
     close = names.index("close", place)
     assert door[close][2] and abs(door[close][3]) <= 0.05, door  # shut behind it
+    assert obs.objects["can"].pos[2] > 0.8  # in the microwave, or put back on its counter: never dropped
