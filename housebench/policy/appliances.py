@@ -32,7 +32,8 @@ from housebench.skills.articulate import Close, Open
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
 from housebench.skills.body import Pose
 from housebench.skills.edge import support_of
-from housebench.skills.place import Release
+from housebench.skills.pick import Pick
+from housebench.skills.place import Place, Release
 from housebench.skills.press import Press, Wait
 from housebench.skills.side import SidePick, SidePlace, side_held
 from housebench.state import Observation, SimState
@@ -44,6 +45,8 @@ from housebench.tasks.thermal import ThermalSetup
 
 REACH_Z = 0.9  # m: the shelf height a carry into an appliance tries first (then the next nearest)
 WAIT_MARGIN_S = 10.0  # s added to the thermal model's time to the target
+STAGE_OUT = 0.3  # m in front of the appliance's handle: where on the staging surface the item goes
+STAGE_MIN_Z, STAGE_MAX_Z = 0.3, 1.25  # m: a staging surface is no floor, and a top-down place reaches it
 
 
 @dataclass
@@ -259,6 +262,9 @@ class ApplianceFlow:
         if not any(getattr(_appliance_at(obs.state, self.ctx, o), "name", None) == app.name for o in obs.objects):
             self.ctx.log("decision", step=step.describe(), choice="skip: nothing inside")
             return obs
+        if app.door and not self.ctx.judge([g.Closed(predicate="closed", parts=[app.door])], obs.state).success:
+            self.ctx.log("decision", step=step.describe(), choice="skip: door open (it would not run)")
+            return obs
         return (yield from self._retried(lambda: Press(step.target), step.describe(), obs))
 
     def _wait(self, step: Step, obs: Observation) -> Script:
@@ -290,12 +296,20 @@ class ApplianceFlow:
             ctx.log("decision", step=step.describe(), choice="skip: door shut", doors=shut)
             return obs
         origin = support_of(ctx, obs, obj)
-        supports = list(step.supports)
+        supports, staged = list(step.supports), False
         for attempt in range(1, self.attempts + 1):
             if not _holding(obs, obj):
                 if any(obs.finger_contacts.get(f) for f in ("left", "right")):
                     _, obs = yield Release()
                 failure, obs = yield SidePick(obj)
+                stage = None if staged or failure is None else self._staging(obj, step, obs)
+                if stage is not None and not _holding(obs, obj):  # no side grasp where it stands
+                    ctx.log(
+                        "decision", step=step.describe(), choice="stage", support=stage.name, after=failure.reason.value
+                    )
+                    obs = yield from self._stage(obj, stage, _owner(step.supports, ctx), obs)
+                    staged = True
+                    continue
                 if failure is not None and not _holding(obs, obj):
                     ctx.log("decision", step=step.describe(), attempt=attempt, choice="re-pick")
                     continue
@@ -316,6 +330,39 @@ class ApplianceFlow:
             _, obs = yield Release()
         return obs
 
+    def _staging(self, obj: str, step: Step, obs: Observation) -> Support | None:
+        """Where an item with no side grasp where it stands is set down first (from above) for one: the
+        open top nearest the appliance it goes into, if it stands on another open top (None else)."""
+        app, under = _owner(step.supports, self.ctx), support_of(self.ctx, obs, obj)
+        if app is None or under is None or under.clearance is not None:
+            return None
+        owners = {a.name for a in self.ctx.scene.house.appliances}
+        cx, cy = (app.cavity[0] + app.cavity[3]) / 2, (app.cavity[1] + app.cavity[4]) / 2
+        tops = [
+            s
+            for s in self.ctx.scene.house.supports
+            if s.clearance is None and s.owner not in owners and STAGE_MIN_Z <= s.height <= STAGE_MAX_Z
+        ]
+        best = min(tops, key=lambda s: _box_distance(s.box, cx, cy), default=None)
+        return None if best is None or best.name == under.name else best
+
+    def _stage(self, obj: str, stage: Support, app: ApplianceAnnotation, obs: Observation) -> Script:
+        """Top-down pick, and place on ``stage`` at the spot nearest a point ``STAGE_OUT`` in front of
+        ``app``'s door handle (the stage's front edge: a side pick reaches only so deep)."""
+        failure, obs = yield Pick(obj)
+        if _holding(obs, obj):
+            part = HouseQuery(self.ctx.scene.house).parts.get(app.door) if app.door else None
+            box = app.cavity
+            at = (
+                [c + n * STAGE_OUT for c, n in zip(part.handle.center, part.handle.normal, strict=True)]
+                if part
+                else ((box[0] + box[3]) / 2, (box[1] + box[4]) / 2)
+            )
+            failure, obs = yield Place(obj, support=stage, near=(at[0], at[1]))
+        if any(obs.finger_contacts.get(f) for f in ("left", "right")):
+            _, obs = yield Release()
+        return obs
+
     def _placed(self, obj: str, support: Support, obs: Observation) -> bool:
         """``obj`` let go on ``support``, and inside the appliance's cavity (where the thermal model heats
         or chills) when the support is an appliance's."""
@@ -330,6 +377,10 @@ class ApplianceFlow:
         app = _owner([support], self.ctx)
         part = HouseQuery(self.ctx.scene.house).parts.get(app.door) if app and app.door else None
         return None if part is None else (part.handle.center[0], part.handle.center[1])
+
+
+def _box_distance(box, x: float, y: float) -> float:
+    return math.hypot(max(box[0] - x, 0, x - box[2]), max(box[1] - y, 0, y - box[3]))
 
 
 def _needed_doors(ctx: SkillContext, obs: Observation, step: Step) -> list[str]:
