@@ -27,6 +27,7 @@ from housebench.skills.grasp import TILTED, grasps
 from housebench.skills.hand import Lay, Stack, Upright
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place, Release
+from housebench.skills.side import SidePick, SidePlace, low_ceiling, side_held, side_pick
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
 from housebench.tasks import refs
@@ -189,6 +190,8 @@ class ScriptedPolicy:
                     if self._flat(move.obj, obs):
                         failure, obs = yield PushToEdge(move.obj)
                         failure, obs = yield PickOverhang(move.obj)
+                    elif side_pick(self.ctx, obs, move.obj, move.supports):
+                        failure, obs = yield SidePick(move.obj)
                     else:
                         failure, obs = yield Pick(move.obj)
                     if failure is not None and not _holding(obs, move.obj):
@@ -248,24 +251,29 @@ class ScriptedPolicy:
         usable = [s for s in move.supports if _placeable(s, height) and s.name not in move.failed]
         if not usable:
             return None
-        # open tops first (a top-down place has room), then the nearest
-        support = min(usable, key=lambda s: (s.clearance is not None, _distance(s, near or obs.base[:2])))
+        # room for a top-down place first, open tops first, then the nearest
+        at = near or obs.base[:2]
+        support = min(usable, key=lambda s: (low_ceiling(s, height), s.clearance is not None, _distance(s, at)))
         self.ctx.log("decision", move=move.describe(), support=support.name)
         if move.lay:
             return Lay(move.obj, support)
         if self._flat(move.obj, obs):
             return PlaceAtEdge(move.obj, support=support, near=near)
+        if low_ceiling(support, height) or side_held(self.ctx, obs):
+            return SidePlace(move.obj, support, near=near)
         return Place(move.obj, support=support, near=near)
 
 
 MAX_PLACE_HEIGHT = 1.25  # m: surfaces above this are out of a top-down place's reach
-HAND_ROOM = 0.25  # m: free height a top-down place needs over the object
+MAX_SIDE_HEIGHT = 1.35  # m: ... and of a place from the side
 
 
 def _placeable(support: Support, height: float) -> bool:
-    """A surface a top-down place reaches and has room above (shelf levels under another level do not)."""
-    room = support.clearance is None or support.clearance >= height + HAND_ROOM
-    return support.height <= MAX_PLACE_HEIGHT and room
+    """A surface a top-down place reaches and has room above, or one under a ceiling a place from the
+    side reaches."""
+    if low_ceiling(support, height):
+        return support.height <= MAX_SIDE_HEIGHT
+    return support.height <= MAX_PLACE_HEIGHT
 
 
 def _distance(support: Support, xy) -> float:

@@ -34,6 +34,7 @@ from housebench.skills.navigate import Navigate, obstacle_boxes, planner
 from housebench.skills.pick import Pick, carry_pos, to_carry
 from housebench.skills.place import Place, Release
 from housebench.skills.press import Press
+from housebench.skills.side import SidePick, SidePlace, low_ceiling, side_held, side_pick
 from housebench.state import Action, Observation
 from housebench.tasks import geometry, refs
 from housebench.tasks.predicates import head_camera
@@ -200,12 +201,18 @@ def _edge_only(world: World, name: str) -> bool:
 
 def _pick(args, world, ctx, obs, path) -> Skill:
     obj = args["object"]
-    return Sequence("pick", PushToEdge(obj), PickOverhang(obj)) if path == "slide_and_pinch" else Pick(obj)
+    if path == "slide_and_pinch":
+        return Sequence("pick", PushToEdge(obj), PickOverhang(obj))
+    return SidePick(obj) if side_pick(ctx, obs, obj, []) else Pick(obj)  # from under a low ceiling: level
 
 
 def _place(args, world, ctx, obs, path) -> Skill:
     obj, support = args["object"], _support(world, args["support"])
-    return PlaceAtEdge(obj, support=support) if _edge_only(world, obj) else Place(obj, support=support)
+    if _edge_only(world, obj):
+        return PlaceAtEdge(obj, support=support)
+    if low_ceiling(support, world.scene.objects[obj].asset.size[2]) or side_held(ctx, obs):
+        return SidePlace(obj, support)
+    return Place(obj, support=support)
 
 
 def _navigate(args, world, ctx, obs, path) -> Skill:

@@ -53,13 +53,13 @@ class Edge:
         """Half the box's extent along the normal."""
         return (box[3] - box[0]) / 2 if self.normal[0] else (box[4] - box[1]) / 2
 
-    def stances(self, at: np.ndarray) -> Iterator[tuple[float, float, float]]:
-        """Base poses in front of the edge opposite ``at``, facing the support."""
+    def stances(self, at: np.ndarray, dists=STAND, shifts=SHIFTS) -> Iterator[tuple[float, float, float]]:
+        """Base poses in front of the edge opposite ``at`` (``dists`` out, ``shifts`` along), facing the support."""
         n = np.array(self.normal)
         t = np.array([-n[1], n[0]])
         foot = at[:2] + n * (self.coord - float(at[:2] @ n))
-        for dist in STAND:
-            for shift in SHIFTS:
+        for dist in dists:
+            for shift in shifts:
                 x, y = foot + n * dist + t * shift
                 yield float(x), float(y), math.atan2(-n[1], -n[0])
 

@@ -17,38 +17,47 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
-from housebench.annotations.schema import AssetAnnotation, SceneAnnotations, Support
+from housebench.annotations.schema import AssetAnnotation, HouseAnnotations, Support
 from housebench.robot.kinematics import side
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
 from housebench.skills.edge import Edge, edges, support_of
 from housebench.skills.grasp import FINGER_HALF, MAX_WIDTH, opening
-from housebench.skills.motion import cartesian, hold, pad_pose
-from housebench.skills.pick import CLOSED, OPEN, UP, Pick, approach, stance_search, to_carry
+from housebench.skills.motion import cartesian, hold, pad_pose, wrap
+from housebench.skills.navigate import moving_boxes
+from housebench.skills.pick import CARRY, CLOSED, OPEN, UP, Pick, approach, stance_search, to_carry
 from housebench.skills.place import DROP, Place, spot
 from housebench.state import ObjectState, Observation
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import footprint, rotation, world_box
 
-HAND_ROOM = 0.25  # m: free height a top-down pick or place needs over the object
+HAND_ROOM = 0.45  # m: free height a top-down pick or place needs over the object (its pre-pose 0.12 m up, the
+# gripper and the wrist over the pad: with 0.38 m over a 5-9 cm item both stalled against the level above)
+HAND_HALF = 0.075  # m: half the hand's width across the closing axis (0.063) and a margin
 PALM = (-0.032, -0.04)  # the palm's lower front corner in the grasp frame (x ahead, z up), m
 TIP = (FINGER_HALF, -0.0135)  # a fingertip's lower corner, m
 PALM_BACK = 0.027  # the pad keeps an object's near face this far ahead of it (the palm stays off), m
-PITCHES = (0.0, 0.2, 0.35)  # rad the level hand may tip its fingers down, least first
+PITCHES = (0.0, 0.2, 0.35)  # rad the level hand may tip its fingers down, least first (a tipped hold tilts the item)
 CLEAR = 0.006  # the hand's lowest point stays this far over the surface, m
-GRIP_AT = 0.4  # the fingers take an item this far up its height (under a round body's widest, a tall one's middle)
-MAX_SKEW = math.radians(30)  # the approach may turn this far from straight in through an edge
+GRIP_AT = 0.4  # the fingers take an item with no annotated pinch this far up its height
+TOP_KEEP = 0.03  # m: a side pinch stays this far under an item's top
+MAX_SKEW = math.radians(35)  # under a ceiling the approach turns at most this far from straight in through an edge
 ROUND = 0.005  # m: an item this close to square in its footprint is taken as round (any approach)
-OUT = 0.05  # pre-grasp: fingertips and held object this far outside the edge, m
+OUT = 0.1  # pre-grasp: fingertips and held object this far outside the edge (the hand comes down clear of the front), m
+BACK_OFF = PALM_BACK + FINGER_HALF + OUT  # m: the shortest way back to the pre-pose
 SHORT = PALM_BACK + FINGER_HALF + 0.02  # the pad's pause before the last leg in, m (fingertips 2 cm short)
 SETTLE_S = 0.8  # s held there
+ALIGN_TOL = 0.003  # m: the pad this near its pause point before the last leg
+TRUE_UP = 3  # corrections of the aim at most
 LIFT = 0.02  # lift after closing, m (the ceiling is near)
 RAISE = 0.02  # a held object goes in this much over its release height, m
+PASS = 0.15  # m: how far out from an edge the hand and the object pass on the way in
 ROOM = 0.02  # what the hand and the object keep from the ceiling, m
-STAND_OUT = 0.15  # m: nearer stances put the carried hand into the furniture, the pre-pose too near the base
+STAND = (0.5, 0.6, 0.7, 0.8, 0.9)  # m from the edge (nearer: the carried hand meets the furniture)
+SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3, -0.45, 0.45)  # ... and along it (wide: an open door stands beside a fridge)
 
 
 def low_ceiling(support: Support, height: float) -> bool:
@@ -57,18 +66,28 @@ def low_ceiling(support: Support, height: float) -> bool:
     return support.clearance is not None and support.clearance < height + HAND_ROOM
 
 
+def side_pick(ctx: SkillContext, obs: Observation, obj: str, supports: list[Support]) -> bool:
+    """Whether to pick ``obj`` from the side: it rests under a ceiling too low for a top-down pick, or
+    every support it may go to has one (a place from the side needs the level hand)."""
+    height = ctx.scene.objects[obj].asset.size[2]
+    under = support_of(ctx, obs, obj)
+    if under is not None and low_ceiling(under, height):
+        return True
+    return bool(supports) and all(low_ceiling(s, height) for s in supports)
+
+
 def side_held(ctx: SkillContext, obs: Observation) -> bool:
     """Whether the hand is level (a side grasp) rather than pointing down."""
     return abs(pad_pose(ctx, obs)[1][2, 0]) < math.sin(max(PITCHES) + 0.2)
 
 
-def open_edges(scene: SceneAnnotations, support: Support) -> list[Edge]:
+def open_edges(house: HouseAnnotations, support: Support) -> list[Edge]:
     """The edges of ``support`` no wall covers (over most of their span, from just above the surface to
     just under the ceiling); the articulated parts (an appliance's door) are no walls."""
     if support.clearance is None:
         return edges(support)
-    parts = tuple(p.name + "/" for p in scene.house.articulated)
-    walls = [o.box for o in scene.house.obstacles if not o.name.startswith(parts)]
+    parts = tuple(p.name + "/" for p in house.articulated)
+    walls = [o.box for o in house.obstacles if not o.name.startswith(parts)]
     lo, hi = support.height + 0.05, support.height + support.clearance - 0.05
     return [e for e in edges(support) if not any(_walls_off(e, b, lo, hi) for b in walls)]
 
@@ -92,26 +111,41 @@ def hand_rot(yaw: float, pitch: float) -> np.ndarray:
     return side(yaw) @ np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
 
 
-def grip_height(height: float) -> tuple[float, float] | None:
-    """(pitch, pad height over the surface) of a side pinch of an item ``height`` tall: ``GRIP_AT`` of
-    its height up, with the hand as level as lets the palm and the fingertips clear the surface there;
-    else as low as they clear it; None when the fingers would pass over the item."""
+def grip_height(height: float, at: float | None = None) -> tuple[float, float] | None:
+    """(pitch, pad height over the surface) of a side pinch of an item ``height`` tall, taken ``at``
+    that height (default ``GRIP_AT`` of it) with the hand as level as lets the palm and the fingertips
+    clear the surface there, else as low as they clear it; None when the fingers would pass over it."""
 
     def below(pitch: float) -> float:
         return max(x * math.sin(pitch) - z * math.cos(pitch) for x, z in (PALM, TIP)) + CLEAR
 
-    want = GRIP_AT * height
+    want = GRIP_AT * height if at is None else at
     pitch = next((p for p in PITCHES if below(p) <= want), min(PITCHES, key=below))
     dz = max(want, below(pitch))
     return (pitch, dz) if dz <= height - 0.01 else None
 
 
-def _yaws(asset: AssetAnnotation, pose: ObjectState, edge: Edge) -> list[tuple[float, float]]:
+def round_item(asset: AssetAnnotation) -> bool:
+    """Whether the footprint is square enough to take the item as round (a solid of revolution)."""
+    return abs(asset.size[0] - asset.size[1]) <= ROUND
+
+
+def pinch_height(asset: AssetAnnotation) -> float | None:
+    """Where a round item's top pinch takes it over its bottom (its widest section: its wall slopes
+    elsewhere, and a pinch there squeezed a bowl out downwards), ``TOP_KEEP`` under its top at most;
+    None for any other item (taken at ``GRIP_AT``)."""
+    point = next((p.point for p in asset.grasps if p.kind == "top_pinch"), None)
+    if point is None or not round_item(asset):
+        return None
+    return min(point[2] + asset.bottom_offset, asset.size[2] - TOP_KEEP)
+
+
+def _yaws(asset: AssetAnnotation, pose: ObjectState, edge: Edge, skew: float) -> list[tuple[float, float]]:
     """(approach yaw, width across) of the level pinches through ``edge``: fingers across a side of the
-    footprint that fits them, within ``MAX_SKEW`` of straight in; a round item straight in."""
+    footprint that fits them, within ``skew`` of straight in; a round item straight in."""
     sx, sy = asset.size[:2]
     straight = math.atan2(-edge.normal[1], -edge.normal[0])
-    if abs(sx - sy) <= ROUND and sx <= MAX_WIDTH:
+    if round_item(asset) and sx <= MAX_WIDTH:
         return [(straight, sx)]
     rot = rotation(pose.quat)
     yaw0 = math.atan2(rot[1, 0], rot[0, 0])
@@ -120,10 +154,9 @@ def _yaws(asset: AssetAnnotation, pose: ObjectState, edge: Edge) -> list[tuple[f
         if width > MAX_WIDTH:
             continue
         for yaw in (across + math.pi / 2, across - math.pi / 2):
-            skew = abs((yaw - straight + math.pi) % (2 * math.pi) - math.pi)
-            if skew <= MAX_SKEW:
+            if abs(wrap(yaw - straight)) <= skew:
                 out.append((yaw, width))
-    return sorted(out, key=lambda yw: abs((yw[0] - straight + math.pi) % (2 * math.pi) - math.pi))
+    return sorted(out, key=lambda yw: abs(wrap(yw[0] - straight)))
 
 
 def _corners(asset: AssetAnnotation, pose: ObjectState) -> np.ndarray:
@@ -133,19 +166,47 @@ def _corners(asset: AssetAnnotation, pose: ObjectState) -> np.ndarray:
     return np.array([[x, y] for x in (-sx / 2, sx / 2) for y in (-sy / 2, sy / 2)]) @ rot.T + np.asarray(pose.pos[:2])
 
 
-def _back(edge: Edge, pad: np.ndarray, yaw: float, ahead: float) -> np.ndarray:
-    """The offset from ``pad`` straight back along the approach ``yaw`` that puts the fingertips and
-    whatever reaches ``ahead`` of the pad ``OUT`` outside ``edge``."""
+def _back(edge: Edge, pad: np.ndarray, yaw: float, ahead: float, ceiling: bool) -> np.ndarray:
+    """The offset from ``pad`` straight back along the approach ``yaw`` to the pre-pose: under a
+    ``ceiling``, where the fingertips and whatever reaches ``ahead`` of the pad are ``OUT`` outside
+    ``edge``; on an open top, ``BACK_OFF`` (the fingertips clear of what they take)."""
     a = np.array([math.cos(yaw), math.sin(yaw)])
-    cos = max(float(-a @ np.array(edge.normal)), 0.3)
-    inside = edge.coord - float(pad[:2] @ np.array(edge.normal))
-    dist = (inside + max(ahead, FINGER_HALF) * cos + OUT) / cos
+    dist = BACK_OFF
+    if ceiling:
+        cos = max(float(-a @ np.array(edge.normal)), 0.3)
+        inside = edge.coord - float(pad[:2] @ np.array(edge.normal))
+        dist = max(dist, (inside + max(ahead, FINGER_HALF) * cos + OUT) / cos)
     return np.array([*(-a * dist), 0.0])
 
 
-def _stances(edge: Edge, at: np.ndarray) -> Iterator[tuple[float, float, float]]:
-    """Base poses facing ``edge``, ``STAND_OUT`` further out than the edge skills stand."""
-    return replace(edge, coord=edge.coord + STAND_OUT).stances(at)
+def _stances(edge: Edge, at: np.ndarray, ahead: float = 0.0) -> Iterator[tuple[float, float, float]]:
+    """Base poses facing ``edge``, square to ``at`` first (the forearm follows the hand in straight), far
+    enough out that what the carried hand holds ``ahead`` of it clears the edge on the way there."""
+    dists = tuple(d for d in STAND if d >= CARRY[0] + ahead + OUT) or STAND[-1:]
+    return (pose for shift in SHIFTS for pose in edge.stances(at, dists, (shift,)))
+
+
+def _opening(edge: Edge, boxes, lo: float, hi: float) -> Support:
+    """The edge's support narrowed along the edge to the widest span that no box just outside the edge
+    (``PASS`` deep, between heights ``lo`` and ``hi``) blocks: an open door that swung past square."""
+    axis, sign = (0, edge.normal[0]) if edge.normal[0] else (1, edge.normal[1])
+    t = 1 - axis
+    box = list(edge.support.box)
+    blocked = sorted(
+        (b[t], b[t + 3])
+        for b in boxes
+        if b[2] < hi
+        and b[5] > lo
+        and max(sign * b[axis], sign * b[axis + 3]) > edge.coord
+        and min(sign * b[axis], sign * b[axis + 3]) < edge.coord + PASS
+    )
+    spans, start = [], box[t]
+    for b0, b1 in blocked:
+        spans.append((start, min(b0, box[t + 2])))
+        start = max(start, b1)
+    spans.append((start, box[t + 2]))
+    box[t], box[t + 2] = max(spans, key=lambda span: span[1] - span[0])
+    return edge.support.model_copy(update={"box": tuple(box)})
 
 
 def _ceiling(support: Support) -> float:
@@ -161,13 +222,15 @@ class Entry:
     back: np.ndarray
     edge: Edge
     width: float = 0.0  # across the fingers (a pick)
+    ahead: float = 0.0  # how far the held object reaches ahead of the pad (a place)
 
 
 def entry_stance(skill: Skill, ctx: SkillContext, obs: Observation, entries: list[Entry], skip: tuple[str, ...] = ()):
     """(base pose, joints at the pre-pose, joints at the target, the entry) of the first entry the IK
     reaches from a stance facing its edge, or ``UNREACHABLE``."""
     for entry in entries:
-        found = stance_search(ctx, obs, [(entry.pad, [entry.rot])], entry.back, skip, _stances(entry.edge, entry.pad))
+        poses = _stances(entry.edge, entry.pad, entry.ahead)
+        found = stance_search(ctx, obs, [(entry.pad, [entry.rot])], entry.back, skip, poses)
         if found is not None:
             base, (out, at, _, _) = found
             ctx.log("stance", skill=skill.name, target=skill.target(), grasp="side", base=[round(v, 3) for v in base])
@@ -181,20 +244,21 @@ class SidePick(Pick):
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
         support = support_of(ctx, obs, self.obj)
-        fit = grip_height(asset.size[2])
+        fit = grip_height(asset.size[2], pinch_height(asset))
         if support is None or fit is None:
             raise self.fail(Reason.UNSUPPORTED, support=support and support.name, height=asset.size[2])
         pitch, dz = fit
+        ceiling = low_ceiling(support, asset.size[2])
         box = np.array(world_box(pose, asset))
         corners = _corners(asset, pose)
         entries = []
-        for edge in open_edges(ctx.scene, support):
-            for yaw, width in _yaws(asset, pose, edge):
+        for edge in open_edges(ctx.scene.house, support):
+            for yaw, width in _yaws(asset, pose, edge, MAX_SKEW if ceiling else math.pi / 4):
                 a = np.array([math.cos(yaw), math.sin(yaw)])
                 near, far = float(np.min(corners @ a)), float(np.max(corners @ a))
                 centre = (box[:2] + box[3:5]) / 2
                 pad = np.array([*(centre + a * (near + PALM_BACK - centre @ a)), support.height + dz])
-                back = _back(edge, pad, yaw, far - float(pad[:2] @ a))
+                back = _back(edge, pad, yaw, far - float(pad[:2] @ a), ceiling)
                 entries.append(Entry(pad, hand_rot(yaw, pitch), back, edge, width))
         if not entries:
             raise self.fail(Reason.UNSUPPORTED, why="no side fits the fingers from an open edge", support=support.name)
@@ -204,8 +268,9 @@ class SidePick(Pick):
         obs = yield from cartesian(self.name, obs, ctx, pad + back, rot, fallback=out, gripper=gap)
         short = pad + back * min(1.0, SHORT / float(np.linalg.norm(back)))  # tips just short of the item
         obs = yield from cartesian(self.name, obs, ctx, short, rot, fallback=at, gripper=gap)
-        obs = yield from hold(obs, SETTLE_S, ctx, gripper=gap)  # the arm catches up: the last leg goes in true
-        obs = yield from cartesian(self.name, obs, ctx, pad, rot, step=0.01, fallback=at, gripper=gap)
+        obs = yield from hold(obs, SETTLE_S, ctx, gripper=gap)  # the arm catches up
+        obs, bias = yield from self._true_up(ctx, obs, short, rot, gap)
+        obs = yield from cartesian(self.name, obs, ctx, pad + bias, rot, step=0.01, fallback=at, gripper=gap)
         obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
         touching = [f for f, names in obs.finger_contacts.items() if self.obj in names]
         if len(touching) < 2:
@@ -219,6 +284,22 @@ class SidePick(Pick):
         if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
             raise self.fail(Reason.DROPPED, where="withdraw", height=round(obs.objects[self.obj].pos[2], 3))
         return (yield from to_carry(self, ctx, obs, rot))
+
+    def _true_up(self, ctx: SkillContext, obs: Observation, short: np.ndarray, rot: np.ndarray, gap: float):
+        """The arm stands ``SETTLE_S`` off its target by what holds it up (1 cm measured, the fingers clear
+        the item by 7.5 mm a side): aim off by what is measured until the pad is within ``ALIGN_TOL`` of
+        ``short``: (obs, the aim's offset, for the last leg too)."""
+        bias = np.zeros(3)
+        for _ in range(TRUE_UP):
+            off = short - pad_pose(ctx, obs)[0]
+            if np.linalg.norm(off) <= ALIGN_TOL:
+                break
+            bias += off
+            obs = yield from cartesian(self.name, obs, ctx, short + bias, rot, gripper=gap)
+            obs = yield from hold(obs, SETTLE_S, ctx, gripper=gap)
+        off = short - pad_pose(ctx, obs)[0]
+        ctx.log("aligned", skill=self.name, target=self.obj, off=[round(float(v), 4) for v in off])
+        return obs, bias
 
 
 class SidePlace(Place):
@@ -241,14 +322,21 @@ class SidePlace(Place):
         obj_yaw = math.atan2(rotation(held.quat)[1, 0], rotation(held.quat)[0, 0])
         near = np.asarray(self.near or obs.base[:2], float)
         top = _ceiling(self.support) - asset.size[2]  # the highest the object's bottom may go
+        ceiling = low_ceiling(self.support, asset.size[2])
+        moving = moving_boxes(ctx, obs, skip=(self.obj,))
         entries = []
-        for edge in open_edges(ctx.scene, self.support):
+        for edge in open_edges(ctx.scene.house, self.support):
             n = np.array(edge.normal)
             yaw = math.atan2(-n[1], -n[0])
             c, s = math.cos(yaw - yaw_now), math.sin(yaw - yaw_now)
             spin = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-            foot = near + n * (edge.coord - near @ n)
-            at = spot(self.support, obs, ctx, self.obj, tuple(foot), footprint(asset.size, obj_yaw + yaw - yaw_now))
+            free = _opening(edge, moving, self.support.height, top + asset.size[2]) if ceiling else self.support
+            xmin, ymin, xmax, ymax = free.box
+            toward = near if self.near or not ceiling else np.array([(xmin + xmax) / 2, (ymin + ymax) / 2])
+            foot = toward + n * (edge.coord - toward @ n)  # under a ceiling: square to the free opening
+            half = list(footprint(asset.size, obj_yaw + yaw - yaw_now))
+            half[1 if n[0] else 0] = max(half[1 if n[0] else 0], HAND_HALF)  # the hand passes the side walls too
+            at = spot(free, obs, ctx, self.obj, tuple(foot), tuple(half))
             if at is None:
                 continue
             offset = spin @ (pad_now - centre)
@@ -258,7 +346,7 @@ class SidePlace(Place):
             target = np.array([*at, bottom + (centre[2] - box[2])]) + offset
             a = np.array([math.cos(yaw), math.sin(yaw)])
             ahead = float(np.max((_corners(asset, held) - pad_now[:2]) @ spin[:2, :2].T @ a))
-            entries.append(Entry(target, spin @ rot_now, _back(edge, target, yaw, ahead), edge))
+            entries.append(Entry(target, spin @ rot_now, _back(edge, target, yaw, ahead, ceiling), edge, ahead=ahead))
         if not entries:
             raise self.fail(Reason.NO_SPACE, support=self.support.name)
         base, out, at, entry = entry_stance(self, ctx, obs, entries, skip=(self.obj,))
