@@ -20,19 +20,22 @@ Jig = Callable[[], float]
 COUNTER = (0.6, 0.9)  # kitchen counter depth and height
 CORNER = 1.25  # the west counter starts here: past the south counter's door swing (0.62 + 0.6)
 WEST = 1.4  # west counter length: the fridge after it ends 0.85-1.25 m short of the north wall (by the seed)
+ISLAND_X = 2.9  # island centre: 0.75 m or more between it and the fridge's open door, the way to that pocket
 
 
 def kitchen(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Appliance]]:
     """Counters on the south and west walls, the stove beside the south counter, the fridge north of
     the west counter, a free-standing island facing south near the north wall. The west counter
     starts past the south counter's door swing; every front has free floor in front of it, and the
-    fridge leaves floor to the north wall for the base that pushes its open door's outer face shut."""
+    fridge leaves floor to the north wall for the base that pushes its open door's outer face shut, the
+    base's way there passes between the door and the island, and the microwave stands in the middle of
+    the west counter, 0.45 m short of the fridge (the arm pushing its door shut clears the fridge's handle)."""
     parts, (depth, height) = p["parts"], COUNTER
     south = r.against("S", 1.2, depth)
     west_at = CORNER + WEST / 2 + jig()
     west = r.against("W", west_at, depth)
     fr = fridge("fridge", r.against("W", west_at + WEST / 2 + 0.4, 0.7), 0.7, 0.7, 1.8, [0.5, 0.9, 1.3], parts)
-    mw = microwave("microwave", west.shifted(-WEST / 2 + 0.3, 0.2), 0.5, 0.38, 0.3, height, parts)
+    mw = microwave("microwave", west.shifted(0.0, 0.2), 0.5, 0.38, 0.3, height, parts)
     st = stove("stove", r.against("S", 2.75 + jig(), depth), 0.6, depth, height, parts)
     fronts = ["door_left", "door_right", "drawers:2", "drawers:2"]
     built = [
@@ -40,7 +43,7 @@ def kitchen(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[App
         cabinet("counter_west", west, WEST, depth, height, ["door_left", "door_right", "drawers:3"], parts),
         cabinet(
             "kitchen_island",
-            r.centred(2.6 + jig(), r.y1 - r.y0 - 0.8, 0.7, "S"),
+            r.centred(ISLAND_X + jig(), r.y1 - r.y0 - 0.8, 0.7, "S"),
             1.4,
             0.7,
             height,
