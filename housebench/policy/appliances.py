@@ -273,10 +273,13 @@ class ApplianceFlow:
         ready = []
         for cond in step.conditions:
             app = _appliance_at(obs.state, self.ctx, cond.items[0])
-            if app is not None and app.kind == kinds[type(cond)]:
+            shut = app is not None and (
+                app.door is None or self.ctx.judge([g.Closed(predicate="closed", parts=[app.door])], obs.state).success
+            )
+            if app is not None and app.kind == kinds[type(cond)] and shut:  # an open one neither heats nor chills
                 ready.append(cond)
             else:
-                self.ctx.log("decision", step="wait", item=cond.items[0], choice="skip: not in its appliance")
+                self.ctx.log("decision", step="wait", item=cond.items[0], choice="skip: not in it, or open")
         budget = wait_budget(ready, obs.temperatures_c, setup)
         if not ready or math.isinf(budget):
             self.ctx.log("decision", step="wait", choice="skip", budget_s=budget)
@@ -314,7 +317,7 @@ class ApplianceFlow:
                     ctx.log("decision", step=step.describe(), attempt=attempt, choice="re-pick")
                     continue
             support = supports[0]
-            failure, obs = yield SidePlace(obj, support, near=self._clear_side(support))
+            failure, obs = yield SidePlace(obj, support)
             if self._placed(obj, support, obs):
                 return obs
             if failure is None:  # on the support by the skill's check, but not in the cavity
@@ -371,12 +374,6 @@ class ApplianceFlow:
             return False
         app = _owner([support], self.ctx)
         return app is None or getattr(_appliance_at(obs.state, self.ctx, obj), "name", None) == app.name
-
-    def _clear_side(self, support: Support) -> tuple[float, float] | None:
-        """Inside an appliance: its door handle's side (the swung door stands in front of the hinge's)."""
-        app = _owner([support], self.ctx)
-        part = HouseQuery(self.ctx.scene.house).parts.get(app.door) if app and app.door else None
-        return None if part is None else (part.handle.center[0], part.handle.center[1])
 
 
 def _box_distance(box, x: float, y: float) -> float:
