@@ -4,8 +4,9 @@ From the resolved goal, an item *goes into* an appliance when it is ``heated`` (
 ``chilled`` (a listed fridge), or its ``on`` target is an appliance's shelves or floor; it *comes out*
 when it stands in an appliance and its ``on`` target is elsewhere. One hand does it all, so a door is
 opened (``open``, by the handle) and closed (``close``, by its face) with the hand empty, around the
-carries (a side pick, then a side place on a surface inside the cavity or outside it; the arm tucked
-before a door skill when the hand points down):
+carries (a side pick, then a side place on a surface inside the cavity or outside it; an item the side
+pick does not reach on an open top is first *staged*: picked from above and set down at the front of the
+open top nearest the appliance; the arm tucked before a door skill when the hand points down):
 
 1. the doors the first carries need are opened;
 2. the carries: into the microwave first (it heats while the hand does the rest), then the others; a
@@ -16,7 +17,8 @@ before a door skill when the hand points down):
 
 Every door the flow opened is closed behind it (``closed`` goals, ``all`` included). :func:`plan` is
 the order from the goal and the state (no physics); :class:`ApplianceFlow` runs it, guarding each step
-on what is measured (a carry whose door did not open is skipped, the wait covers only items in place).
+on what is measured (a carry whose door did not open is skipped, a given-up item is put back where it
+was, the start is not pressed with the door open, the wait covers only items in their shut appliance).
 Every decision is an event.
 """
 

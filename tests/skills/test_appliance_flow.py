@@ -11,7 +11,8 @@ import pytest
 from housebench.annotations.schema import SceneAnnotations
 from housebench.policy.appliances import ApplianceFlow, plan, wait_budget
 from housebench.skills.base import SkillContext, SkillRunner
-from housebench.state import ObjectState, SimState
+from housebench.skills.edge import support_of
+from housebench.state import ObjectState, Observation, SimState
 from housebench.tasks import goal as g
 from housebench.tasks.spec import TaskVariant
 from housebench.tasks.thermal import ThermalSetup
@@ -161,3 +162,33 @@ def test_the_flow_opens_the_microwave_for_the_place_and_shuts_it_behind():
     close = names.index("close", place)
     assert door[close][2] and abs(door[close][3]) <= 0.05, door  # shut behind it
     assert obs.objects["can"].pos[2] > 0.8  # in the microwave, or put back on its counter: never dropped
+
+
+def _obs(state: SimState) -> Observation:
+    """An observation of ``state`` with the robot at rest, hand empty (what the staging choice reads)."""
+    return Observation(
+        time=0.0,
+        joints={},
+        joint_velocities={},
+        base=(0.0, 0.0, 0.0),
+        ee_pos=(0.0, 0.0, 0.0),
+        ee_quat=(1.0, 0.0, 0.0, 0.0),
+        gripper_opening=0.1,
+        finger_contacts={},
+        objects=state.objects,
+        parts=state.joints,
+        temperatures_c=state.temperatures_c,
+        state=state,
+    )
+
+
+def test_an_item_is_staged_on_the_open_top_nearest_the_appliance():
+    ctx, state = _ctx_state("heat_soda_can", "v001")  # the can on the south counter, far from the microwave
+    flow = ApplianceFlow(ctx, _obs(state), attempts=1)
+    carry = next(s for s in flow.steps if s.verb == "carry")
+    assert ctx.scene.objects["can"].support == "counter_south/top"
+    assert flow._staging("can", carry, _obs(state)).name == "counter_west/top"  # the microwave's counter
+    west = state.model_copy(deep=True)
+    west.objects["can"].pos = (0.45, 1.6, 0.9)  # already on that counter: staging there again is no help
+    assert support_of(ctx, _obs(west), "can").name == "counter_west/top"
+    assert flow._staging("can", carry, _obs(west)) is None
