@@ -3,14 +3,16 @@ from the support's open side, below the ceiling, and withdraws straight back out
 
 - open side (:func:`open_edges`): the edges of a support that no wall of the house walls off (a shelf's
   back, sides, the room's wall behind it; an appliance's door is no wall); every edge of an open top.
-- ``pick`` from the side (:class:`SidePick`): the stance faces an open edge; the hand approaches level
-  (fingers closing horizontally across a side of the object that fits), pitched down for a short item
-  so the palm and the fingertips clear the surface; pre-grasp outside the edge, straight in, close,
-  check both fingers touch (``MISSED``), lift ``LIFT`` (less where the ceiling is nearer), check the
-  hold (``DROPPED``), straight back out, carry pose with the hand as it holds.
+- ``pick`` from the side (:class:`SidePick`): the stance faces an open edge, square to the item first;
+  the hand approaches level (fingers closing horizontally across a side of the item that fits), tipped
+  down for a short item so the palm and the fingertips clear the surface; pre-grasp outside the edge,
+  in to the fingertips 2 cm short, the aim corrected by the measured offset, in, close, check both
+  fingers touch (``MISSED``), lift ``LIFT`` (less where the ceiling is nearer), straight back out, check
+  the hold (``DROPPED``), carry pose with the hand as it holds.
 - ``place`` from the side (:class:`SidePlace`): the held object turned about the vertical (hand and
   base) to face an open edge, carried in level ``RAISE`` over its release height, lowered, released
-  ``DROP`` over the surface at the free spot nearest the edge, the hand drawn straight back out.
+  ``DROP`` over the surface, the hand drawn straight back out. Under a ceiling the spot is the free one
+  nearest the middle of the opening that no open door blocks; on an open top, nearest the robot.
 """
 
 from __future__ import annotations
@@ -250,13 +252,12 @@ class SidePick(Pick):
         pitch, dz = fit
         ceiling = low_ceiling(support, asset.size[2])
         box = np.array(world_box(pose, asset))
-        corners = _corners(asset, pose)
+        corners, centre = _corners(asset, pose), (box[:2] + box[3:5]) / 2
         entries = []
         for edge in open_edges(ctx.scene.house, support):
             for yaw, width in _yaws(asset, pose, edge, MAX_SKEW if ceiling else math.pi / 4):
                 a = np.array([math.cos(yaw), math.sin(yaw)])
                 near, far = float(np.min(corners @ a)), float(np.max(corners @ a))
-                centre = (box[:2] + box[3:5]) / 2
                 pad = np.array([*(centre + a * (near + PALM_BACK - centre @ a)), support.height + dz])
                 back = _back(edge, pad, yaw, far - float(pad[:2] @ a), ceiling)
                 entries.append(Entry(pad, hand_rot(yaw, pitch), back, edge, width))
@@ -286,9 +287,9 @@ class SidePick(Pick):
         return (yield from to_carry(self, ctx, obs, rot))
 
     def _true_up(self, ctx: SkillContext, obs: Observation, short: np.ndarray, rot: np.ndarray, gap: float):
-        """The arm stands ``SETTLE_S`` off its target by what holds it up (1 cm measured, the fingers clear
-        the item by 7.5 mm a side): aim off by what is measured until the pad is within ``ALIGN_TOL`` of
-        ``short``: (obs, the aim's offset, for the last leg too)."""
+        """Paused at ``short``, the arm stands off its target (1 cm measured; the fingers clear a tissue box
+        by 7.5 mm a side): aim off by the measured offset until the pad is within ``ALIGN_TOL`` of
+        ``short``. Returns (obs, the aim's offset, kept for the last leg)."""
         bias = np.zeros(3)
         for _ in range(TRUE_UP):
             off = short - pad_pose(ctx, obs)[0]
@@ -323,6 +324,9 @@ class SidePlace(Place):
         near = np.asarray(self.near or obs.base[:2], float)
         top = _ceiling(self.support) - asset.size[2]  # the highest the object's bottom may go
         ceiling = low_ceiling(self.support, asset.size[2])
+        bottom = self.support.height + DROP
+        if bottom > top:
+            raise self.fail(Reason.NO_SPACE, support=self.support.name, why="taller than the room under the ceiling")
         moving = moving_boxes(ctx, obs, skip=(self.obj,))
         entries = []
         for edge in open_edges(ctx.scene.house, self.support):
@@ -340,9 +344,6 @@ class SidePlace(Place):
             if at is None:
                 continue
             offset = spin @ (pad_now - centre)
-            bottom = self.support.height + DROP
-            if bottom > top:
-                continue
             target = np.array([*at, bottom + (centre[2] - box[2])]) + offset
             a = np.array([math.cos(yaw), math.sin(yaw)])
             ahead = float(np.max((_corners(asset, held) - pad_now[:2]) @ spin[:2, :2].T @ a))
@@ -351,7 +352,7 @@ class SidePlace(Place):
             raise self.fail(Reason.NO_SPACE, support=self.support.name)
         base, out, at, entry = entry_stance(self, ctx, obs, entries, skip=(self.obj,))
         target, rot, back = entry.pad, entry.rot, entry.back
-        raise_ = UP * max(0.0, min(RAISE, top - (self.support.height + DROP)))
+        raise_ = UP * max(0.0, min(RAISE, top - bottom))
         obs = yield from approach(self, ctx, obs, base, skip=(self.obj,))
         obs = yield from cartesian(self.name, obs, ctx, target + back + raise_, rot, fallback=out)
         if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):

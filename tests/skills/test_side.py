@@ -9,9 +9,21 @@ from pathlib import Path
 
 import pytest
 
-from housebench.annotations.schema import HouseAnnotations
+from housebench.annotations.schema import AssetsFile, HouseAnnotations
+from housebench.skills.articulate import Open
 from housebench.skills.base import SkillContext, SkillRunner
-from housebench.skills.side import PALM, TIP, SidePick, SidePlace, grip_height, low_ceiling, open_edges
+from housebench.skills.side import (
+    GRIP_AT,
+    PALM,
+    TIP,
+    TOP_KEEP,
+    SidePick,
+    SidePlace,
+    grip_height,
+    low_ceiling,
+    open_edges,
+    pinch_height,
+)
 from housebench.tasks import goal as g
 from tests.conftest import ROOT, built_job
 
@@ -43,8 +55,19 @@ def test_short_items_are_taken_with_the_fingertips_tipped_down_clear_of_the_surf
     assert grip_height(0.02) is None  # a book lying flat: the fingers would pass over it
 
 
+def test_round_items_are_pinched_at_their_annotated_pinch_others_low():
+    path = Path(ROOT) / "annotations/assets.json"
+    if not path.exists():
+        pytest.skip("built annotations missing: dvc repro annotate")
+    assets = AssetsFile.model_validate_json(path.read_text()).assets
+    oatmeal, tissue = assets["oatmeal"], assets["tissue_box"]
+    at = pinch_height(oatmeal)  # towards the annotated pinch by the rim, the bowl's widest, off its sloping wall
+    assert GRIP_AT * oatmeal.size[2] < at <= min(oatmeal.grasps[0].point[2], oatmeal.size[2] - TOP_KEEP)
+    assert pinch_height(tissue) is None  # a block: anywhere, taken at GRIP_AT
+
+
 def _episode(task: str, variant: str):
-    job = built_job(task, variant, "noop", horizon_s=200.0)
+    job = built_job(task, variant, "noop", horizon_s=300.0)
     episode = job.open()
     obs = episode.reset(0)
     return episode, obs, SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)
@@ -77,3 +100,15 @@ def test_side_place_leaves_a_tissue_box_on_a_bookcase_level_and_the_hand_empty()
     verdict = ctx.judge([on, g.HandEmpty(predicate="hand_empty")], obs.state)
     assert verdict.success, verdict
     assert not any(obs.finger_contacts[f] for f in ("left", "right"))
+
+
+@pytest.mark.slow
+def test_side_pick_out_of_the_fridge_and_place_into_the_microwave():
+    episode, obs, ctx = _episode("heat_breakfast", "v001")  # oatmeal on fridge/shelf_3
+    for door in ("fridge/door", "microwave/door"):
+        obs = _run(episode, ctx, obs, Open(door))
+    cavity = next(s for s in ctx.scene.house.supports if s.name == "microwave/bottom")
+    obs = _run(episode, ctx, obs, SidePick("oatmeal"))
+    obs = _run(episode, ctx, obs, SidePlace("oatmeal", cavity))
+    on = g.On(predicate="on", items=["oatmeal"], support=cavity.name)
+    assert ctx.judge([on, g.HandEmpty(predicate="hand_empty")], obs.state).success
