@@ -28,14 +28,15 @@ def kitchen(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[App
     the west counter, a free-standing island facing south near the north wall. The west counter
     starts past the south counter's door swing; every front has free floor in front of it, and the
     fridge leaves floor to the north wall for the base that pushes its open door's outer face shut, the
-    base's way there passes between the door and the island, and the microwave stands in the middle of
-    the west counter, 0.45 m short of the fridge (the arm pushing its door shut clears the fridge's handle)."""
+    base's way there passes between the door and the island, and the microwave stands at the west
+    counter's south end, 0.9 m short of the fridge (the arm pushing its door shut, from the north of it,
+    clears the fridge's handle)."""
     parts, (depth, height) = p["parts"], COUNTER
     south = r.against("S", 1.2, depth)
     west_at = CORNER + WEST / 2 + jig()
     west = r.against("W", west_at, depth)
     fr = fridge("fridge", r.against("W", west_at + WEST / 2 + 0.4, 0.7), 0.7, 0.7, 1.8, [0.5, 0.9, 1.3], parts)
-    mw = microwave("microwave", west.shifted(0.0, 0.2), 0.5, 0.38, 0.3, height, parts)
+    mw = microwave("microwave", west.shifted(WEST / 2 - 0.3, 0.2), 0.5, 0.38, 0.3, height, parts)
     st = stove("stove", r.against("S", 2.75 + jig(), depth), 0.6, depth, height, parts)
     fronts = ["door_left", "door_right", "drawers:2", "drawers:2"]
     built = [
