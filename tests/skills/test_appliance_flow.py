@@ -189,6 +189,8 @@ def test_an_item_is_staged_on_the_open_top_nearest_the_appliance():
     assert ctx.scene.objects["can"].support == "counter_south/top"
     assert flow._staging("can", carry, _obs(state)).name == "counter_west/top"  # the microwave's counter
     west = state.model_copy(deep=True)
-    west.objects["can"].pos = (0.45, 1.6, 0.9)  # already on that counter: staging there again is no help
+    top = next(s for s in ctx.scene.house.supports if s.name == "counter_west/top")
+    x0, y0, x1, y1 = top.box
+    west.objects["can"].pos = ((x0 + x1) / 2, (y0 + y1) / 2, top.height)  # already there: staging is no help
     assert support_of(ctx, _obs(west), "can").name == "counter_west/top"
     assert flow._staging("can", carry, _obs(west)) is None
