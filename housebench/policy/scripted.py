@@ -6,7 +6,8 @@ runs pick and place for each, choosing among alternatives (which container, whic
 failed or missed grasp is re-picked, a drop re-picked from where it fell, up to ``attempts`` times.
 ``stacked`` items are stacked on their base after every other move, ``lying`` items laid on their
 support; a toppled object is stood up before its move, and the items of ``upright`` goals at the end.
-Every decision and every skill outcome is an event (``ctx.log``).
+What goes into or out of a fridge or microwave (heat, chill, a fridge shelf) is the appliance flow's
+(:mod:`housebench.policy.appliances`), run first. Every decision and skill outcome is an event (``ctx.log``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from pydantic import Field
 
 from housebench.annotations.schema import Support
+from housebench.policy.appliances import ApplianceFlow
 from housebench.policy.base import PolicyContext, PolicyParams
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillRunner
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge, support_of
@@ -25,7 +27,6 @@ from housebench.skills.grasp import TILTED, grasps
 from housebench.skills.hand import Lay, Stack, Upright
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place, Release
-from housebench.skills.press import Press, Wait, seconds_to
 from housebench.skills.side import SidePick, SidePlace, low_ceiling, side_held, side_pick
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
@@ -175,8 +176,9 @@ class ScriptedPolicy:
         return Action(stop=True)
 
     def _script(self, obs: Observation) -> Generator[Skill, tuple[SkillFailure | None, Observation], None]:
-        yield from self._heat(obs)
-        moves = shape_moves(self.ctx, obs, plan_moves(self.ctx, obs))
+        flow = ApplianceFlow(self.ctx, obs, self.params.attempts)  # into and out of the fridge and microwave
+        obs = yield from flow.run(obs)
+        moves = [m for m in shape_moves(self.ctx, obs, plan_moves(self.ctx, obs)) if m.obj not in flow.objects]
         self.ctx.log("plan", moves=[m.describe() for m in moves])
         placed: dict[str, tuple[float, float]] = {}
         for move in moves:
@@ -235,29 +237,6 @@ class ScriptedPolicy:
         _, obs = yield Upright(obj)
         return obs
 
-    def _heat(self, obs: Observation) -> Generator[Skill, tuple[SkillFailure | None, Observation], None]:
-        """``heated`` items already in a listed microwave: press its start button, wait for the heat."""
-        task = self.ctx.task
-        heated = [c for _, c in g.leaves(task.goal.condition) if isinstance(c, g.Heated)]
-        setup = task.thermal
-        if not heated or setup is None:
-            return
-        for app in self.ctx.scene.house.appliances:
-            if app.kind != "microwave" or app.name not in setup.appliances or app.switch is None:
-                continue
-            items = [i for c in heated for i in c.items]
-            if not all(_in_box(obs.objects[i].pos, app.cavity) for i in items if i in obs.objects):
-                self.ctx.log("decision", heat=items, choice="not in the microwave: unsupported")
-                return
-            self.ctx.log("decision", heat=items, appliance=app.name, choice="press start, wait")
-            for _ in range(self.params.attempts):
-                failure, obs = yield Press(app.switch)
-                if failure is None:
-                    break
-            budget = seconds_to(heated, obs.temperatures_c, setup.microwave_c_per_s)
-            failure, obs = yield Wait(heated, budget)
-            return
-
     def _flat(self, obj: str, obs: Observation) -> bool:
         """No grasp from above fits: the item is pushed over an edge and pinched at the overhang."""
         asset = self.ctx.scene.objects[obj].asset
@@ -305,9 +284,3 @@ def _distance(support: Support, xy) -> float:
 
 def _holding(obs: Observation, obj: str) -> bool:
     return all(obj in obs.finger_contacts.get(f, ()) for f in ("left", "right"))
-
-
-def _in_box(pos, box) -> bool:
-    """Whether ``pos`` (an object's bottom centre), lifted 2 cm, lies in the 3-D ``box``."""
-    point = (pos[0], pos[1], pos[2] + 0.02)
-    return box is not None and all(box[i] <= point[i] <= box[i + 3] for i in range(3))

@@ -44,7 +44,6 @@ BACK_OFF = 0.10  # pre-contact distance along the face normal, m
 FAR = 0.25  # a push first brings the hand this far off the face, m
 ARC_STEP = 0.08  # rad between IK waypoints along an arc
 OPEN_FRACTION = 0.8  # of the way to ``open`` that counts as open (the ``open`` predicate's default)
-OVERSHOOT = 0.25  # rad past the goal a sweep aims for (the door lags the hand)
 CLOSED_TOL = 0.05  # rad / m from closed that ends a close
 MIN_SWEEP = 0.25  # rad a stance must cover to be used
 SWEEP_SPEED = 0.35  # rad/s of the fastest arm joint along a sweep
@@ -188,8 +187,8 @@ class _Articulate(PartSkill):
         """One sweep of ``mode`` from the door's measured value towards the goal."""
         part = door.part
         q0 = obs.parts.get(self.part, part.closed)
-        if self.opening:  # a push stops short of ``open``: a door swung further has no room to close it from
-            goal = min(part.open + OVERSHOOT, part.limits[1] - 0.05) if mode == "handle" else part.open - PUSH_SHORT
+        if self.opening:  # a pull aims at ``open``, a push short of it: swung further, no room to close it from
+            goal = part.open if mode == "handle" else part.open - PUSH_SHORT
         else:
             goal = part.closed - 0.05
         handle = np.asarray(part.handle.center, float)

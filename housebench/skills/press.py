@@ -84,9 +84,3 @@ class Wait(Skill):
         while not ctx.judge(self.conditions, obs.state).success:
             obs = yield Action()
         return obs
-
-
-def seconds_to(conditions: list[g.Condition], temperatures: dict[str, float], rate_c_per_s: float) -> float:
-    """Time to reach the ``heated`` targets of ``conditions`` at ``rate_c_per_s``, plus a margin."""
-    need = [c.min_c - temperatures.get(i, c.min_c) for c in conditions if isinstance(c, g.Heated) for i in c.items]
-    return max([0.0, *need]) / max(rate_c_per_s, 1e-6) + 10.0

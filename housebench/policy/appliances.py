@@ -1,0 +1,391 @@
+"""The scripted policy's appliance flow: items into and out of a fridge or microwave, doors around them.
+
+From the resolved goal, an item *goes into* an appliance when it is ``heated`` (a listed microwave),
+``chilled`` (a listed fridge), or its ``on`` target is an appliance's shelves or floor; it *comes out*
+when it stands in an appliance and its ``on`` target is elsewhere. One hand does it all, so a door is
+opened (``open``, by the handle) and closed (``close``, by its face) with the hand empty, around the
+carries (a side pick, then a side place on a surface inside the cavity or outside it; an item the side
+pick does not reach on an open top is first *staged*: picked from above and set down at the front of the
+open top nearest the appliance; the arm tucked before a door skill when the hand points down):
+
+1. the doors the first carries need are opened;
+2. the carries: into the microwave first (it heats while the hand does the rest), then the others; a
+   microwave is closed and started (``press``) as soon as its last item is in, every other door as
+   soon as no carry needs it;
+3. ``wait`` until the items are hot or cold (the budget from the task's thermal model);
+4. a heated item whose target is outside: its microwave opened, the item carried out, the door closed.
+
+Every door the flow opened is closed behind it (``closed`` goals, ``all`` included). :func:`plan` is
+the order from the goal and the state (no physics); :class:`ApplianceFlow` runs it, guarding each step
+on what is measured (a carry whose door did not open is skipped, a given-up item is put back where it
+was, the start is not pressed with the door open, the wait covers only items in their shut appliance).
+Every decision is an event.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator
+from dataclasses import dataclass, field
+
+from housebench.annotations.schema import ApplianceAnnotation, Support
+from housebench.house.query import HouseQuery
+from housebench.skills.articulate import Close, Open
+from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
+from housebench.skills.body import Pose
+from housebench.skills.edge import support_of
+from housebench.skills.pick import Pick
+from housebench.skills.place import Place, Release
+from housebench.skills.press import Press, Wait
+from housebench.skills.side import SidePick, SidePlace, side_held
+from housebench.state import Observation, SimState
+from housebench.tasks import goal as g
+from housebench.tasks import refs
+from housebench.tasks.context import Context
+from housebench.tasks.geometry import centre, in_box
+from housebench.tasks.thermal import ThermalSetup
+
+REACH_Z = 0.9  # m: the shelf height a carry into an appliance tries first (then the next nearest)
+WAIT_MARGIN_S = 10.0  # s added to the thermal model's time to the target
+STAGE_OUT = 0.3  # m in front of the appliance's handle: where on the staging surface the item goes
+STAGE_MIN_Z, STAGE_MAX_Z = 0.3, 1.25  # m: a staging surface is no floor, and a top-down place reaches it
+
+
+@dataclass
+class Step:
+    """One step of the flow: ``open`` / ``close`` / ``press`` a part, ``carry`` an object onto one of
+    ``supports``, ``wait`` for ``conditions``."""
+
+    verb: str
+    target: str = ""
+    supports: list[Support] = field(default_factory=list)
+    conditions: list[g.Condition] = field(default_factory=list)
+
+    def describe(self) -> str:
+        where = "|".join(s.name for s in self.supports)
+        return f"{self.verb} {self.target}" + (f" -> {where}" if where else "")
+
+
+@dataclass
+class _Carry:
+    obj: str
+    supports: list[Support]
+    doors: set[str]  # the doors this carry needs open (where it comes from and where it goes)
+    into: ApplianceAnnotation | None = None  # the appliance it goes into
+
+
+def _appliance_at(state: SimState, ctx: SkillContext, obj: str) -> ApplianceAnnotation | None:
+    """The appliance whose cavity holds ``obj``'s centre now."""
+    pose = state.objects.get(obj)
+    if pose is None:
+        return None
+    point = centre(pose, ctx.scene.objects[obj].asset)
+    return next((a for a in ctx.scene.house.appliances if a.cavity and in_box(point, a.cavity)), None)
+
+
+def _inside(app: ApplianceAnnotation, ctx: SkillContext) -> list[Support]:
+    """The surfaces inside ``app``, the one nearest ``REACH_Z`` first."""
+    return sorted(refs.inside_supports(app.name, ctx.scene.house), key=lambda s: abs(s.height - REACH_Z))
+
+
+def _owner(supports: list[Support], ctx: SkillContext) -> ApplianceAnnotation | None:
+    """The appliance every one of ``supports`` is inside, if any."""
+    for app in ctx.scene.house.appliances:
+        inner = {s.name for s in refs.inside_supports(app.name, ctx.scene.house)}
+        if supports and all(s.name in inner for s in supports):
+            return app
+    return None
+
+
+def plan(ctx: SkillContext, state: SimState) -> list[Step]:
+    """The flow's steps for the goal from ``state`` (empty when no appliance takes part)."""
+    goal, house = ctx.task.goal, ctx.scene.house
+    setup = ctx.task.thermal or ThermalSetup()
+    view = Context(goal, state, ctx.scene, ctx.initial)
+    listed = [a for a in house.appliances if a.name in setup.appliances and a.cavity is not None]
+    kinds = {g.Heated: "microwave", g.Chilled: "fridge"}
+
+    def items(cond) -> list[str]:
+        slots = [s for s in cond.items if not s.startswith("$")]  # bound slots: containers, not appliances
+        return [cands[0] for slot in slots for cands in view.items(slot) if cands and cands[0] in state.objects]
+
+    thermal: dict[str, tuple[ApplianceAnnotation, g.Condition]] = {}  # item -> (appliance, its condition)
+    for _, cond in g.leaves(goal.condition):
+        app = next((a for a in listed if a.kind == kinds.get(type(cond))), None)
+        for obj in items(cond) if app is not None else []:
+            one = cond.model_copy(update={"items": [obj]})
+            if not ctx.judge([one], state).success:
+                thermal[obj] = (app, one)
+    first: list[_Carry] = []  # before the wait
+    later: list[_Carry] = []  # heated items carried on, after it
+    for obj, (app, _) in thermal.items():
+        source = _appliance_at(state, ctx, obj)
+        if source is None or source.name != app.name:
+            first.append(_Carry(obj, _inside(app, ctx), _door_set(app, source), app))
+    for _, cond in g.leaves(goal.condition):
+        if not isinstance(cond, g.On):
+            continue
+        supports = refs.supports(cond.support, goal.places, house)
+        into = _owner(supports, ctx)
+        if into is not None:
+            supports = [s for s in _inside(into, ctx) if s in supports]
+        for obj in items(cond):
+            if ctx.judge([cond.model_copy(update={"items": [obj]})], state).success:
+                continue
+            source = thermal[obj][0] if obj in thermal else _appliance_at(state, ctx, obj)
+            if into is not None or source is not None:  # else an ordinary move: the scripted policy's
+                (later if obj in thermal else first).append(_Carry(obj, supports, _door_set(into, source), into))
+    first.sort(key=lambda c: not (c.into is not None and c.into.kind == "microwave"))  # heating starts early
+    return _order(ctx, state, first, later, thermal)
+
+
+def _door_set(*apps: ApplianceAnnotation | None) -> set[str]:
+    return {a.door for a in apps if a is not None and a.door}
+
+
+def _order(
+    ctx: SkillContext,
+    state: SimState,
+    first: list[_Carry],
+    later: list[_Carry],
+    thermal: dict[str, tuple[ApplianceAnnotation, g.Condition]],
+) -> list[Step]:
+    steps: list[Step] = []
+    is_open = {p.name: ctx.judge([g.Open(predicate="open", parts=[p.name])], state).success for p in _doors(ctx)}
+    apps = {a.door: a for a in ctx.scene.house.appliances if a.door}
+
+    def open_(door: str) -> None:
+        if not is_open.get(door, False):
+            steps.append(Step("open", door))
+            is_open[door] = True
+
+    def close(door: str) -> None:
+        if is_open.get(door, False):
+            steps.append(Step("close", door))
+            is_open[door] = False
+
+    def start(app: ApplianceAnnotation) -> None:
+        close(app.door)
+        if app.switch:
+            steps.append(Step("press", app.switch))
+
+    for door in sorted({d for c in first for d in c.doors}):
+        open_(door)
+    heating = {a.name: a for a, _ in thermal.values() if a.kind == "microwave"}
+    for k, carry in enumerate(first):
+        steps.append(Step("carry", carry.obj, carry.supports))
+        rest = first[k + 1 :]
+        for door in sorted(carry.doors, key=lambda d: (apps[d].name not in heating, d)):  # a microwave first
+            if any(door in c.doors for c in rest):
+                continue
+            if apps[door].name in heating:
+                start(heating.pop(apps[door].name))
+            else:
+                close(door)
+    for app in heating.values():  # items already in a microwave: start it (door shut first)
+        start(app)
+    for door in sorted(d for d, o in is_open.items() if o):
+        close(door)
+    if thermal:
+        steps.append(Step("wait", conditions=[cond for _, cond in thermal.values()]))
+    for door in sorted({d for c in later for d in c.doors}):
+        open_(door)
+    for carry in later:
+        steps.append(Step("carry", carry.obj, carry.supports))
+    for door in sorted({d for c in later for d in c.doors}):
+        close(door)
+    return steps
+
+
+def _doors(ctx: SkillContext):
+    names = {a.door for a in ctx.scene.house.appliances if a.door}
+    return [p for p in ctx.scene.house.articulated if p.name in names]
+
+
+def wait_budget(conditions: list[g.Condition], temperatures: dict[str, float], setup: ThermalSetup) -> float:
+    """Seconds until ``conditions`` hold under the thermal model (a microwave heating at its rate, the
+    fridge relaxing towards ``fridge_c``), plus ``WAIT_MARGIN_S``; inf when the fridge cannot get there."""
+    need = [0.0]
+    for cond in conditions:
+        for obj in cond.items:
+            t = temperatures.get(obj, setup.ambient_c)
+            if isinstance(cond, g.Heated):
+                need.append(max(0.0, cond.min_c - t) / max(setup.microwave_c_per_s, 1e-6))
+            elif isinstance(cond, g.Chilled) and t > cond.max_c:
+                gap = cond.max_c - setup.fridge_c
+                if gap <= 0 or setup.fridge_rate <= 0:
+                    return math.inf
+                need.append(math.log((t - setup.fridge_c) / gap) / setup.fridge_rate)
+    return max(need) + WAIT_MARGIN_S
+
+
+Script = Generator[Skill, tuple[SkillFailure | None, Observation], Observation]
+
+
+class ApplianceFlow:
+    """Runs :func:`plan`'s steps through the policy's skill loop; ``objects`` are the items it owns
+    (the scripted policy leaves them alone)."""
+
+    def __init__(self, ctx: SkillContext, obs: Observation, attempts: int) -> None:
+        self.ctx, self.attempts = ctx, attempts
+        self.steps = plan(ctx, obs.state)
+        self.objects = {s.target for s in self.steps if s.verb == "carry"}
+        self.rest: list[Step] = []  # the steps after the one running
+
+    def run(self, obs: Observation) -> Script:
+        if self.steps:
+            self.ctx.log("decision", appliance_flow=[s.describe() for s in self.steps])
+        for k, step in enumerate(self.steps):
+            self.rest = self.steps[k + 1 :]
+            if step.verb in ("open", "close") and not side_held(self.ctx, obs):
+                _, obs = yield Pose("tuck")  # a hand pointing down swings the arm round the door's wrong side
+            obs = yield from getattr(self, "_" + step.verb)(step, obs)
+        return obs
+
+    def _retried(self, make, what: str, obs: Observation) -> Script:
+        for attempt in range(1, self.attempts + 1):
+            failure, obs = yield make()
+            if failure is None:
+                break
+            self.ctx.log("decision", step=what, attempt=attempt, choice="again", after=failure.reason.value)
+        return obs
+
+    def _open(self, step: Step, obs: Observation) -> Script:
+        if not any(step.target in _needed_doors(self.ctx, obs, s) for s in self.rest if s.verb == "carry"):
+            self.ctx.log("decision", step=step.describe(), choice="skip: no carry needs it")  # e.g. not heated
+            return obs
+        return (yield from self._retried(lambda: Open(step.target), step.describe(), obs))
+
+    def _close(self, step: Step, obs: Observation) -> Script:
+        return (yield from self._retried(lambda: Close(step.target), step.describe(), obs))
+
+    def _press(self, step: Step, obs: Observation) -> Script:
+        app = next(a for a in self.ctx.scene.house.appliances if a.switch == step.target)
+        if not any(getattr(_appliance_at(obs.state, self.ctx, o), "name", None) == app.name for o in obs.objects):
+            self.ctx.log("decision", step=step.describe(), choice="skip: nothing inside")
+            return obs
+        if app.door and not self.ctx.judge([g.Closed(predicate="closed", parts=[app.door])], obs.state).success:
+            self.ctx.log("decision", step=step.describe(), choice="skip: door open (it would not run)")
+            return obs
+        return (yield from self._retried(lambda: Press(step.target), step.describe(), obs))
+
+    def _wait(self, step: Step, obs: Observation) -> Script:
+        setup = self.ctx.task.thermal or ThermalSetup()
+        kinds = {g.Heated: "microwave", g.Chilled: "fridge"}
+        ready = []
+        for cond in step.conditions:
+            app = _appliance_at(obs.state, self.ctx, cond.items[0])
+            shut = app is not None and (
+                app.door is None or self.ctx.judge([g.Closed(predicate="closed", parts=[app.door])], obs.state).success
+            )
+            if app is not None and app.kind == kinds[type(cond)] and shut:  # an open one neither heats nor chills
+                ready.append(cond)
+            else:
+                self.ctx.log("decision", step="wait", item=cond.items[0], choice="skip: not in it, or open")
+        budget = wait_budget(ready, obs.temperatures_c, setup)
+        if not ready or math.isinf(budget):
+            self.ctx.log("decision", step="wait", choice="skip", budget_s=budget)
+            return obs
+        self.ctx.log("decision", step="wait", items=[c.items[0] for c in ready], budget_s=round(budget, 1))
+        _, obs = yield Wait(ready, budget)
+        return obs
+
+    def _carry(self, step: Step, obs: Observation) -> Script:
+        """Pick ``step.target`` from the side (again after a miss or a drop) and place it from the side on
+        the first of its supports that takes it, ``attempts`` tries; skipped while a door it needs is
+        shut; given up, it is put back where it was."""
+        obj, ctx = step.target, self.ctx
+        doors = _needed_doors(ctx, obs, step)
+        shut = [d for d in doors if not ctx.judge([g.Open(predicate="open", parts=[d])], obs.state).success]
+        if shut or not step.supports:
+            ctx.log("decision", step=step.describe(), choice="skip: door shut", doors=shut)
+            return obs
+        origin = support_of(ctx, obs, obj)
+        supports, staged = list(step.supports), False
+        for attempt in range(1, self.attempts + 1):
+            if not _holding(obs, obj):
+                if any(obs.finger_contacts.get(f) for f in ("left", "right")):
+                    _, obs = yield Release()
+                failure, obs = yield SidePick(obj)
+                stage = None if staged or failure is None else self._staging(obj, step, obs)
+                if stage is not None and not _holding(obs, obj):  # no side grasp where it stands
+                    ctx.log(
+                        "decision", step=step.describe(), choice="stage", support=stage.name, after=failure.reason.value
+                    )
+                    obs = yield from self._stage(obj, stage, _owner(step.supports, ctx), obs)
+                    staged = True
+                    continue
+                if failure is not None and not _holding(obs, obj):
+                    ctx.log("decision", step=step.describe(), attempt=attempt, choice="re-pick")
+                    continue
+            support = supports[0]
+            failure, obs = yield SidePlace(obj, support)
+            if self._placed(obj, support, obs):
+                return obs
+            if failure is None:  # on the support by the skill's check, but not in the cavity
+                failure = SkillFailure("place", Reason.POSTCONDITION, outside=_owner([support], ctx).name)
+            if failure.reason in (Reason.UNREACHABLE, Reason.NO_SPACE) and len(supports) > 1:
+                supports = supports[1:] + supports[:1]  # the next surface next time
+            ctx.log("decision", step=step.describe(), attempt=attempt, choice="again", after=failure.reason.value)
+        ctx.log("decision", step=step.describe(), choice="give up")
+        if _holding(obs, obj) and origin is not None:  # back where it came from: the doors still have to shut
+            ctx.log("decision", step=step.describe(), choice="put back", support=origin.name)
+            _, obs = yield SidePlace(obj, origin)
+        if any(obs.finger_contacts.get(f) for f in ("left", "right")):
+            _, obs = yield Release()
+        return obs
+
+    def _staging(self, obj: str, step: Step, obs: Observation) -> Support | None:
+        """Where an item with no side grasp where it stands is set down first (from above) for one: the
+        open top nearest the appliance it goes into, if it stands on another open top (None else)."""
+        app, under = _owner(step.supports, self.ctx), support_of(self.ctx, obs, obj)
+        if app is None or under is None or under.clearance is not None:
+            return None
+        owners = {a.name for a in self.ctx.scene.house.appliances}
+        cx, cy = (app.cavity[0] + app.cavity[3]) / 2, (app.cavity[1] + app.cavity[4]) / 2
+        tops = [
+            s
+            for s in self.ctx.scene.house.supports
+            if s.clearance is None and s.owner not in owners and STAGE_MIN_Z <= s.height <= STAGE_MAX_Z
+        ]
+        best = min(tops, key=lambda s: _box_distance(s.box, cx, cy), default=None)
+        return None if best is None or best.name == under.name else best
+
+    def _stage(self, obj: str, stage: Support, app: ApplianceAnnotation, obs: Observation) -> Script:
+        """Top-down pick, and place on ``stage`` at the spot nearest a point ``STAGE_OUT`` in front of
+        ``app``'s door handle (the stage's front edge: a side pick reaches only so deep)."""
+        failure, obs = yield Pick(obj)
+        if _holding(obs, obj):
+            part = HouseQuery(self.ctx.scene.house).parts.get(app.door) if app.door else None
+            box = app.cavity
+            at = (
+                [c + n * STAGE_OUT for c, n in zip(part.handle.center, part.handle.normal, strict=True)]
+                if part
+                else ((box[0] + box[3]) / 2, (box[1] + box[4]) / 2)
+            )
+            failure, obs = yield Place(obj, support=stage, near=(at[0], at[1]))
+        if any(obs.finger_contacts.get(f) for f in ("left", "right")):
+            _, obs = yield Release()
+        return obs
+
+    def _placed(self, obj: str, support: Support, obs: Observation) -> bool:
+        """``obj`` let go on ``support``, and inside the appliance's cavity (where the thermal model heats
+        or chills) when the support is an appliance's."""
+        on = g.On(predicate="on", items=[obj], support=support.name)
+        if _holding(obs, obj) or not self.ctx.judge([on], obs.state).success:
+            return False
+        app = _owner([support], self.ctx)
+        return app is None or getattr(_appliance_at(obs.state, self.ctx, obj), "name", None) == app.name
+
+
+def _box_distance(box, x: float, y: float) -> float:
+    return math.hypot(max(box[0] - x, 0, x - box[2]), max(box[1] - y, 0, y - box[3]))
+
+
+def _needed_doors(ctx: SkillContext, obs: Observation, step: Step) -> list[str]:
+    apps = [_appliance_at(obs.state, ctx, step.target), _owner(step.supports, ctx)]
+    return sorted({a.door for a in apps if a is not None and a.door})
+
+
+def _holding(obs: Observation, obj: str) -> bool:
+    return all(obj in obs.finger_contacts.get(f, ()) for f in ("left", "right"))
