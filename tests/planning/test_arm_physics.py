@@ -35,23 +35,22 @@ def arm_geoms(model) -> set[int]:
     return {g for g in range(model.ngeom) if int(model.geom_bodyid[g]) in below}
 
 
-@pytest.mark.slow
-def test_pick_goes_round_the_dresser_and_the_wall_it_used_to_hit():
-    job = built_job("toys_off_floor", "v000", "noop", horizon_s=120.0)
-    episode = job.open()
-    obs = episode.reset(0)
+def _logging_context(episode, obs):
+    """A skill context whose events are kept in the returned list."""
     logged = []
-    ctx = SkillContext(
-        task=episode.task,
-        scene=episode.scene,
-        control_dt=0.1,
-        initial=obs.state,
-        log=lambda kind, **detail: logged.append((kind, detail)),
-    )
+
+    def log(kind, **detail):
+        logged.append((kind, detail))
+
+    return SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state, log=log), logged
+
+
+def _pick_touching(episode, ctx, obs, logged, obj):
+    """Run ``Pick(obj)``; the bodies other than the arm that the arm touched while at the pick's stance."""
     model, data = episode.sim.model, episode.sim.data
     arm = arm_geoms(model)
     touched = set()
-    runner = SkillRunner(Pick("car"), ctx, obs)
+    runner = SkillRunner(Pick(obj), ctx, obs)
     while (action := runner.step(obs)) is not None and not episode.done:
         obs = episode.step(action)
         stance = next(d["base"] for kind, d in logged if kind == "stance")
@@ -61,6 +60,16 @@ def test_pick_goes_round_the_dresser_and_the_wall_it_used_to_hit():
             for mine, other in ((g1, g2), (g2, g1)):
                 if mine in arm and other not in arm:
                     touched.add(model.body(int(model.geom_bodyid[other])).name)
+    return runner, obs, touched
+
+
+@pytest.mark.slow
+def test_pick_goes_round_the_dresser_and_the_wall_it_used_to_hit():
+    job = built_job("toys_off_floor", "v000", "noop", horizon_s=120.0)
+    episode = job.open()
+    obs = episode.reset(0)
+    ctx, logged = _logging_context(episode, obs)
+    runner, obs, touched = _pick_touching(episode, ctx, obs, logged, "car")
     assert runner.done and runner.failure is None, runner.failure
     assert all("car" in obs.finger_contacts[f] for f in ("left", "right"))  # held, in the carry pose
     plans = [d for kind, d in logged if kind == "arm_plan"]
@@ -81,30 +90,10 @@ def test_the_duck_pick_that_stalled_takes_a_stance_whose_arm_keeps_clear():
     job = built_job("toys_off_floor", "v000", "noop", horizon_s=120.0)
     episode = job.open()
     obs = episode.reset(0)
-    logged = []
-    ctx = SkillContext(
-        task=episode.task,
-        scene=episode.scene,
-        control_dt=0.1,
-        initial=obs.state,
-        log=lambda kind, **detail: logged.append((kind, detail)),
-    )
+    ctx, logged = _logging_context(episode, obs)
     options = [top_down_option(o.pad, o.yaws) for o in grasps(ctx.scene.objects["duck"].asset, obs.objects["duck"])]
     _, (above, at, _, _) = stance_search(ctx, obs, options, UP * APPROACH)
     assert not (arm_clear(ctx, obs, above, ("duck",)) and arm_clear(ctx, obs, at, ("duck",), touch=True))
-
-    model, data = episode.sim.model, episode.sim.data
-    arm = arm_geoms(model)
-    touched = set()
-    runner = SkillRunner(Pick("duck"), ctx, obs)
-    while (action := runner.step(obs)) is not None and not episode.done:
-        obs = episode.step(action)
-        stance = next(d["base"] for kind, d in logged if kind == "stance")
-        if math.dist(obs.base[:2], stance[:2]) > 0.02:
-            continue
-        for g1, g2 in data.contact.geom[: data.ncon].tolist():
-            for mine, other in ((g1, g2), (g2, g1)):
-                if mine in arm and other not in arm:
-                    touched.add(model.body(int(model.geom_bodyid[other])).name)
+    runner, obs, touched = _pick_touching(episode, ctx, obs, logged, "duck")
     assert runner.done and runner.failure is None, runner.failure
     assert touched <= {"duck", "House/floor"}, touched
