@@ -34,6 +34,7 @@ PUSH_TIP = 0.006  # pushing fingertips this far above the surface, m
 PUSH_GAP = 0.02  # ... and this far behind the item, m
 STAND = (0.35, 0.45, 0.55, 0.65)  # base distances from the edge tried, m
 SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3)  # ... and along it
+STROKES = 2  # pushes of one item from one stance (a second where the first left it short of the overhang)
 TILTS = (0.3, 0.0)  # rad the pushing fingers lean back (an item against a wall leaves the wrist no room upright)
 
 
@@ -116,13 +117,10 @@ class PushToEdge(ObjectSkill):
         for edge in sorted(edges(support), key=lambda e: OVERHANG - e.out(box)):
             if edge.half(box) < OVERHANG + 0.025:  # pushed that far, it would tip over the edge
                 continue
-            n = np.array([*edge.normal, 0.0])
             travel = OVERHANG - edge.out(box)
             if travel <= 0:
                 return obs
-            tip = centre - n * (edge.half(box) + PUSH_GAP)
-            tip[2] = support.height + PUSH_TIP
-            options = [(tip - rot[:, 0] * FINGER_HALF, [rot]) for rot in (_top_down_along(edge, t) for t in TILTS)]
+            options = [(_push_start(box, edge, rot), [rot]) for rot in (_top_down_along(edge, t) for t in TILTS)]
             found = stance_search(ctx, obs, options, UP * 0.1, poses=edge.stances(centre))
             if found is None:
                 tried.append(edge.normal)
@@ -132,17 +130,44 @@ class PushToEdge(ObjectSkill):
             ctx.log("stance", skill=self.name, target=self.obj, edge=list(edge.normal), travel=round(travel, 3))
             obs = yield from approach(self, ctx, obs, pose)
             obs = yield from cartesian(self.name, obs, ctx, start + UP * 0.1, rot, fallback=above, gripper=CLOSED)
-            obs = yield from cartesian(self.name, obs, ctx, start, rot, gripper=CLOSED)
-            try:
-                obs = yield from cartesian(self.name, obs, ctx, start + n * (travel + PUSH_GAP + 0.01), rot, step=0.01)
-            except SkillFailure as stall:  # the item's friction holds the arm a little short of the stroke's end
-                obs = yield Action()
-                if stall.reason != Reason.STALLED or overhanging(ctx, obs, self.obj, OVERHANG - 0.025) is None:
-                    raise
-            end = pad_pose(ctx, obs)[0]
-            obs = yield from cartesian(self.name, obs, ctx, end + UP * 0.1, rot)
+            obs = yield from self._stroke(ctx, obs, edge, start, rot, travel)
+            for _ in range(STROKES - 1):  # closed loop: again from behind the item while it is short of the edge
+                box = world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset)
+                travel = OVERHANG - edge.out(box)
+                if travel <= 0.015:
+                    break
+                ctx.log("decision", skill=self.name, target=self.obj, stroke_again=round(travel, 3))
+                start = _push_start(box, edge, rot)
+                try:
+                    obs = yield from cartesian(self.name, obs, ctx, start + UP * 0.1, rot, gripper=CLOSED)
+                    obs = yield from self._stroke(ctx, obs, edge, start, rot, travel)
+                except SkillFailure as missed:  # the postcondition judges what the first stroke left
+                    if missed.reason != Reason.UNREACHABLE:
+                        raise
             return obs
         raise self.fail(Reason.UNREACHABLE, edges_tried=tried)
+
+    def _stroke(self, ctx: SkillContext, obs: Observation, edge: Edge, start, rot, travel: float) -> SkillGen:
+        """Down behind the item at ``start``, draw it ``travel`` towards the edge, the hand up again."""
+        n = np.array([*edge.normal, 0.0])
+        obs = yield from cartesian(self.name, obs, ctx, start, rot, gripper=CLOSED)
+        try:
+            obs = yield from cartesian(self.name, obs, ctx, start + n * (travel + PUSH_GAP + 0.01), rot, step=0.01)
+        except SkillFailure as stall:  # the item's friction holds the arm a little short of the stroke's end
+            obs = yield Action()
+            if stall.reason != Reason.STALLED or overhanging(ctx, obs, self.obj, OVERHANG - 0.025) is None:
+                raise
+        end = pad_pose(ctx, obs)[0]
+        return (yield from cartesian(self.name, obs, ctx, end + UP * 0.1, rot))
+
+
+def _push_start(box, edge: Edge, rot: np.ndarray) -> np.ndarray:
+    """The pad behind the item in the world ``box`` for a push over ``edge`` with the hand at ``rot``: the
+    fingertips ``PUSH_GAP`` behind it and ``PUSH_TIP`` over the surface."""
+    box = np.asarray(box, float)
+    tip = (box[:3] + box[3:]) / 2 - np.array([*edge.normal, 0.0]) * (edge.half(box) + PUSH_GAP)
+    tip[2] = edge.support.height + PUSH_TIP
+    return tip - rot[:, 0] * FINGER_HALF
 
 
 def _top_down_along(edge: Edge, tilt: float = 0.0) -> np.ndarray:
