@@ -17,7 +17,7 @@ from housebench.planning.footprint import stance_free
 from housebench.planning.reach import candidates, first_reaching, near_cells
 from housebench.robot.kinematics import ARM, top_down
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
-from housebench.skills.grasp import grasps
+from housebench.skills.grasp import grasps, in_box
 from housebench.skills.motion import (
     JOINT_SPEED,
     TUCK,
@@ -153,9 +153,13 @@ class Pick(ObjectSkill):
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         asset = ctx.scene.objects[self.obj].asset
-        options = grasps(asset, obs.objects[self.obj])
+        pose = obs.objects[self.obj]
+        options = grasps(asset, pose)
         if not options:
             raise self.fail(Reason.UNSUPPORTED, asset=asset.name, grasps=[g.kind for g in asset.grasps])
+        for name, placed in ctx.scene.objects.items():  # lying in a box: fingers along its nearest wall
+            if name != self.obj and placed.asset.container is not None and name in obs.objects:
+                options = [in_box(o, asset, pose, placed.asset, obs.objects[name]) for o in options]
         tops = [top_down_option(o.pad, o.yaws) for o in options]
         found = stance_search(ctx, obs, tops, UP * APPROACH, clear_of=(self.obj,))
         if found is None:
