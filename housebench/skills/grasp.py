@@ -4,7 +4,9 @@ The annotated grasp primitive's ``point`` lies between the fingertips; Fetch's g
 pad centre, 38.5 mm further up the fingers. A top pinch puts the pad centre at the object's middle
 height (or 4 cm under its top for tall ones), never so low that the fingertips touch the support. A
 rim pinch takes a container's wall from above, fingers across the wall, at any of four points
-around the rim (the annotated one turned by quarter turns), the nearest the centre only.
+around the rim (the annotated one turned by quarter turns), the nearest the centre only. A top pinch
+inside a box (:func:`in_box`) closes the fingers along the nearest wall, the pad shifted off it within
+the item's extent, so the hand (wider than the fingers) fits between the walls.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ MAX_WIDTH = 0.09  # widest object the fingers take (0.1 m opening less clearance
 TOP_MARGIN = 0.04  # a tall object is pinched this far below its top
 RIM_DEPTH = 0.035  # the fingertips reach this far down a container's wall
 TILTED = 0.87  # cos 30 deg: an item tilted further is taken by its world box (it fell over)
+HAND_HALF, HAND_REACH = 0.041, 0.063  # the gripper link's half extents across and in the fingers' plane, m
+WALL_CLEAR = 0.015  # in a box, the hand keeps this far off the nearest wall where the item allows, m
+PAD_HALF = 0.0135  # half the finger pad's width (across the closing direction), m
 OPEN_MARGIN = 0.03  # the fingers open this much wider than what they take (not fully: a rim pinch's inner
 # finger would land on the container's contents, a pinch inside a box on its walls), m
 
@@ -91,3 +96,32 @@ def _fallen(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
     yaws_both = tuple(y + k * math.pi for y in yaws for k in (0, 1))
     widest = max(width for yaw, width in ((0.0, size[0]), (math.pi / 2, size[1])) if width <= MAX_WIDTH)
     return [TopGrasp("top_pinch", pad, yaws_both, opening(widest))]
+
+
+def in_box(grasp: TopGrasp, asset: AssetAnnotation, pose: ObjectState, box: AssetAnnotation, at: ObjectState):
+    """``grasp`` (a top pinch) for the item lying in the rectangular container ``box`` posed ``at``, so near
+    a wall that the hand turned any way would not clear it: the fingers close along that wall, the pad
+    shifted off it as far as the hand needs and the finger pads stay on the item; else as it is (also
+    when the pad is not in the box's cavity or the item is too wide along the wall)."""
+    profile = box.container
+    if grasp.kind != "top_pinch" or profile is None or profile.shape != "rect":
+        return grasp
+    rot = rotation(at.quat)
+    local = rot.T @ (grasp.pad - np.asarray(at.pos))
+    hx, hy = profile.inner_half_extents
+    if not (abs(local[0]) < hx and abs(local[1]) < hy and local[2] + box.bottom_offset < profile.rim_z):
+        return grasp
+    gaps = {(0, 1.0): hx - local[0], (0, -1.0): hx + local[0], (1, 1.0): hy - local[1], (1, -1.0): hy + local[1]}
+    (axis, side), gap = min(gaps.items(), key=lambda kv: kv[1])
+    if gap >= HAND_REACH + WALL_CLEAR:
+        return grasp
+    along = rot[:, 1 - axis]  # the wall's direction: the fingers close along it
+    normal = -side * rot[:, axis]  # away from the wall
+    item = rotation(pose.quat)[:2, :2] * np.asarray(asset.size[:2])  # the item's footprint axes, scaled
+    width = float(np.abs(along[:2] @ item).sum())  # the item's extent along the wall
+    if width > MAX_WIDTH:
+        return grasp
+    room = float(min(asset.size[:2])) / 2 - PAD_HALF  # how far the pads may slide off the item's middle
+    shift = float(np.clip(HAND_HALF + WALL_CLEAR - gap, 0.0, max(room, 0.0)))
+    yaw = math.atan2(along[1], along[0])
+    return TopGrasp("top_pinch", grasp.pad + shift * normal, (yaw, yaw + math.pi), opening(width))

@@ -17,11 +17,12 @@ from housebench.planning.footprint import stance_free
 from housebench.planning.reach import candidates, first_reaching, near_cells
 from housebench.robot.kinematics import ARM, top_down
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
-from housebench.skills.grasp import grasps
+from housebench.skills.grasp import grasps, in_box
 from housebench.skills.motion import (
     JOINT_SPEED,
     TUCK,
     arm_clear,
+    arm_planner,
     base_joints,
     cartesian,
     hold,
@@ -34,6 +35,7 @@ from housebench.skills.motion import (
 )
 from housebench.skills.navigate import Navigate, obstacle_boxes, planner
 from housebench.state import Observation
+from housebench.tasks.geometry import rotation
 from housebench.tasks.goal import HandEmpty, Holding
 
 UP = np.array([0.0, 0.0, 1.0])
@@ -58,13 +60,14 @@ def stance_search(
     skip: tuple[str, ...] = (),
     poses=None,
     clear_of: tuple[str, ...] | None = None,
+    walls: tuple[str, ...] = (),
 ):
     """(base pose, (pre joints, at joints, rotation, option index)) from which the IK reaches one of
     ``options`` (pad target, rotations) and the pre-pose ``pre`` off it, or None. Poses (default: rings
     around the options' centre, facing it) must be clear of the house and the props (but ``skip``) by
     the height-aware footprint, inside a room and near the floor's largest free piece. With
     ``clear_of``, the arm at the pre-pose keeps clear of the house and the props but those, and at the
-    target runs into no part of the house (:func:`arm_clear`)."""
+    target runs into no part of the house (:func:`arm_clear`) nor the containers ``walls``."""
     solver = ik(ctx)
     base_planner = planner(ctx, obs, skip)
     grid = base_planner.grid
@@ -97,7 +100,14 @@ def stance_search(
         return None
 
     def clear(above: dict[str, float], at: dict[str, float], skip: tuple[str, ...]) -> bool:
-        return arm_clear(ctx, obs, above, skip) and arm_clear(ctx, obs, at, skip, touch=True)
+        return arm_clear(ctx, obs, above, skip) and arm_clear(ctx, obs, at, skip, touch=True) and walls_clear(at)
+
+    def walls_clear(at: dict[str, float]) -> bool:  # a container's boxes are its walls: exact, not coarse
+        if not walls:
+            return True
+        scene = arm_planner(ctx).scene
+        scene.sync(obs.joints, {n: obs.objects[n] for n in walls}, None)
+        return all(dist >= 0.0 for dist in scene.contacts(at).values())
 
     if poses is None:
         centre = np.mean([o[0][:2] for o in options], axis=0)
@@ -153,11 +163,15 @@ class Pick(ObjectSkill):
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         asset = ctx.scene.objects[self.obj].asset
-        options = grasps(asset, obs.objects[self.obj])
+        pose = obs.objects[self.obj]
+        options = grasps(asset, pose)
         if not options:
             raise self.fail(Reason.UNSUPPORTED, asset=asset.name, grasps=[g.kind for g in asset.grasps])
+        walls = containing(ctx, obs, self.obj)
+        for name in walls:  # lying in a box: fingers along its nearest wall, the arm clear of its walls
+            options = [in_box(o, asset, pose, ctx.scene.objects[name].asset, obs.objects[name]) for o in options]
         tops = [top_down_option(o.pad, o.yaws) for o in options]
-        found = stance_search(ctx, obs, tops, UP * APPROACH, clear_of=(self.obj,))
+        found = stance_search(ctx, obs, tops, UP * APPROACH, clear_of=(self.obj,), walls=walls)
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0].pad])
         pose, (above, at, rot, k) = found
@@ -166,6 +180,19 @@ class Pick(ObjectSkill):
         obs = yield from approach(self, ctx, obs, pose)
         joints = (above, at)
         return (yield from grasp_at(self, ctx, obs, grasp.pad, rot, UP * APPROACH, joints, UP * LIFT, grasp.opening))
+
+
+def containing(ctx: SkillContext, obs: Observation, obj: str) -> tuple[str, ...]:
+    """The containers whose cavity holds ``obj``'s origin."""
+    out = []
+    for name, placed in ctx.scene.objects.items():
+        profile, at = placed.asset.container, obs.objects.get(name)
+        if name == obj or profile is None or at is None:
+            continue
+        local = rotation(at.quat).T @ (np.asarray(obs.objects[obj].pos) - np.asarray(at.pos))
+        if profile.holds(tuple(local + [0.0, 0.0, placed.asset.bottom_offset]), below=0.02, above=0.0)[0]:
+            out.append(name)
+    return tuple(out)
 
 
 def grasp_at(
