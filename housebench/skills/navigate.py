@@ -47,21 +47,28 @@ def prop_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) 
 
 
 def obstacle_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> list[tuple[float, ...]]:
-    """The house's obstacle boxes and what moves (:func:`moving_boxes`)."""
-    return [o.box for o in ctx.scene.house.obstacles] + moving_boxes(ctx, obs, skip)
+    """The house's obstacle boxes and what moves (:func:`moving_boxes`); an open door's or drawer's
+    boxes where it stands closed are left out (its box where it stands now replaces them)."""
+    moved = tuple(name + "/" for name in _open_parts(ctx, obs, skip))
+    return [o.box for o in ctx.scene.house.obstacles if not o.name.startswith(moved)] + moving_boxes(ctx, obs, skip)
+
+
+def _open_parts(ctx: SkillContext, obs: Observation, skip: tuple[str, ...]) -> dict[str, tuple[ArticulatedPart, float]]:
+    """(part, joint value) of every open door or drawer but ``skip``, by name."""
+    query = HouseQuery(ctx.scene.house)
+    out = {}
+    for name, q in obs.parts.items():
+        part = query.parts.get(name)
+        movable = part is not None and part.category in ("door", "drawer") and name not in skip
+        if movable and abs(q - part.closed) > OPEN_PART:
+            out[name] = (part, q)
+    return out
 
 
 def moving_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> list[tuple[float, ...]]:
     """Every open door's or drawer's box where it stands now and every prop's box where it is now (but
     ``skip``: props or parts)."""
-    boxes = []
-    query = HouseQuery(ctx.scene.house)
-    for name, q in obs.parts.items():
-        part = query.parts.get(name)
-        movable = part is not None and part.category in ("door", "drawer") and name not in skip
-        if movable and abs(q - part.closed) > OPEN_PART:
-            boxes.append(part_box(part, q))
-    return boxes + prop_boxes(ctx, obs, skip)
+    return [part_box(part, q) for part, q in _open_parts(ctx, obs, skip).values()] + prop_boxes(ctx, obs, skip)
 
 
 HouseFloor = tuple[tuple[float, float, float, float], FloorGrid, nx.Graph]

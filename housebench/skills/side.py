@@ -17,6 +17,7 @@ from the support's open side, below the ceiling, and withdraws straight back out
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -60,6 +61,9 @@ PASS = 0.15  # m: how far out from an edge the hand and the object pass on the w
 ROOM = 0.02  # what the hand and the object keep from the ceiling, m
 STAND = (0.5, 0.6, 0.7, 0.8, 0.9)  # m from the edge (nearer: the carried hand meets the furniture)
 SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3, -0.45, 0.45)  # ... and along it (wide: an open door stands beside a fridge)
+NEAR_STAND = (0.48, 0.5, 0.525, 0.55)  # m from the edge: beside an open door, as near as the carried arm lets
+NEAR_SHIFTS = tuple(s * k for k in range(14, 25) for s in (-0.025, 0.025))  # ... 0.35-0.6 m along, either side
+REACH = 0.85  # m: no base farther than this from the pad (pick.stance_search tries none)
 
 
 def low_ceiling(support: Support, height: float) -> bool:
@@ -183,9 +187,13 @@ def _back(edge: Edge, pad: np.ndarray, yaw: float, ahead: float, ceiling: bool) 
 
 def _stances(edge: Edge, at: np.ndarray, ahead: float = 0.0) -> Iterator[tuple[float, float, float]]:
     """Base poses facing ``edge``, square to ``at`` first (the forearm follows the hand in straight), far
-    enough out that what the carried hand holds ``ahead`` of it clears the edge on the way there."""
+    enough out that what the carried hand holds ``ahead`` of it clears the edge on the way there; then,
+    nearest ``at`` first, the finer poses beside it (an open door stands in front of a fridge's hinge
+    half), all within ``REACH`` of ``at``."""
     dists = tuple(d for d in STAND if d >= CARRY[0] + ahead + OUT) or STAND[-1:]
-    return (pose for shift in SHIFTS for pose in edge.stances(at, dists, (shift,)))
+    square = (pose for shift in SHIFTS for pose in edge.stances(at, dists, (shift,)))
+    near = sorted(edge.stances(at, NEAR_STAND, NEAR_SHIFTS), key=lambda pose: math.dist(pose[:2], at[:2]))
+    return (pose for pose in itertools.chain(square, near) if math.dist(pose[:2], at[:2]) <= REACH)
 
 
 def _opening(edge: Edge, boxes, lo: float, hi: float) -> Support:

@@ -4,17 +4,21 @@ from under a bookcase level and a place onto one."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
 import pytest
 
 from housebench.annotations.schema import AssetsFile, HouseAnnotations
+from housebench.planning.footprint import stance_free
 from housebench.skills.articulate import Open
 from housebench.skills.base import SkillContext, SkillRunner
+from housebench.skills.navigate import obstacle_boxes
 from housebench.skills.side import (
     GRIP_AT,
     PALM,
+    REACH,
     TIP,
     TOP_KEEP,
     SidePick,
@@ -112,3 +116,33 @@ def test_side_pick_out_of_the_fridge_and_place_into_the_microwave():
     obs = _run(episode, ctx, obs, SidePlace("oatmeal", cavity))
     on = g.On(predicate="on", items=["oatmeal"], support=cavity.name)
     assert ctx.judge([on, g.HandEmpty(predicate="hand_empty")], obs.state).success
+
+
+def _fridge_open(obs, q: float = 1.27):
+    """``obs`` with the fridge door at ``q`` rad (where the scripted Open leaves it: 1.27 measured)."""
+    return dataclasses.replace(obs, parts={**obs.parts, "fridge/door": q})
+
+
+def test_an_open_door_is_no_obstacle_where_it_stands_closed():
+    episode, obs, ctx = _episode("heat_breakfast", "v000")
+    closed = next(o.box for o in ctx.scene.house.obstacles if o.name == "fridge/door/panel")
+    assert closed in obstacle_boxes(ctx, obs)
+    boxes = obstacle_boxes(ctx, _fridge_open(obs))
+    assert closed not in boxes  # its box where it stands now replaces it
+    assert stance_free((1.16, 2.75, math.pi), boxes)  # beside the open door, the carried arm over its closed place
+
+
+def test_side_pick_stands_beside_an_open_fridge_door_within_reach():
+    episode, obs, ctx = _episode("heat_breakfast", "v000")
+    oatmeal = obs.objects["oatmeal"]  # moved onto shelf_2 in front of the door's swing (heat_breakfast v018's spot)
+    obs = _fridge_open(obs)
+    obs = dataclasses.replace(
+        obs, objects={**obs.objects, "oatmeal": oatmeal.model_copy(update={"pos": (0.416, 3.093, 0.9)})}
+    )
+    stances = []
+    ctx = dataclasses.replace(
+        ctx, log=lambda kind, **detail: stances.append(detail["base"]) if kind == "stance" else None
+    )
+    next(SidePick("oatmeal").body(ctx, obs))  # the first action: the stance was found
+    (x, y, _), pad = stances[0], (0.448, 3.093)
+    assert y < 3.18 - 0.4 and math.dist((x, y), pad) <= REACH  # south of the door's swing, in reach
