@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -288,13 +289,13 @@ class _Articulate(PartSkill):
         base_planner = planner(ctx, obs, skip=(self.part,))
         rooms = HouseQuery(ctx.scene.house)
 
-        def accept(pose) -> bool:
+        def accept(pose, spare: bool) -> bool:
             p = np.array(pose[:2])
             if any(_seg_dist(p, a, b) < BASE_CLEAR for a, b in segments):
                 return False
             if mode != "handle" and np.dot(p - start_pad[:2], start_out[:2]) <= PUSH_SIDE[mode]:
                 return False  # a push needs the robot on the side it pushes from
-            if mode != "handle" and not arm_clear(pose, *segments[0]):
+            if spare and not arm_clear(pose, *segments[0]):
                 return False  # the carry arm would shove the door on (1.27 -> 1.83 rad: no stance there)
             inside = rooms.room_at(pose[0], pose[1]) is not None
             return inside and near_cells(base_planner.main, base_planner.grid, pose, 0.45) and stance_free(pose, boxes)
@@ -303,34 +304,38 @@ class _Articulate(PartSkill):
         mid_pad = contact_pose(door, mode, q0 + sign * STANCE_SPAN / 2, radius, z)[0]
         centre = (start_pad[:2] + mid_pad[:2]) / 2
         best = None
-        tried = 0
-        for pose in candidates((float(centre[0]), float(centre[1])), accept, STANCE_RINGS):
-            tried += 1
-            if tried > 80:
+        # a push: first the stances whose carry arm keeps clear of the door, then (none there) any
+        for spare in (True, False) if mode != "handle" else (False,):
+            tried = 0
+            for pose in candidates((float(centre[0]), float(centre[1])), partial(accept, spare=spare), STANCE_RINGS):
+                tried += 1
+                if tried > 80:
+                    break
+                joints = {**obs.joints, **ready_arm(ctx), **base_joints(pose)}
+                pad, rot, out = contact_pose(door, mode, q0, radius, z)
+                pre = solver.solve(joints, pad + out * BACK_OFF, rot, max_iters=80)
+                if not pre.ok(0.01, 0.08):
+                    continue
+                waypoints, reached = [pre.joints], q0
+                joints = pre.joints
+                for q in steps:
+                    if mode == "handle" and np.dot(np.array(pose[:2]) - door.pivot[:2], door.normal(q)[:2]) < OUTSIDE:
+                        break  # a pull stops before the door turns past the robot (the arm would wrap round it)
+                    press = PRESS_IN if mode != "handle" and q != q0 else 0.0
+                    pad, rot, _ = contact_pose(door, mode, q, radius, z, press)
+                    result = solver.solve(joints, pad, rot, max_iters=80)
+                    if not result.ok(0.01, 0.08):
+                        break
+                    joints = result.joints
+                    waypoints.append(joints)
+                    reached = q
+                cover = abs(reached - q0)
+                if cover >= want and (best is None or cover > best[0] + 1e-9):
+                    best = (cover, pose, waypoints, reached)
+                    if abs(reached - goal) < 1e-9:
+                        break
+            if best is not None:
                 break
-            joints = {**obs.joints, **ready_arm(ctx), **base_joints(pose)}
-            pad, rot, out = contact_pose(door, mode, q0, radius, z)
-            pre = solver.solve(joints, pad + out * BACK_OFF, rot, max_iters=80)
-            if not pre.ok(0.01, 0.08):
-                continue
-            waypoints, reached = [pre.joints], q0
-            joints = pre.joints
-            for q in steps:
-                if mode == "handle" and np.dot(np.array(pose[:2]) - door.pivot[:2], door.normal(q)[:2]) < OUTSIDE:
-                    break  # a pull stops before the door turns past the robot (the arm would wrap round it)
-                press = PRESS_IN if mode != "handle" and q != q0 else 0.0
-                pad, rot, _ = contact_pose(door, mode, q, radius, z, press)
-                result = solver.solve(joints, pad, rot, max_iters=80)
-                if not result.ok(0.01, 0.08):
-                    break
-                joints = result.joints
-                waypoints.append(joints)
-                reached = q
-            cover = abs(reached - q0)
-            if cover >= want and (best is None or cover > best[0] + 1e-9):
-                best = (cover, pose, waypoints, reached)
-                if abs(reached - goal) < 1e-9:
-                    break
         return None if best is None else best[1:]
 
     def _slide(self, ctx: SkillContext, obs: Observation, part: ArticulatedPart) -> SkillGen:
