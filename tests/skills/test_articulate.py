@@ -8,7 +8,7 @@ import pytest
 
 from housebench.annotations.schema import SceneAnnotations
 from housebench.house.query import HouseQuery
-from housebench.skills.articulate import Close, Door, Open, contact_pose
+from housebench.skills.articulate import Close, Door, Open, arm_clear, contact_pose
 from housebench.skills.base import SkillContext, SkillRunner
 from housebench.skills.navigate import part_box
 from tests.conftest import ROOT, built_job
@@ -72,3 +72,14 @@ def test_an_open_door_is_an_obstacle_where_it_stands():
     assert box[3] > part.box[3] + 0.5
     a, b = Door(part).segment(1.2)
     assert box[0] <= b[0] <= box[3] and box[1] <= b[1] <= box[4]
+
+
+def test_a_push_stance_keeps_the_carry_arm_off_the_open_door():
+    door = Door(HouseQuery(_scene().house).parts["fridge/door"])
+    at = door.segment(1.269)  # where the open skill leaves it
+    # chill_drink v001: from this close stance (0.42 m from the door: the base clear) the carry arm, driven
+    # in, shoved the door to 1.83 rad; from the one further out the close pushed it shut
+    assert not arm_clear((1.802, 3.284, -2.793), *at)
+    assert arm_clear((1.859, 3.578, -2.443), *at)
+    assert not arm_clear((1.859, 3.578, -2.443), *door.segment(1.6))  # the door swung on towards it
+    assert arm_clear((1.157, 2.345, 1.396), *door.segment(0.957))  # the inner push's stance after the pull
