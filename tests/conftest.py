@@ -42,6 +42,16 @@ def built_job(task: str, variant: str, policy: str, horizon_s: float, pose_noise
     )
 
 
+def run_skill(episode, ctx, obs, skill):
+    """Drive ``skill`` in ``episode`` until it (or the episode) ends: its failure (None) and the last observation."""
+    from housebench.skills.base import SkillRunner
+
+    runner = SkillRunner(skill, ctx, obs)
+    while (action := runner.step(obs)) is not None and not episode.done:
+        obs = episode.step(action)
+    return runner.failure, obs
+
+
 PREFECT_QUIET = {
     "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
     "DO_NOT_TRACK": "1",

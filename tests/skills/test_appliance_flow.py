@@ -10,14 +10,14 @@ import pytest
 
 from housebench.annotations.schema import SceneAnnotations
 from housebench.policy.appliances import ApplianceFlow, plan, wait_budget
-from housebench.skills.base import SkillContext, SkillRunner
+from housebench.skills.base import SkillContext
 from housebench.skills.edge import support_of
 from housebench.state import ObjectState, Observation, SimState
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import centre, in_box
 from housebench.tasks.spec import TaskVariant
 from housebench.tasks.thermal import ThermalSetup
-from tests.conftest import ROOT, built_job
+from tests.conftest import ROOT, built_job, run_skill
 
 
 def _ctx_state(task: str, variant: str = "v000", opened: tuple[str, ...] = ()) -> tuple[SkillContext, SimState]:
@@ -123,13 +123,6 @@ def test_the_wait_budget_follows_the_thermal_model():
     assert math.isinf(wait_budget([too_cold], {"b": 21.0}, setup))
 
 
-def _run(episode, ctx, obs, skill):
-    runner = SkillRunner(skill, ctx, obs)
-    while (action := runner.step(obs)) is not None:
-        obs = episode.step(action)
-    return runner.failure, obs
-
-
 @pytest.mark.slow
 def test_the_flow_opens_the_microwave_for_the_place_and_shuts_it_behind():
     job = built_job("heat_soda_can", "v000", "noop", horizon_s=600.0, pose_noise_m=0.0)
@@ -147,7 +140,7 @@ def test_the_flow_opens_the_microwave_for_the_place_and_shuts_it_behind():
     script = flow.run(obs)
     skill, door = next(script), []
     while True:
-        failure, obs = _run(episode, ctx, obs, skill)
+        failure, obs = run_skill(episode, ctx, obs, skill)
         door.append((skill.name, skill.target(), failure is None, round(obs.parts["microwave/door"], 3)))
         try:
             skill = script.send((failure, obs))

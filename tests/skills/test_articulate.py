@@ -9,9 +9,9 @@ import pytest
 from housebench.annotations.schema import SceneAnnotations
 from housebench.house.query import HouseQuery
 from housebench.skills.articulate import Close, Door, Open, arm_clear, contact_pose
-from housebench.skills.base import SkillContext, SkillRunner
+from housebench.skills.base import SkillContext
 from housebench.skills.navigate import part_box
-from tests.conftest import ROOT, built_job
+from tests.conftest import ROOT, built_job, run_skill
 
 TASK, VARIANT = "heat_breakfast", "v000"
 ANNOTATIONS = ROOT / "annotations/scenes" / f"{TASK}__{VARIANT}.json"
@@ -39,13 +39,6 @@ def test_the_handle_grasp_follows_the_handle_round_the_hinge(name):
     assert np.dot(b - a, np.asarray(door.part.handle.normal)[:2]) > 0
 
 
-def _run(episode, ctx, obs, skill):
-    runner = SkillRunner(skill, ctx, obs)
-    while (action := runner.step(obs)) is not None:
-        obs = episode.step(action)
-    return runner.failure, obs
-
-
 @pytest.mark.slow
 def test_the_microwave_door_is_opened_and_closed_by_the_fingers():
     job = built_job(TASK, VARIANT, "noop", horizon_s=400.0, pose_noise_m=0.0)
@@ -55,11 +48,11 @@ def test_the_microwave_door_is_opened_and_closed_by_the_fingers():
     part = HouseQuery(episode.scene.house).parts["microwave/door"]
     assert abs(obs.parts["microwave/door"]) < 0.02  # starts shut
 
-    failure, obs = _run(episode, ctx, obs, Open("microwave/door"))
+    failure, obs = run_skill(episode, ctx, obs, Open("microwave/door"))
     assert failure is None, failure
     assert obs.parts["microwave/door"] >= 0.8 * part.open  # measured on the hinge
 
-    failure, obs = _run(episode, ctx, obs, Close("microwave/door"))
+    failure, obs = run_skill(episode, ctx, obs, Close("microwave/door"))
     assert failure is None, failure
     assert abs(obs.parts["microwave/door"] - part.closed) <= 0.05
 

@@ -13,7 +13,7 @@ import pytest
 from housebench.annotations.schema import AssetsFile, HouseAnnotations
 from housebench.planning.footprint import stance_free
 from housebench.skills.articulate import Open
-from housebench.skills.base import SkillContext, SkillRunner
+from housebench.skills.base import SkillContext
 from housebench.skills.navigate import obstacle_boxes
 from housebench.skills.side import (
     GRIP_AT,
@@ -29,7 +29,7 @@ from housebench.skills.side import (
     pinch_height,
 )
 from housebench.tasks import goal as g
-from tests.conftest import ROOT, built_job
+from tests.conftest import ROOT, built_job, run_skill
 
 
 def _house() -> HouseAnnotations:
@@ -78,10 +78,8 @@ def _episode(task: str, variant: str):
 
 
 def _run(episode, ctx, obs, skill):
-    runner = SkillRunner(skill, ctx, obs)
-    while (action := runner.step(obs)) is not None and not episode.done:
-        obs = episode.step(action)
-    assert runner.done and runner.failure is None, runner.failure
+    failure, obs = run_skill(episode, ctx, obs, skill)
+    assert failure is None, failure
     return obs
 
 
