@@ -49,6 +49,7 @@ def run_skill(episode, ctx, obs, skill):
     runner = SkillRunner(skill, ctx, obs)
     while (action := runner.step(obs)) is not None and not episode.done:
         obs = episode.step(action)
+    assert runner.done, f"the episode's horizon ended before {skill.name} did"
     return runner.failure, obs
 
 

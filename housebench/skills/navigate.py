@@ -100,7 +100,7 @@ def planner(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> 
     """A base planner over the free floor with the props and open parts where they stand now (but
     ``skip``). The house's own part of the grid and its graph are built once per house (:func:`_house_floor`): a
     cell is free when it is free of the house and of what moves."""
-    bounds, house, graph = _house_floor(ctx)
+    bounds, house, graph = ctx.tool("house_floor", lambda: _house_floor(ctx))  # hashed once per context
     props = free_grid(moving_boxes(ctx, obs, skip), bounds, ctx.scene.house.robot.footprint, house.resolution)
     return BasePlanner(FloorGrid(props.x0, props.y0, props.resolution, house.free & props.free), graph)
 

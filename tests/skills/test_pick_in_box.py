@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from housebench.annotations.schema import AssetAnnotation, ContainerProfile, GraspPrimitive
-from housebench.skills.base import SkillContext, SkillRunner
+from housebench.skills.base import SkillContext
 from housebench.skills.grasp import HAND_HALF, PAD_HALF, grasps, in_box
 from housebench.skills.pick import Pick
 from housebench.state import ObjectState
-from tests.conftest import built_job
+from tests.conftest import built_job, run_skill
 
 CUBE = AssetAnnotation(
     name="cube",
@@ -78,9 +78,7 @@ def test_pick_takes_the_cube_next_to_the_toy_box_wall():
     episode = job.open()
     obs = episode.reset(0)
     ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)
-    runner = SkillRunner(Pick("cube"), ctx, obs)
-    while (action := runner.step(obs)) is not None and not episode.done:
-        obs = episode.step(action)
-    assert runner.done and runner.failure is None, runner.failure
+    failure, obs = run_skill(episode, ctx, obs, Pick("cube"))
+    assert failure is None, failure
     assert all("cube" in obs.finger_contacts[f] for f in ("left", "right"))  # held by contact
     assert obs.objects["cube"].pos[2] > 0.95 + 0.05  # lifted out over the box's rim

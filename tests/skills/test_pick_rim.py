@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from housebench.skills.base import SkillContext, SkillRunner
+from housebench.skills.base import SkillContext
 from housebench.skills.pick import Pick
 from housebench.tasks import goal as g
-from tests.conftest import built_job
+from tests.conftest import built_job, run_skill
 
 TASK, VARIANT = "bring_fruit_bowl", "v000"
 
@@ -20,10 +20,8 @@ def test_rim_pinch_takes_a_bowl_with_fruit_in_it():
     episode = job.open()
     obs = episode.reset(0)
     ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)
-    runner = SkillRunner(Pick("bowl"), ctx, obs)
-    while (action := runner.step(obs)) is not None and not episode.done:
-        obs = episode.step(action)
-    assert runner.done and runner.failure is None, runner.failure
+    failure, obs = run_skill(episode, ctx, obs, Pick("bowl"))
+    assert failure is None, failure
     assert all("bowl" in obs.finger_contacts[f] for f in ("left", "right"))  # held by contact
     inside = ctx.judge([g.Inside(predicate="inside", items=["apple"], container="bowl")], obs.state)
     assert inside.success, inside
