@@ -74,6 +74,14 @@ class Observation:
     state: SimState
     images: dict[str, np.ndarray] = field(default_factory=dict)
 
+    def holding(self, obj: str) -> bool:
+        """Whether both fingers touch ``obj``."""
+        return all(obj in self.finger_contacts.get(f, ()) for f in ("left", "right"))
+
+    def touching(self) -> bool:
+        """Whether either finger touches anything."""
+        return any(self.finger_contacts.get(f) for f in ("left", "right"))
+
 
 @dataclass(frozen=True)
 class Action:

@@ -303,19 +303,19 @@ class ApplianceFlow:
         origin = support_of(ctx, obs, obj)
         supports, staged = list(step.supports), False
         for attempt in range(1, self.attempts + 1):
-            if not _holding(obs, obj):
-                if any(obs.finger_contacts.get(f) for f in ("left", "right")):
+            if not obs.holding(obj):
+                if obs.touching():
                     _, obs = yield Release()
                 failure, obs = yield SidePick(obj)
                 stage = None if staged or failure is None else self._staging(obj, step, obs)
-                if stage is not None and not _holding(obs, obj):  # no side grasp where it stands
+                if stage is not None and not obs.holding(obj):  # no side grasp where it stands
                     ctx.log(
                         "decision", step=step.describe(), choice="stage", support=stage.name, after=failure.reason.value
                     )
                     obs = yield from self._stage(obj, stage, _owner(step.supports, ctx), obs)
                     staged = True
                     continue
-                if failure is not None and not _holding(obs, obj):
+                if failure is not None and not obs.holding(obj):
                     ctx.log("decision", step=step.describe(), attempt=attempt, choice="re-pick")
                     continue
             support = supports[0]
@@ -328,10 +328,10 @@ class ApplianceFlow:
                 supports = supports[1:] + supports[:1]  # the next surface next time
             ctx.log("decision", step=step.describe(), attempt=attempt, choice="again", after=failure.reason.value)
         ctx.log("decision", step=step.describe(), choice="give up")
-        if _holding(obs, obj) and origin is not None:  # back where it came from: the doors still have to shut
+        if obs.holding(obj) and origin is not None:  # back where it came from: the doors still have to shut
             ctx.log("decision", step=step.describe(), choice="put back", support=origin.name)
             _, obs = yield SidePlace(obj, origin)
-        if any(obs.finger_contacts.get(f) for f in ("left", "right")):
+        if obs.touching():
             _, obs = yield Release()
         return obs
 
@@ -355,7 +355,7 @@ class ApplianceFlow:
         """Top-down pick, and place on ``stage`` at the spot nearest a point ``STAGE_OUT`` in front of
         ``app``'s door handle (the stage's front edge: a side pick reaches only so deep)."""
         failure, obs = yield Pick(obj)
-        if _holding(obs, obj):
+        if obs.holding(obj):
             part = HouseQuery(self.ctx.scene.house).parts.get(app.door) if app.door else None
             box = app.cavity
             at = (
@@ -364,7 +364,7 @@ class ApplianceFlow:
                 else ((box[0] + box[3]) / 2, (box[1] + box[4]) / 2)
             )
             failure, obs = yield Place(obj, support=stage, near=(at[0], at[1]))
-        if any(obs.finger_contacts.get(f) for f in ("left", "right")):
+        if obs.touching():
             _, obs = yield Release()
         return obs
 
@@ -372,7 +372,7 @@ class ApplianceFlow:
         """``obj`` let go on ``support``, and inside the appliance's cavity (where the thermal model heats
         or chills) when the support is an appliance's."""
         on = g.On(predicate="on", items=[obj], support=support.name)
-        if _holding(obs, obj) or not self.ctx.judge([on], obs.state).success:
+        if obs.holding(obj) or not self.ctx.judge([on], obs.state).success:
             return False
         app = _owner([support], self.ctx)
         return app is None or getattr(_appliance_at(obs.state, self.ctx, obj), "name", None) == app.name
@@ -385,7 +385,3 @@ def _box_distance(box, x: float, y: float) -> float:
 def _needed_doors(ctx: SkillContext, obs: Observation, step: Step) -> list[str]:
     apps = [_appliance_at(obs.state, ctx, step.target), _owner(step.supports, ctx)]
     return sorted({a.door for a in apps if a is not None and a.door})
-
-
-def _holding(obs: Observation, obj: str) -> bool:
-    return all(obj in obs.finger_contacts.get(f, ()) for f in ("left", "right"))

@@ -184,8 +184,8 @@ class ScriptedPolicy:
         for move in moves:
             obs = yield from self._stand_up(move.obj, obs)
             for attempt in range(1, self.params.attempts + 1):
-                if not _holding(obs, move.obj):
-                    if any(obs.finger_contacts.get(f) for f in ("left", "right")):
+                if not obs.holding(move.obj):
+                    if obs.touching():
                         failure, obs = yield Release()
                     if self._flat(move.obj, obs):
                         failure, obs = yield PushToEdge(move.obj)
@@ -194,7 +194,7 @@ class ScriptedPolicy:
                         failure, obs = yield SidePick(move.obj)
                     else:
                         failure, obs = yield Pick(move.obj)
-                    if failure is not None and not _holding(obs, move.obj):
+                    if failure is not None and not obs.holding(move.obj):
                         self.ctx.log("decision", move=move.describe(), attempt=attempt, choice="re-pick")
                         continue
                 place = self._place(move, obs, placed)
@@ -208,13 +208,13 @@ class ScriptedPolicy:
                 if failure is None or self.ctx.judge(move.check, obs.state).success:  # failed after it was done
                     placed[move.obj] = obs.objects[move.obj].pos[:2]
                     break
-                choice = "place again" if _holding(obs, move.obj) else "re-pick"
+                choice = "place again" if obs.holding(move.obj) else "re-pick"
                 self.ctx.log(
                     "decision", move=move.describe(), attempt=attempt, choice=choice, after=failure.reason.value
                 )
             else:
                 self.ctx.log("decision", move=move.describe(), choice="give up")
-        if any(obs.finger_contacts.get(f) for f in ("left", "right")):
+        if obs.touching():
             failure, obs = yield Release()
         yield from self._upright(obs)
 
@@ -231,7 +231,7 @@ class ScriptedPolicy:
         self, obj: str, obs: Observation
     ) -> Generator[Skill, tuple[SkillFailure | None, Observation], Observation]:
         """A toppled object (knocked over on the way) stood up before it is moved: ``upright``."""
-        if _holding(obs, obj) or rotation(obs.objects[obj].quat)[2, 2] >= TILTED:
+        if obs.holding(obj) or rotation(obs.objects[obj].quat)[2, 2] >= TILTED:
             return obs
         self.ctx.log("decision", upright=obj, why="toppled before its move")
         _, obs = yield Upright(obj)
@@ -280,7 +280,3 @@ def _placeable(support: Support, height: float) -> bool:
 def _distance(support: Support, xy) -> float:
     xmin, ymin, xmax, ymax = support.box
     return math.hypot(max(xmin - xy[0], 0, xy[0] - xmax), max(ymin - xy[1], 0, xy[1] - ymax))
-
-
-def _holding(obs: Observation, obj: str) -> bool:
-    return all(obj in obs.finger_contacts.get(f, ()) for f in ("left", "right"))

@@ -70,7 +70,7 @@ class Lower(Place):
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         obs, _, _ = yield from self.lower(ctx, obs)
-        if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+        if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="lowered", height=round(obs.objects[self.obj].pos[2], 3))
         return obs
 
@@ -220,7 +220,7 @@ class Lay(Skill):
         ctx.log("stance", skill=self.name, target=self.target(), base=[round(v, 3) for v in pose])
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
         obs = yield from cartesian(self.name, obs, ctx, target + UP * APPROACH, rot_new, fallback=above)
-        if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+        if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="turned", height=round(obs.objects[self.obj].pos[2], 3))
         obs, target = yield from descend(
             self, ctx, obs, self.obj, self.support.height + SIDE_DROP, target[:2] + xy_off, rot_new
@@ -308,7 +308,7 @@ class Upright(ObjectSkill):
         ctx.log("stance", skill=self.name, target=self.obj, base=[round(v, 3) for v in pose])
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
         obs = yield from cartesian(self.name, obs, ctx, target + UP * APPROACH, new, fallback=above)
-        if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+        if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="turned", height=round(obs.objects[self.obj].pos[2], 3))
         at = target[:2] + (new @ centre_p)[:2]
         obs, target = yield from descend(self, ctx, obs, self.obj, support.height + CONTACT, at, new)

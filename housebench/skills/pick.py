@@ -218,6 +218,6 @@ def grasp_at(
         raise skill.fail(Reason.MISSED, touching=touching, gap=round(obs.gripper_opening, 4))
     ctx.log("grasped", obj=obj, gap=round(obs.gripper_opening, 4))
     obs = yield from cartesian(skill.name, obs, ctx, pad + lift, rot)
-    if not all(obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+    if not obs.holding(obj):
         raise skill.fail(Reason.DROPPED, where="lift", height=round(obs.objects[obj].pos[2], 3))
     return (yield from to_carry(skill, ctx, obs, rot))

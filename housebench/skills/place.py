@@ -143,7 +143,7 @@ class Place(Skill):
         ctx.log("stance", skill=self.name, target=self.target(), base=[round(v, 3) for v in pose], turn=k)
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
         obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot, fallback=above, avoid=True)
-        if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+        if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="approach", height=round(obs.objects[self.obj].pos[2], 3))
         obs = yield from cartesian(self.name, obs, ctx, target, rot, fallback=at)
         return obs, target, rot

@@ -290,7 +290,7 @@ class SidePick(Pick):
         lift = UP * max(0.0, min(LIFT, _ceiling(support) - box[5]))
         obs = yield from cartesian(self.name, obs, ctx, pad + lift, rot)
         obs = yield from cartesian(self.name, obs, ctx, pad + lift + back, rot)
-        if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+        if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="withdraw", height=round(obs.objects[self.obj].pos[2], 3))
         return (yield from to_carry(self, ctx, obs, rot))
 
@@ -363,7 +363,7 @@ class SidePlace(Place):
         raise_ = UP * max(0.0, min(RAISE, top - bottom))
         obs = yield from approach(self, ctx, obs, base, skip=(self.obj,))
         obs = yield from cartesian(self.name, obs, ctx, target + back + raise_, rot, fallback=out)
-        if not all(self.obj in obs.finger_contacts.get(f, ()) for f in ("left", "right")):
+        if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="approach", height=round(obs.objects[self.obj].pos[2], 3))
         obs = yield from cartesian(self.name, obs, ctx, target + raise_, rot, fallback=at)
         obs = yield from cartesian(self.name, obs, ctx, target, rot)
