@@ -7,7 +7,8 @@ simulated time per episode, and the histogram of the failing skill and its measu
 Episodes run through :func:`housebench.rollout.episode.run_episode` (the rollout's own loop); one JSON
 line per episode goes to ``--out`` (appended; a rerun skips what it holds). Episodes go round robin over
 the tasks (every task's v000, then every v001, ...), so a run cut short is balanced across tasks.
-``--summary`` prints the table of an existing ``--out`` without running anything.
+``--only v003 v007`` reruns chosen variants; ``--summary`` prints the table of an existing ``--out``
+without running anything.
 """
 
 from __future__ import annotations
@@ -64,11 +65,15 @@ def one(job: EpisodeJob) -> dict:
     }
 
 
-def jobs(root: Path, tasks: list[str], variants: int, policy: str, horizon_s: float = HORIZON_S) -> list[EpisodeJob]:
+def jobs(
+    root: Path, tasks: list[str], variants: int, policy: str, horizon_s: float = HORIZON_S, only: list[str] = ()
+) -> list[EpisodeJob]:
     out = []
     for task in tasks:
         for k in range(variants):
             variant = f"v{k:03d}"
+            if only and variant not in only:
+                continue
             scene = root / "scenes/settled" / task / variant / "scene.usda"
             if not scene.exists():
                 continue
@@ -123,6 +128,7 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=Path("."))
     parser.add_argument("--out", type=Path, default=Path("bench/scripted.jsonl"))
     parser.add_argument("--horizon", type=float, default=HORIZON_S, help="for tasks whose spec names none")
+    parser.add_argument("--only", nargs="+", default=[], help="these variants only (v003 v007 ...)")
     parser.add_argument("--summary", action="store_true", help="summarize --out, run nothing")
     args = parser.parse_args()
     if args.summary:
@@ -135,7 +141,7 @@ def main() -> None:
         done = {(r["task"], r["variant"]) for r in rows if r["policy"] == args.policy}
     todo = [
         j
-        for j in jobs(args.root, args.tasks, args.variants, args.policy, args.horizon)
+        for j in jobs(args.root, args.tasks, args.variants, args.policy, args.horizon, args.only)
         if (j.task, j.variant) not in done
     ]
     todo.sort(key=lambda j: (j.variant, j.task))  # round robin over tasks: a partial run stays balanced
