@@ -16,7 +16,8 @@ Needs the built pipeline (``dvc repro annotate``). Three measurements, in one ru
 
 Goals (issue 15): overhead at most 1.3x raw ``mj_step``; 2 workers at least 1.8x faster than 1.
 
-    python bench/bench_rollout.py [--policy noop] [--episodes 1] [--tasks t1 t2] [--horizon 400] [--write]
+    python bench/bench_rollout.py [--policy noop] [--episodes 1] [--tasks t1 t2] [--variants 4] [--horizon 400]
+        [--write]
 """
 
 from __future__ import annotations
@@ -158,6 +159,7 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=1, help="episodes per variant")
     parser.add_argument("--tasks", nargs="*", help="only these tasks (default: every settled task)")
     parser.add_argument("--horizon", type=float, help="horizon s of tasks that name none (default: rollout params')")
+    parser.add_argument("--variants", type=int, help="only each task's first N variants (default: every one)")
     parser.add_argument("--write", action="store_true", help="update bench/RESULTS.md")
     args = parser.parse_args()
     overrides = {"episodes_per_variant": args.episodes, "policies": [args.policy]}
@@ -167,7 +169,7 @@ def main() -> None:
     jobs = [
         job
         for job in plan_jobs("bench", params, Layout(ROOT), load_params("policies"))
-        if not args.tasks or job.task in args.tasks
+        if (not args.tasks or job.task in args.tasks) and (not args.variants or int(job.variant[1:]) < args.variants)
     ]
     for first in {job.scene: job for job in jobs}.values():
         first.open()  # fills the compiled-model cache: every pass below loads cached models

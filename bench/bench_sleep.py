@@ -5,10 +5,12 @@ settled twice in one process, from the same compiled model, once as the backend 
 (sleeping on) and once with ``mjENBL_SLEEP`` cleared: the settle verdict, the skipped props, the
 stability check's verdict and every prop's rest position are compared, and the CPU time of each
 (after a first untimed run has put both compiled scenes in the cache). Then every episode of the
-``rollout`` params' plan for the ``noop`` policy runs both ways through the episode loop: verdicts,
-progress and final prop positions are compared. Goals (issue 15): identical verdicts, props within 1 mm.
+``rollout`` params' plan for ``--policy`` (``noop``; ``scripted`` acts: the grasps, pushes and doors wake
+what they touch) runs both ways through the episode loop: verdicts, progress and final prop positions are
+compared. Goals (issue 15): identical verdicts, props within 1 mm.
 
     python bench/bench_sleep.py [--write]   # --write: the "Sleeping" section of bench/RESULTS.md
+    python bench/bench_sleep.py --policy scripted --variants 2 --no-settle --workers 16
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import argparse
 import re
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import mujoco
@@ -25,6 +28,8 @@ import yaml
 
 from housebench.params import load_params, load_section
 from housebench.paths import Layout
+from housebench.policy.base import PolicyContext
+from housebench.policy.registry import make_policy
 from housebench.rollout.plan import RolloutParams, plan_jobs
 from housebench.sim.mujoco import MujocoBackend
 from housebench.sim.mujoco.simulation import MujocoSimulation
@@ -73,23 +78,26 @@ def settle_both(task_usda: Path, params: dict, cache: Path) -> dict:
     }
 
 
-def noop_both(job) -> dict:
-    """One noop episode with sleeping on and off: verdicts, progress, largest prop difference."""
+def episode_both(job) -> dict:
+    """One episode of the job's policy with sleeping on and off: verdicts, progress, largest prop difference."""
     finals = {}
     for sleeping in (True, False):
         episode = job.open()
         if not sleeping:
             episode.sim.model.opt.enableflags &= ~SLEEP
-        episode.reset(job.seed)
+        policy = make_policy(job.policy, job.policy_params)
+        obs = episode.reset(job.seed)
+        policy.reset(PolicyContext(episode.task, episode.scene, job.control_dt, episode.horizon_s, episode.log), obs)
         while not episode.done:
-            episode.step(None)
+            obs = episode.step(policy.act(obs))
         finals[sleeping] = (episode.verdict(), episode.sim.get_state())
     (on, state_on), (off, state_off) = finals[True], finals[False]
     diff = max(
         (float(np.linalg.norm(np.subtract(o.pos, state_off.objects[n].pos))) for n, o in state_on.objects.items()),
         default=0.0,
     )
-    return {"same": (on.success, on.progress) == (off.success, off.progress), "max_diff_m": diff}
+    same = (on.success, on.progress) == (off.success, off.progress)
+    return {"same": same, "success": (on.success, off.success), "max_diff_m": diff}
 
 
 def table(rows: dict[str, dict]) -> str:
@@ -120,14 +128,16 @@ def table(rows: dict[str, dict]) -> str:
     return "\n".join(lines)
 
 
-def noop_table(rows: dict[str, dict]) -> str:
-    same = all(r["same"] for r in rows.values())
+def episode_table(policy: str, rows: dict[str, dict]) -> str:
+    same = sum(r["same"] for r in rows.values())
     worst = max(r["max_diff_m"] for r in rows.values())
+    on, off = (sum(r["success"][i] for r in rows.values()) for i in (0, 1))
     variants = {name.split("#")[0] for name in rows}
+    differ = ", ".join(name for name, r in rows.items() if not r["same"]) or "none"
     return (
-        f"Noop episodes (each task's horizon), sleeping on against off: {len(rows)} episodes over "
-        f"{len(variants)} variants, verdicts and progress identical: **{same}**; final props apart by at most "
-        f"**{1000 * worst:.3f} mm**."
+        f"`{policy}` episodes (each task's horizon), sleeping on against off: {len(rows)} episodes over "
+        f"{len(variants)} variants, verdicts and progress identical in **{same}/{len(rows)}** (differ: {differ}); "
+        f"successes {on} on, {off} off; final props apart by at most **{1000 * worst:.3f} mm**."
     )
 
 
@@ -146,22 +156,30 @@ def write_section(text: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="update bench/RESULTS.md")
-    parser.add_argument("--episodes", type=int, help="noop episodes per variant (default: the rollout params')")
+    parser.add_argument("--episodes", type=int, help="episodes per variant (default: the rollout params')")
+    parser.add_argument("--policy", default="noop", help="the policy of the episodes")
+    parser.add_argument("--variants", type=int, help="only each task's first N variants (default: every one)")
+    parser.add_argument("--workers", type=int, default=1, help="episodes at once (processes)")
+    parser.add_argument("--no-settle", action="store_true", help="episodes only")
     args = parser.parse_args()
     params = yaml.safe_load((ROOT / "params.yaml").read_text())["settle"]
     layout = Layout(ROOT)
+    first = [(t, v) for t, v in layout.variants() if not args.variants or int(v[1:]) < args.variants]
     rows = {}
     with tempfile.TemporaryDirectory() as cache:
-        for task, variant in layout.variants():
+        for task, variant in [] if args.no_settle else first:
             rows[f"{task}/{variant}"] = settle_both(layout.task_dir(task, variant) / "task.usda", params, Path(cache))
             print(f"{task}/{variant}: {rows[f'{task}/{variant}']}", flush=True)
     overrides = {"episodes_per_variant": args.episodes} if args.episodes else {}
-    rollout = load_section("rollout", RolloutParams, path=ROOT / "params.yaml", policies=["noop"], **overrides)
+    rollout = load_section("rollout", RolloutParams, path=ROOT / "params.yaml", policies=[args.policy], **overrides)
+    plan = plan_jobs("bench", rollout, layout, load_params("policies", ROOT / "params.yaml"))
+    jobs = [job for job in plan if (job.task, job.variant) in first]
     episodes = {}
-    for job in plan_jobs("bench", rollout, layout, load_params("policies", ROOT / "params.yaml")):
-        episodes[f"{job.task}/{job.variant}#{job.seed}"] = noop_both(job)
-        print(job.task, job.variant, job.seed, episodes[f"{job.task}/{job.variant}#{job.seed}"], flush=True)
-    text = table(rows) + "\n\n" + noop_table(episodes)
+    with ProcessPoolExecutor(args.workers) as pool:
+        for job, row in zip(jobs, pool.map(episode_both, jobs)):
+            episodes[f"{job.task}/{job.variant}#{job.seed}"] = row
+            print(job.task, job.variant, job.seed, row, flush=True)
+    text = (table(rows) + "\n\n" if rows else "") + episode_table(args.policy, episodes)
     print(text)
     if args.write:
         write_section(text)
