@@ -181,7 +181,8 @@ def glance(sections: dict[str, list[dict[str, Any]]], control: str) -> str:
         "credit only: each top-level goal condition weighs the same (the share of its items that hold; an "
         "<code>any_of</code> counts once one term holds); an episode can make progress and still fail.</p>"
         f"<p><b>The control</b> (<code>{escape(control)}</code>) does nothing: the robot holds its start pose "
-        "for the whole horizon in the same scenes and seeds. What it scores comes with the scene (parts that "
+        "in the same scenes and seeds, until nothing in the scene has changed for 2 s (nothing can change after "
+        "that, so its verdict is the horizon's). What it scores comes with the scene (parts that "
         "start closed, objects that start where the goal wants them); a policy is better only where it beats "
         "the control, and only where the two intervals do not overlap.</p></div>"
     )

@@ -242,6 +242,28 @@ def test_noop_episode_is_judged_on_the_model_temperatures(world, tmp_path):
     assert heated.items[0].reason.startswith("4.00")  # 4 C from the setup, barely warmed in 0.5 s
 
 
+def test_noop_runs_on_while_a_temperature_changes(world, tmp_path):
+    """The food warms in the closed microwave: the scene is not at rest, so the control does not stop."""
+    _task_files(world, tmp_path)
+    outcome = run_episode(
+        EpisodeJob(
+            run="t",
+            task="heat",
+            variant="v000",
+            seed=0,
+            policy="noop",
+            backend="mujoco",
+            scene=world[2],
+            task_file=tmp_path / "task.json",
+            annotations=tmp_path / "scene.json",
+            horizon_s=3.0,
+            control_dt=0.1,
+            pose_noise_m=0.0,
+        )
+    )
+    assert outcome.crash is None and outcome.sim_s >= 3.0 - 1e-9
+
+
 def test_an_episode_keeps_its_states_so_its_verdict_can_be_judged_again(world, tmp_path):
     """The rollout writes each episode's initial and final states; ``housebench results state`` gets
     them back and ``housebench evaluate`` gives the verdict the rollout recorded."""
