@@ -34,7 +34,7 @@ MAX_VARIANTS = 1000  # variants per task (each is a settled scene on disk)
 class SamplerParams(Section):
     """The ``tasks`` section of params.yaml."""
 
-    variants_per_task: int = Field(2, ge=1, le=MAX_VARIANTS)
+    variants_per_task: int = Field(20, ge=1, le=MAX_VARIANTS)
     seed: int = Field(0, ge=0)  # variant i of every task uses seed + i
     clearance: float = Field(0.005, ge=0.0, le=0.5)  # drop height above the support; gap to obstacles
     margin: float = Field(0.02, ge=0.0, le=1.0)  # between footprints, and to a support's edges
