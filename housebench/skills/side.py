@@ -6,9 +6,8 @@ from the support's open side, below the ceiling, and withdraws straight back out
 - ``pick`` from the side (:class:`SidePick`): the stance faces an open edge, square to the item first;
   the hand approaches level (fingers closing horizontally across a side of the item that fits), tipped
   down for a short item so the palm and the fingertips clear the surface (a box a few degrees off
-  square to the fingers where its extent across them fits: it turns square as they close; a fallen item
-  is stood up first, ``upright``); pre-grasp outside the edge,
-  in to the fingertips 2 cm short, the aim corrected by the measured offset, in, close, check both
+  square to the fingers where its extent across them fits: it turns square as they close); pre-grasp
+  outside the edge, in to the fingertips 2 cm short, the aim corrected by the measured offset, in, close, check both
   fingers touch (``MISSED``), lift ``LIFT`` (less where the ceiling is nearer), straight back out, check
   the hold (``DROPPED``), carry pose with the hand as it holds.
 - ``place`` from the side (:class:`SidePlace`): the held object turned about the vertical (hand and
@@ -30,8 +29,7 @@ from housebench.annotations.schema import AssetAnnotation, HouseAnnotations, Sup
 from housebench.robot.kinematics import side
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
 from housebench.skills.edge import Edge, edges, support_of
-from housebench.skills.grasp import FINGER_HALF, MAX_WIDTH, TILTED, extent, opening, round_item
-from housebench.skills.hand import Upright
+from housebench.skills.grasp import FINGER_HALF, MAX_WIDTH, extent, opening, round_item
 from housebench.skills.motion import cartesian, hold, pad_pose, wrap
 from housebench.skills.navigate import moving_boxes
 from housebench.skills.pick import CARRY, CLOSED, OPEN, UP, Pick, approach, stance_search, to_carry
@@ -257,8 +255,6 @@ class SidePick(Pick):
     """The pick of an item under a ceiling: the level hand from the support's open side (same contract)."""
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
-        if rotation(obs.objects[self.obj].quat)[2, 2] < TILTED:  # fallen over (dropped on the way): stood up first
-            obs = yield from Upright(self.obj).body(ctx, obs)
         asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
         support = support_of(ctx, obs, self.obj)
         fit = grip_height(asset.size[2], pinch_height(asset))
