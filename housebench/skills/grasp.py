@@ -19,7 +19,7 @@ import numpy as np
 from housebench.annotations.schema import AssetAnnotation
 from housebench.robot.fetch import GRIPPER_OPENING
 from housebench.state import ObjectState
-from housebench.tasks.geometry import rotation, world_box
+from housebench.tasks.geometry import rotation
 
 FINGER_HALF = 0.0385  # pad centre to fingertip, m
 TIP_CLEARANCE = 0.003  # fingertips stay this far above the support
@@ -27,7 +27,8 @@ THIN, THIN_TIP = 0.02, 0.0005  # items thinner than THIN are pinched with the ti
 MAX_WIDTH = 0.09  # widest object the fingers take (0.1 m opening less clearance)
 TOP_MARGIN = 0.04  # a tall object is pinched this far below its top
 RIM_DEPTH = 0.035  # the fingertips reach this far down a container's wall
-TILTED = 0.87  # cos 30 deg: an item tilted further is taken by its world box (it fell over)
+TILTED = 0.87  # cos 30 deg: an item tilted further is taken across its pose's narrowest extent (it fell over)
+ROUND = 0.005  # m: an item this close to square in its footprint is taken as round (a solid of revolution)
 HAND_HALF, HAND_REACH = 0.041, 0.063  # the gripper link's half extents across and in the fingers' plane, m
 WALL_CLEAR = 0.015  # in a box, the hand keeps this far off the nearest wall where the item allows, m
 PAD_HALF = 0.0135  # half the finger pad's width (across the closing direction), m
@@ -84,18 +85,39 @@ def grasps(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
     return out
 
 
+def round_item(asset: AssetAnnotation) -> bool:
+    """Whether the footprint is square enough to take the item as round (a solid of revolution)."""
+    return abs(asset.size[0] - asset.size[1]) <= ROUND
+
+
+def extent(asset: AssetAnnotation, rot: np.ndarray, d: np.ndarray) -> float:
+    """The item's extent along the world direction ``d`` posed by ``rot``: its box's, a round item's
+    cylinder's (a can lying on its side is its diameter across, whichever way it rolled)."""
+    along = rot.T @ d  # d in the item's frame
+    sx, sy, sz = asset.size
+    if round_item(asset):
+        return float(sx * math.hypot(along[0], along[1]) + sz * abs(along[2]))
+    return float(sx * abs(along[0]) + sy * abs(along[1]) + sz * abs(along[2]))
+
+
 def _fallen(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
-    """A top pinch of a tilted or fallen item from its world box: across whichever side fits."""
-    box = world_box(pose, asset)
-    size = (box[3] - box[0], box[4] - box[1], box[5] - box[2])
-    yaws = [yaw for yaw, width in ((0.0, size[0]), (math.pi / 2, size[1])) if width <= MAX_WIDTH]
-    if not yaws:
+    """A top pinch of a tilted or fallen item from its pose: the fingers across its narrowest horizontal
+    extent (1 deg steps) and, where it fits too, square to that, the pad at its centre (the fingertips
+    clear of what it lies on)."""
+    rot = rotation(pose.quat)
+    angles = np.radians(np.arange(180))
+    widths = [extent(asset, rot, np.array([math.cos(a), math.sin(a), 0.0])) for a in angles]
+    best = int(np.argmin(widths))
+    square = (best + 90) % 180
+    across = [(float(angles[i]), widths[i]) for i in (best, square) if widths[i] <= MAX_WIDTH]
+    if not across:
         return []
-    low = FINGER_HALF + (THIN_TIP if size[2] < THIN else TIP_CLEARANCE)
-    pad = np.array([(box[0] + box[3]) / 2, (box[1] + box[4]) / 2, box[2] + max(low, size[2] / 2)])
-    yaws_both = tuple(y + k * math.pi for y in yaws for k in (0, 1))
-    widest = max(width for yaw, width in ((0.0, size[0]), (math.pi / 2, size[1])) if width <= MAX_WIDTH)
-    return [TopGrasp("top_pinch", pad, yaws_both, opening(widest))]
+    height = extent(asset, rot, np.array([0.0, 0.0, 1.0]))
+    low = FINGER_HALF + (THIN_TIP if height < THIN else TIP_CLEARANCE)
+    centre = np.asarray(pose.pos) + rot @ np.array([0.0, 0.0, asset.size[2] / 2 - asset.bottom_offset])
+    pad = np.array([centre[0], centre[1], centre[2] + max(low - height / 2, 0.0)])
+    yaws = tuple(yaw + k * math.pi for yaw, _ in across for k in (0, 1))
+    return [TopGrasp("top_pinch", pad, yaws, opening(max(width for _, width in across)))]
 
 
 def in_box(grasp: TopGrasp, asset: AssetAnnotation, pose: ObjectState, box: AssetAnnotation, at: ObjectState):

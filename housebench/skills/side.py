@@ -5,8 +5,9 @@ from the support's open side, below the ceiling, and withdraws straight back out
   back, sides, the room's wall behind it; an appliance's door is no wall); every edge of an open top.
 - ``pick`` from the side (:class:`SidePick`): the stance faces an open edge, square to the item first;
   the hand approaches level (fingers closing horizontally across a side of the item that fits), tipped
-  down for a short item so the palm and the fingertips clear the surface; pre-grasp outside the edge,
-  in to the fingertips 2 cm short, the aim corrected by the measured offset, in, close, check both
+  down for a short item so the palm and the fingertips clear the surface (a box a few degrees off
+  square to the fingers where its extent across them fits: it turns square as they close); pre-grasp
+  outside the edge, in to the fingertips 2 cm short, the aim corrected by the measured offset, in, close, check both
   fingers touch (``MISSED``), lift ``LIFT`` (less where the ceiling is nearer), straight back out, check
   the hold (``DROPPED``), carry pose with the hand as it holds.
 - ``place`` from the side (:class:`SidePlace`): the held object turned about the vertical (hand and
@@ -28,7 +29,7 @@ from housebench.annotations.schema import AssetAnnotation, HouseAnnotations, Sup
 from housebench.robot.kinematics import side
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
 from housebench.skills.edge import Edge, edges, support_of
-from housebench.skills.grasp import FINGER_HALF, MAX_WIDTH, opening
+from housebench.skills.grasp import FINGER_HALF, MAX_WIDTH, extent, opening, round_item
 from housebench.skills.motion import cartesian, hold, pad_pose, wrap
 from housebench.skills.navigate import moving_boxes
 from housebench.skills.pick import CARRY, CLOSED, OPEN, UP, Pick, approach, stance_search, to_carry
@@ -48,7 +49,6 @@ CLEAR = 0.006  # the hand's lowest point stays this far over the surface, m
 GRIP_AT = 0.4  # the fingers take an item with no annotated pinch this far up its height
 TOP_KEEP = 0.03  # m: a side pinch stays this far under an item's top
 MAX_SKEW = math.radians(35)  # under a ceiling the approach turns at most this far from straight in through an edge
-ROUND = 0.005  # m: an item this close to square in its footprint is taken as round (any approach)
 OUT = 0.1  # pre-grasp: fingertips and held object this far outside the edge (the hand comes down clear of the front), m
 BACK_OFF = PALM_BACK + FINGER_HALF + OUT  # m: the shortest way back to the pre-pose
 SHORT = PALM_BACK + FINGER_HALF + 0.02  # the pad's pause before the last leg in, m (fingertips 2 cm short)
@@ -131,11 +131,6 @@ def grip_height(height: float, at: float | None = None) -> tuple[float, float] |
     return (pitch, dz) if dz <= height - 0.01 else None
 
 
-def round_item(asset: AssetAnnotation) -> bool:
-    """Whether the footprint is square enough to take the item as round (a solid of revolution)."""
-    return abs(asset.size[0] - asset.size[1]) <= ROUND
-
-
 def pinch_height(asset: AssetAnnotation) -> float | None:
     """Where a round item's top pinch takes it over its bottom (its widest section: its wall slopes
     elsewhere, and a pinch there squeezed a bowl out downwards), ``TOP_KEEP`` under its top at most;
@@ -147,22 +142,30 @@ def pinch_height(asset: AssetAnnotation) -> float | None:
 
 
 def _yaws(asset: AssetAnnotation, pose: ObjectState, edge: Edge, skew: float) -> list[tuple[float, float]]:
-    """(approach yaw, width across) of the level pinches through ``edge``: fingers across a side of the
-    footprint that fits them, within ``skew`` of straight in; a round item straight in."""
-    sx, sy = asset.size[:2]
+    """(approach yaw, width across) of the level pinches through ``edge`` within ``skew`` of straight in
+    (1 deg steps) whose fingers fit across the item (its extent across them, :func:`extent`: a box a few
+    degrees off square turns square as they close): of each span of such yaws the straightest and the
+    narrowest across, narrowest first (the fingers' margin); a round item straight in."""
     straight = math.atan2(-edge.normal[1], -edge.normal[0])
-    if round_item(asset) and sx <= MAX_WIDTH:
-        return [(straight, sx)]
+    if round_item(asset) and asset.size[0] <= MAX_WIDTH:
+        return [(straight, asset.size[0])]
     rot = rotation(pose.quat)
-    yaw0 = math.atan2(rot[1, 0], rot[0, 0])
-    out = []
-    for across, width in ((yaw0, sx), (yaw0 + math.pi / 2, sy)):  # closing along local x, local y
-        if width > MAX_WIDTH:
-            continue
-        for yaw in (across + math.pi / 2, across - math.pi / 2):
-            if abs(wrap(yaw - straight)) <= skew:
-                out.append((yaw, width))
-    return sorted(out, key=lambda yw: abs(wrap(yw[0] - straight)))
+    limit = int(math.degrees(skew))
+    spans, run = [], []
+    for step in range(-limit, limit + 2):
+        yaw = straight + math.radians(step)
+        width = extent(asset, rot, np.array([-math.sin(yaw), math.cos(yaw), 0.0])) if step <= limit else math.inf
+        if width <= MAX_WIDTH:
+            run.append((yaw, width))
+        elif run:
+            spans.append(run)
+            run = []
+    out = {
+        pick
+        for span in spans
+        for pick in (min(span, key=lambda yw: abs(wrap(yw[0] - straight))), min(span, key=lambda yw: yw[1]))
+    }
+    return sorted(out, key=lambda yw: (yw[1], abs(wrap(yw[0] - straight))))
 
 
 def _corners(asset: AssetAnnotation, pose: ObjectState) -> np.ndarray:

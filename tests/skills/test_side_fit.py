@@ -1,0 +1,67 @@
+"""Which level pinches fit an item through a support's open edge: the fingers across a box's narrow side
+turned up to a few degrees off square (its extent across them measured), within the skew from straight
+in; and (slow, contact physics on the built scenes of ``dvc repro annotate``) the side pick of a toy car
+on a bookcase level turned 37 deg off straight in, refused before (no side square to the fingers fitted)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from housebench.annotations.schema import AssetAnnotation, Support
+from housebench.skills.base import SkillContext
+from housebench.skills.edge import Edge
+from housebench.skills.grasp import MAX_WIDTH
+from housebench.skills.motion import wrap
+from housebench.skills.side import MAX_SKEW, SidePick, _yaws
+from housebench.state import ObjectState
+from tests.conftest import built_job, run_skill
+
+CAR = AssetAnnotation(name="car", category="toy", size=(0.1, 0.06, 0.049), mass=0.08)
+LEVEL = Support(name="shelf/level", owner="shelf", height=0.8, box=(0.0, 0.0, 0.34, 0.86), clearance=0.38)
+FRONT = Edge(LEVEL, (1.0, 0.0), 0.34)  # the open side faces +x: straight in is yaw pi
+
+
+def car_at(yaw: float) -> ObjectState:
+    return ObjectState(pos=(0.2, 0.4, 0.8), quat=(math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)))
+
+
+def across(yaw: float, car_yaw: float) -> float:
+    """The car's box extent across fingers that approach along ``yaw``."""
+    d = np.array([-math.sin(yaw), math.cos(yaw)])
+    x, y = np.array([math.cos(car_yaw), math.sin(car_yaw)]), np.array([-math.sin(car_yaw), math.cos(car_yaw)])
+    return 0.1 * abs(d @ x) + 0.06 * abs(d @ y)
+
+
+def test_a_car_square_to_the_edge_is_taken_straight_in_across_its_narrow_side():
+    ways = _yaws(CAR, car_at(0.0), FRONT, MAX_SKEW)
+    assert ways[0][1] == pytest.approx(0.06) and abs(wrap(ways[0][0] - math.pi)) < 1e-9
+
+
+def test_a_car_turned_past_the_skew_is_taken_a_few_degrees_off_its_narrow_side():
+    car_yaw = math.pi + MAX_SKEW + math.radians(10)  # its narrow side square to an approach 45 deg off straight
+    ways = _yaws(CAR, car_at(car_yaw), FRONT, MAX_SKEW)
+    assert ways, "no pinch"
+    for yaw, width in ways:
+        assert abs(wrap(yaw - math.pi)) <= MAX_SKEW + 1e-9
+        assert width == pytest.approx(across(yaw, car_yaw), abs=1e-6) and width <= MAX_WIDTH
+    assert ways[0][1] == min(w for _, w in ways)  # the widest margin first
+
+
+def test_a_car_lengthwise_across_the_opening_offers_no_level_pinch():
+    assert _yaws(CAR, car_at(math.pi / 2), FRONT, MAX_SKEW) == []
+
+
+@pytest.mark.slow
+def test_side_pick_takes_a_car_turned_off_square_from_a_bookcase_level():
+    job = built_job("clear_shelf", "v007", "noop", horizon_s=200.0)  # the car at 143 deg: 37 deg off straight in
+    episode = job.open()
+    obs = episode.reset(0)
+    ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)
+    start = obs.objects["car"].pos
+    failure, obs = run_skill(episode, ctx, obs, SidePick("car"))
+    assert failure is None, failure
+    assert all("car" in obs.finger_contacts[f] for f in ("left", "right"))  # held by contact
+    assert obs.objects["car"].pos[2] > start[2] + 0.2  # out of the shelf, in the carry pose
