@@ -15,7 +15,8 @@ tucked when it starts so and unfolds at the stance), on the side it works from (
 contact, else turned from it: behind a door swung wide only a base side on has room for the carry arm
 between the door and the wall); after each sweep the skill reads the part's joint value and sweeps again
 from where the door really is, until it is open (at least ``OPEN_FRACTION`` of ``open``) or closed (within
-``CLOSED_TOL``); no progress: ``STALLED`` with the measured value. A drawer is pulled by its handle along its axis and pushed shut by its handle's face.
+``CLOSED_TOL``); no progress: ``STALLED`` with the measured value. A drawer is pulled by its handle along
+its axis and pushed shut by its handle's face.
 """
 
 from __future__ import annotations
