@@ -6,7 +6,8 @@ when it stands in an appliance and its ``on`` target is elsewhere. One hand does
 opened (``open``, by the handle) and closed (``close``, by its face) with the hand empty, around the
 carries (a side pick, then a side place on a surface inside the cavity or outside it; an item the side
 pick does not reach on an open top is first *staged*: picked from above and set down at the front of the
-open top nearest the appliance; the arm tucked before a door skill when the hand points down):
+open top nearest the appliance; the arm tucked before every close, so the close drives in tucked and
+unfolds at its stance, and before an open when the hand points down):
 
 1. the doors the first carries need are opened;
 2. the carries: into the microwave first (it heats while the hand does the rest), then the others; a
@@ -237,8 +238,10 @@ class ApplianceFlow:
             self.ctx.log("decision", appliance_flow=[s.describe() for s in self.steps])
         for k, step in enumerate(self.steps):
             self.rest = self.steps[k + 1 :]
-            if step.verb in ("open", "close") and not side_held(self.ctx, obs):
-                _, obs = yield Pose("tuck")  # a hand pointing down swings the arm round the door's wrong side
+            if step.verb == "close" or (step.verb == "open" and not side_held(self.ctx, obs)):
+                # a hand pointing down swings the arm round the door's wrong side; a level one left by a side
+                # place, carried round the open door to the close's stance, shoved it open (1.27 -> 1.78 rad)
+                _, obs = yield Pose("tuck")
             obs = yield from getattr(self, "_" + step.verb)(step, obs)
         return obs
 

@@ -11,17 +11,18 @@ arm would wrap round it), then pushes the inner face on, to ``PUSH_SHORT`` short
 pushes the outer face. Each sweep's stance is the one (of rings round the contact) from which the IK
 follows the contact furthest along the arc, clear of the door (of its whole path for a pull, which swings
 it towards the robot; of where it stands for a push, the carry arm included, which a push drives in
-tucked when it starts so and unfolds at the stance), on the side it works from; after each sweep the
-skill reads the part's joint value and sweeps again from where the door really is, until it is open (at
-least ``OPEN_FRACTION`` of ``open``) or closed (within ``CLOSED_TOL``); no progress: ``STALLED`` with the
-measured value. A drawer is pulled by its handle along its axis and pushed shut by its handle's face.
+tucked when it starts so and unfolds at the stance), on the side it works from (a push's base facing the
+contact, else turned from it: behind a door swung wide only a base side on has room for the carry arm
+between the door and the wall); after each sweep the skill reads the part's joint value and sweeps again
+from where the door really is, until it is open (at least ``OPEN_FRACTION`` of ``open``) or closed (within
+``CLOSED_TOL``); no progress: ``STALLED`` with the measured value. A drawer is pulled by its handle along
+its axis and pushed shut by its handle's face.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 
@@ -57,6 +58,8 @@ PUSH_SIDE = {"inner": 0.4, "outer": 0.1}  # m a push stance stands out on the si
 PUSH_SHORT = 0.15  # rad short of ``open`` an opening push aims for
 EDGE_IN = 0.035  # m: pushing fingertips this far in from the free edge
 ARM_SPARE = 0.1  # m more round the carry arm a push stance keeps off the door (the arm unfolds there)
+TURNS = (0.0, 0.6, -0.6, 1.2, -1.2)  # rad a push stance may turn from facing the contact (behind a door swung wide
+# the carry arm fits only side on)
 OUTSIDE = 0.3  # m: a handle pull keeps the base this far out on the door's outer side
 
 
@@ -304,10 +307,15 @@ class _Articulate(PartSkill):
         mid_pad = contact_pose(door, mode, q0 + sign * STANCE_SPAN / 2, radius, z)[0]
         centre = (start_pad[:2] + mid_pad[:2]) / 2
         best = None
-        # a push: first the stances whose carry arm keeps clear of the door, then (none there) any
-        for spare in (True, False) if mode != "handle" else (False,):
+        # a push: first the stances whose carry arm keeps clear of the door, then (none there) any; facing
+        # the contact first, then turned from it
+        passes = [(spare, turn) for spare in (True, False) for turn in TURNS] if mode != "handle" else [(False, 0.0)]
+        for spare, turn in passes:
             tried = 0
-            for pose in candidates((float(centre[0]), float(centre[1])), partial(accept, spare=spare), STANCE_RINGS):
+            for x, y, yaw in candidates((float(centre[0]), float(centre[1])), lambda _: True, STANCE_RINGS):
+                pose = (x, y, yaw + turn)
+                if not accept(pose, spare):
+                    continue
                 tried += 1
                 if tried > 80:
                     break

@@ -4,14 +4,18 @@ the built scenes)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
 
 from housebench.annotations.schema import SceneAnnotations
-from housebench.policy.appliances import ApplianceFlow, plan, wait_budget
+from housebench.policy.appliances import ApplianceFlow, Step, plan, wait_budget
+from housebench.robot.kinematics import side
 from housebench.skills.base import SkillContext
 from housebench.skills.edge import support_of
+from housebench.skills.motion import ik, ready_arm
+from housebench.skills.side import side_held
 from housebench.state import ObjectState, Observation, SimState
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import centre, in_box
@@ -191,3 +195,26 @@ def test_an_item_is_staged_on_the_open_top_nearest_the_appliance():
     west.objects["can"].pos = ((x0 + x1) / 2, (y0 + y1) / 2, top.height)  # already there: staging is no help
     assert support_of(ctx, _obs(west), "can").name == "counter_west/top"
     assert flow._staging("can", carry, _obs(west)) is None
+
+
+def test_every_close_starts_tucked_an_open_only_from_a_hand_pointing_down():
+    """A level empty hand (a side place's, or a dropped item's) carried round an open door to the close's
+    stance shoved the fridge door open (restock_fridge v007: 1.27 -> 1.78 rad): a close starts tucked."""
+    job = built_job("heat_breakfast_preloaded", "v000", "noop", horizon_s=400.0, pose_noise_m=0.0)
+    episode = job.open()
+    obs = episode.reset(0)
+    ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)
+    x, y, yaw = obs.base
+    at = (x + 0.6 * math.cos(yaw), y + 0.6 * math.sin(yaw), 1.0)
+    level = ik(ctx).solve({**obs.joints, **ready_arm(ctx)}, at, side(yaw))
+    assert level.ok(0.01, 0.05)
+    obs = dataclasses.replace(obs, joints=level.joints)
+    assert side_held(ctx, obs)
+    flow = ApplianceFlow(ctx, obs, attempts=1)
+    flow.steps = [Step("close", "microwave/door")]
+    script = flow.run(obs)
+    assert next(script).name == "tuck"
+    assert type(script.send((None, obs))).__name__ == "Close"
+    cavity = [s for s in ctx.scene.house.supports if s.name == "microwave/bottom"]
+    flow.steps = [Step("open", "microwave/door"), Step("carry", "oatmeal", cavity)]
+    assert type(next(flow.run(obs))).__name__ == "Open"  # the level hand opens as it is

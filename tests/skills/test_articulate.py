@@ -3,13 +3,17 @@ task scene opened and shut by the fingers in contact physics (slow: needs the bu
 
 from __future__ import annotations
 
+import dataclasses
+import math
+
 import numpy as np
 import pytest
 
 from housebench.annotations.schema import SceneAnnotations
 from housebench.house.query import HouseQuery
-from housebench.skills.articulate import Close, Door, Open, arm_clear, contact_pose
+from housebench.skills.articulate import EDGE_IN, MIN_SWEEP, Close, Door, Open, arm_clear, contact_pose
 from housebench.skills.base import SkillContext
+from housebench.skills.motion import wrap
 from housebench.skills.navigate import part_box
 from tests.conftest import ROOT, built_job, run_skill
 
@@ -76,3 +80,22 @@ def test_a_push_stance_keeps_the_carry_arm_off_the_open_door():
     assert arm_clear((1.859, 3.578, -2.443), *at)
     assert not arm_clear((1.859, 3.578, -2.443), *door.segment(1.6))  # the door swung on towards it
     assert arm_clear((1.157, 2.345, 1.396), *door.segment(0.957))  # the inner push's stance after the pull
+
+
+def test_a_door_shoved_wide_open_is_pushed_shut_from_behind_it():
+    """restock_fridge v002: the fridge door shoved to 1.88 rad by the carries (open 1.4, limit 1.9); no base
+    facing the push has room for the carry arm between the door and the wall behind it, one side on has."""
+    job = built_job("restock_fridge", "v002", "noop", horizon_s=400.0, pose_noise_m=0.0)
+    episode = job.open()
+    obs = episode.reset(0)
+    ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)
+    close = Close("fridge/door")
+    door = Door(HouseQuery(episode.scene.house).parts["fridge/door"])
+    for q in (1.78, 1.88):
+        wide = dataclasses.replace(obs, parts={**obs.parts, "fridge/door": q})
+        found = close._stance(ctx, wide, door, "outer", q, -0.05, door.length - EDGE_IN, close._push_height(door))
+        assert found is not None, q
+        pose, _, reached = found
+        assert q - reached >= MIN_SWEEP  # pushed on towards shut from there
+        facing = math.atan2(*(door.segment(q)[1] - np.asarray(pose[:2]))[::-1])
+        assert abs(wrap(pose[2] - facing)) > 0.3  # side on
