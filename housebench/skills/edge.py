@@ -31,7 +31,8 @@ from housebench.tasks.geometry import world_box
 OVERHANG = 0.06  # how far a pushed item sticks out over the edge, m
 TIP_OFF = 0.006  # fingertips stay this far outside the support's edge, m
 PUSH_TIP = -0.004  # pushing fingertips aimed this far into the surface (it stops them; the arm sags ~1 cm), m
-PUSH_GAP = 0.04  # ... and this far behind the item (an arm at full reach falls ~2 cm short), m
+PUSH_GAP = 0.04  # ... and this far behind the item (an arm at full reach falls ~2 cm short), m, where
+PUSH_ROOM = 0.015  # ... the support reaches so far behind it (fingertips this far inside its far edge: a wall), m
 STAND = (0.25, 0.35, 0.45, 0.55, 0.65)  # base distances from the edge tried (0.25: under a table top), m
 SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3)  # ... and along it
 STROKES = 4  # pushes of one item from one stance (more while it is short of the overhang and still moving)
@@ -153,10 +154,11 @@ class PushToEdge(ObjectSkill):
     def _stroke(self, ctx: SkillContext, obs: Observation, edge: Edge, start, rot, travel: float) -> SkillGen:
         """Down behind the item at ``start``, draw it ``travel`` towards the edge, the hand up again."""
         n = np.array([*edge.normal, 0.0])
+        gap = _gap(world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset), edge)
         obs = yield from cartesian(self.name, obs, ctx, start, rot, gripper=CLOSED)
         for part in (1.0, 0.7, 0.4):  # where the IK loses the full line, a shorter stroke (the next one goes on)
             try:
-                end = start + n * (travel + PUSH_GAP + 0.01) * part
+                end = start + n * (travel + gap + 0.01) * part
                 obs = yield from cartesian(self.name, obs, ctx, end, rot, step=0.01)
                 break
             except SkillFailure as short:  # stalled: the item's friction, or the arm folding in, ends it short
@@ -171,11 +173,19 @@ class PushToEdge(ObjectSkill):
 
 def _push_start(box, edge: Edge, rot: np.ndarray) -> np.ndarray:
     """The pad behind the item in the world ``box`` for a push over ``edge`` with the hand at ``rot``: the
-    fingertips ``PUSH_GAP`` behind it and ``PUSH_TIP`` over the surface."""
+    fingertips :func:`_gap` behind it and ``PUSH_TIP`` over the surface."""
     box = np.asarray(box, float)
-    tip = (box[:3] + box[3:]) / 2 - np.array([*edge.normal, 0.0]) * (edge.half(box) + PUSH_GAP)
+    tip = (box[:3] + box[3:]) / 2 - np.array([*edge.normal, 0.0]) * (edge.half(box) + _gap(box, edge))
     tip[2] = edge.support.height + PUSH_TIP
     return tip - rot[:, 0] * FINGER_HALF
+
+
+def _gap(box, edge: Edge) -> float:
+    """How far behind the item in ``box`` the fingertips go down: ``PUSH_GAP``, less where the support
+    ends sooner behind it (at least 1 cm)."""
+    xmin, ymin, xmax, ymax = edge.support.box
+    far = {(1.0, 0.0): box[0] - xmin, (-1.0, 0.0): xmax - box[3], (0.0, 1.0): box[1] - ymin, (0.0, -1.0): ymax - box[4]}
+    return float(np.clip(far[tuple(edge.normal)] - PUSH_ROOM, 0.01, PUSH_GAP))
 
 
 def _top_down_along(edge: Edge, tilt: float = 0.0) -> np.ndarray:
@@ -259,7 +269,7 @@ class PlaceAtEdge(Skill):
         obs = yield from cartesian(self.name, obs, ctx, target + UP * 0.1, rot, fallback=above)
         obs = yield from cartesian(self.name, obs, ctx, target, rot, fallback=at)
         obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
-        obs = yield from cartesian(self.name, obs, ctx, target + n * 0.1, rot)
+        obs = yield from cartesian(self.name, obs, ctx, target + n * 0.1, rot, fallback=at)  # out of the pinch
         del rot_now
         return (yield from to_carry(self, ctx, obs))
 
