@@ -34,6 +34,7 @@ PUSH_TIP = -0.004  # pushing fingertips aimed this far into the surface (it stop
 PUSH_GAP = 0.04  # ... and this far behind the item (an arm at full reach falls ~2 cm short), m, where
 PUSH_ROOM = 0.015  # ... the support reaches so far behind it (fingertips this far inside its far edge: a wall), m
 STAND = (0.25, 0.35, 0.45, 0.55, 0.65)  # base distances from the edge tried (0.25: under a table top), m
+PINCH_STAND = (0.55, 0.65, 0.75, 0.45, 0.85)  # ... for the pinch (a level hand close in folds the arm up), m
 SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3)  # ... and along it
 STROKES = 4  # pushes of one item from one stance (more while it is short of the overhang and still moving)
 TILTS = (0.3, 0.6)  # rad the pushing fingers lean back (room for the wrist by a wall, reach over a deep top)
@@ -211,7 +212,7 @@ class PickOverhang(Pick):
         n = np.array([*edge.normal, 0.0])
         pad = centre + n * (edge.coord - float(centre[:2] @ n[:2]) + TIP_OFF + FINGER_HALF)
         rot = side_pinch(edge.normal)
-        found = stance_search(ctx, obs, [(pad, [rot])], n * 0.1, poses=edge.stances(centre))
+        found = stance_search(ctx, obs, [(pad, [rot])], n * 0.1, poses=edge.stances(centre, dists=PINCH_STAND))
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in pad])
         pose, (pre, at, rot, _) = found
