@@ -30,12 +30,15 @@ from housebench.tasks.geometry import world_box
 
 OVERHANG = 0.06  # how far a pushed item sticks out over the edge, m
 TIP_OFF = 0.006  # fingertips stay this far outside the support's edge, m
-PUSH_TIP = 0.006  # pushing fingertips this far above the surface, m
-PUSH_GAP = 0.02  # ... and this far behind the item, m
-STAND = (0.35, 0.45, 0.55, 0.65)  # base distances from the edge tried, m
+PUSH_TIP = -0.004  # pushing fingertips aimed this far into the surface (it stops them; the arm sags ~1 cm), m
+PUSH_GAP = 0.04  # ... and this far behind the item (an arm at full reach falls ~2 cm short), m, where
+PUSH_ROOM = 0.015  # ... the support reaches so far behind it (fingertips this far inside its far edge: a wall), m
+STAND = (0.25, 0.35, 0.45, 0.55, 0.65)  # base distances from the edge tried (0.25: under a table top), m
+PINCH_STAND = (0.55, 0.65, 0.75, 0.45, 0.85)  # ... for the pinch (a level hand close in folds the arm up), m
 SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3)  # ... and along it
-STROKES = 2  # pushes of one item from one stance (a second where the first left it short of the overhang)
-TILTS = (0.3, 0.0)  # rad the pushing fingers lean back (an item against a wall leaves the wrist no room upright)
+STROKES = 4  # pushes of one item from one stance (more while it is short of the overhang and still moving)
+TILTS = (0.3, 0.6)  # rad the pushing fingers lean back (room for the wrist by a wall, reach over a deep top)
+PUSH_REACH = 1.0  # m from the base to the pad behind the item: leaning fingers reach further than upright ones
 
 
 @dataclass(frozen=True)
@@ -121,7 +124,7 @@ class PushToEdge(ObjectSkill):
             if travel <= 0:
                 return obs
             options = [(_push_start(box, edge, rot), [rot]) for rot in (_top_down_along(edge, t) for t in TILTS)]
-            found = stance_search(ctx, obs, options, UP * 0.1, poses=edge.stances(centre))
+            found = stance_search(ctx, obs, options, UP * 0.1, poses=edge.stances(centre), reach=PUSH_REACH)
             if found is None:
                 tried.append(edge.normal)
                 continue
@@ -133,41 +136,57 @@ class PushToEdge(ObjectSkill):
             obs = yield from self._stroke(ctx, obs, edge, start, rot, travel)
             for _ in range(STROKES - 1):  # closed loop: again from behind the item while it is short of the edge
                 box = world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset)
-                travel = OVERHANG - edge.out(box)
-                if travel <= 0.015:
+                short = OVERHANG - edge.out(box)
+                if short <= 0.015 or travel - short < 0.005:  # there, or the last stroke did not move it
                     break
+                travel = short
                 ctx.log("decision", skill=self.name, target=self.obj, stroke_again=round(travel, 3))
                 start = _push_start(box, edge, rot)
                 try:
                     obs = yield from cartesian(self.name, obs, ctx, start + UP * 0.1, rot, gripper=CLOSED)
                     obs = yield from self._stroke(ctx, obs, edge, start, rot, travel)
-                except SkillFailure as missed:  # the postcondition judges what the first stroke left
+                except SkillFailure as missed:  # the postcondition judges what the strokes left
                     if missed.reason != Reason.UNREACHABLE:
                         raise
+                    break
             return obs
         raise self.fail(Reason.UNREACHABLE, edges_tried=tried)
 
     def _stroke(self, ctx: SkillContext, obs: Observation, edge: Edge, start, rot, travel: float) -> SkillGen:
         """Down behind the item at ``start``, draw it ``travel`` towards the edge, the hand up again."""
         n = np.array([*edge.normal, 0.0])
+        gap = _gap(world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset), edge)
         obs = yield from cartesian(self.name, obs, ctx, start, rot, gripper=CLOSED)
-        try:
-            obs = yield from cartesian(self.name, obs, ctx, start + n * (travel + PUSH_GAP + 0.01), rot, step=0.01)
-        except SkillFailure as stall:  # the item's friction holds the arm a little short of the stroke's end
-            obs = yield Action()
-            if stall.reason != Reason.STALLED or overhanging(ctx, obs, self.obj, OVERHANG - 0.025) is None:
-                raise
+        for part in (1.0, 0.7, 0.4):  # where the IK loses the full line, a shorter stroke (the next one goes on)
+            try:
+                end = start + n * (travel + gap + 0.01) * part
+                obs = yield from cartesian(self.name, obs, ctx, end, rot, step=0.01)
+                break
+            except SkillFailure as short:  # stalled: the item's friction, or the arm folding in, ends it short
+                if short.reason == Reason.STALLED:
+                    obs = yield Action()
+                    break
+                if short.reason != Reason.UNREACHABLE or part == 0.4:
+                    raise
         end = pad_pose(ctx, obs)[0]
         return (yield from cartesian(self.name, obs, ctx, end + UP * 0.1, rot))
 
 
 def _push_start(box, edge: Edge, rot: np.ndarray) -> np.ndarray:
     """The pad behind the item in the world ``box`` for a push over ``edge`` with the hand at ``rot``: the
-    fingertips ``PUSH_GAP`` behind it and ``PUSH_TIP`` over the surface."""
+    fingertips :func:`_gap` behind it and ``PUSH_TIP`` over the surface."""
     box = np.asarray(box, float)
-    tip = (box[:3] + box[3:]) / 2 - np.array([*edge.normal, 0.0]) * (edge.half(box) + PUSH_GAP)
+    tip = (box[:3] + box[3:]) / 2 - np.array([*edge.normal, 0.0]) * (edge.half(box) + _gap(box, edge))
     tip[2] = edge.support.height + PUSH_TIP
     return tip - rot[:, 0] * FINGER_HALF
+
+
+def _gap(box, edge: Edge) -> float:
+    """How far behind the item in ``box`` the fingertips go down: ``PUSH_GAP``, less where the support
+    ends sooner behind it (at least 1 cm)."""
+    xmin, ymin, xmax, ymax = edge.support.box
+    far = {(1.0, 0.0): box[0] - xmin, (-1.0, 0.0): xmax - box[3], (0.0, 1.0): box[1] - ymin, (0.0, -1.0): ymax - box[4]}
+    return float(np.clip(far[tuple(edge.normal)] - PUSH_ROOM, 0.01, PUSH_GAP))
 
 
 def _top_down_along(edge: Edge, tilt: float = 0.0) -> np.ndarray:
@@ -193,7 +212,7 @@ class PickOverhang(Pick):
         n = np.array([*edge.normal, 0.0])
         pad = centre + n * (edge.coord - float(centre[:2] @ n[:2]) + TIP_OFF + FINGER_HALF)
         rot = side_pinch(edge.normal)
-        found = stance_search(ctx, obs, [(pad, [rot])], n * 0.1, poses=edge.stances(centre))
+        found = stance_search(ctx, obs, [(pad, [rot])], n * 0.1, poses=edge.stances(centre, dists=PINCH_STAND))
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in pad])
         pose, (pre, at, rot, _) = found
@@ -251,7 +270,7 @@ class PlaceAtEdge(Skill):
         obs = yield from cartesian(self.name, obs, ctx, target + UP * 0.1, rot, fallback=above)
         obs = yield from cartesian(self.name, obs, ctx, target, rot, fallback=at)
         obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
-        obs = yield from cartesian(self.name, obs, ctx, target + n * 0.1, rot)
+        obs = yield from cartesian(self.name, obs, ctx, target + n * 0.1, rot, fallback=at)  # out of the pinch
         del rot_now
         return (yield from to_carry(self, ctx, obs))
 

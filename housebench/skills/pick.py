@@ -61,13 +61,15 @@ def stance_search(
     poses=None,
     clear_of: tuple[str, ...] | None = None,
     walls: tuple[str, ...] = (),
+    reach: float = 0.85,
 ):
     """(base pose, (pre joints, at joints, rotation, option index)) from which the IK reaches one of
-    ``options`` (pad target, rotations) and the pre-pose ``pre`` off it, or None. Poses (default: rings
-    around the options' centre, facing it) must be clear of the house and the props (but ``skip``) by
-    the height-aware footprint, inside a room and near the floor's largest free piece. With
-    ``clear_of``, the arm at the pre-pose keeps clear of the house and the props but those, and at the
-    target runs into no part of the house (:func:`arm_clear`) nor the containers ``walls``."""
+        ``options`` (pad target, rotations) and the pre-pose ``pre`` off it, or None. Poses (default: rings
+        around the options' centre, facing it) must be clear of the house and the props (but ``skip``) by
+        the height-aware footprint, inside a room and near the floor's largest free piece, and within ``reach``
+    (m, horizontal) of a target. With
+        ``clear_of``, the arm at the pre-pose keeps clear of the house and the props but those, and at the
+        target runs into no part of the house (:func:`arm_clear`) nor the containers ``walls``."""
     solver = ik(ctx)
     base_planner = planner(ctx, obs, skip)
     grid = base_planner.grid
@@ -88,7 +90,7 @@ def stance_search(
         near = sorted(range(len(options)), key=lambda k: math.dist(options[k][0][:2], pose[:2]))
         for k in near[:2]:
             target, rots = options[k]
-            if math.dist(target[:2], pose[:2]) > 0.85:
+            if math.dist(target[:2], pose[:2]) > reach:
                 continue
             for rot in sorted(rots, key=lambda r: lateral(r, pose))[:2]:
                 hi = solver.solve(start, target + pre, rot, max_iters=80)

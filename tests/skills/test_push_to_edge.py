@@ -1,8 +1,12 @@
-"""The push of a flat item to its support's edge, in physics on a built scene (skipped without the
-scenes of ``dvc repro annotate``): a stroke that leaves the item short of the overhang is followed by
-another from behind it, and the item ends overhanging by the push's postcondition."""
+"""The push of a flat item to its support's edge, in physics on built scenes (skipped without the
+scenes of ``dvc repro annotate``): the item ends overhanging by the push's postcondition where the
+push used to find no stance (a book 0.9 m out on a dining table, a plate by the wall at the back of a
+counter) or rode over the item (a 12 mm notebook); a stroke that leaves the item short is followed by
+another from behind it."""
 
 from __future__ import annotations
+
+import math
 
 import pytest
 
@@ -11,10 +15,8 @@ from housebench.skills.edge import OVERHANG, PushToEdge, overhanging
 from tests.conftest import built_job
 
 
-@pytest.mark.slow
-def test_a_short_first_stroke_is_followed_by_another_until_the_item_overhangs():
-    # shelve_books v001: the book on nightstand_right ended 0.0348 m over the edge after one stroke (0.035 needed)
-    episode = built_job("shelve_books", "v001", "noop", horizon_s=200.0).open()
+def _push(task: str, variant: str, obj: str):
+    episode = built_job(task, variant, "noop", horizon_s=200.0).open()
     obs = episode.reset(0)
     logged = []
 
@@ -22,9 +24,32 @@ def test_a_short_first_stroke_is_followed_by_another_until_the_item_overhangs():
         logged.append((kind, detail))
 
     ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state, log=log)
-    runner = SkillRunner(PushToEdge("book"), ctx, obs)
+    start = obs.objects[obj].pos[:2]
+    runner = SkillRunner(PushToEdge(obj), ctx, obs)
     while (action := runner.step(obs)) is not None and not episode.done:
         obs = episode.step(action)
     assert runner.failure is None, runner.failure
-    assert overhanging(ctx, obs, "book", OVERHANG - 0.025) is not None
+    assert overhanging(ctx, obs, obj, OVERHANG - 0.025) is not None
+    return logged, math.dist(start, obs.objects[obj].pos[:2])
+
+
+@pytest.mark.slow
+def test_a_short_first_stroke_is_followed_by_another_until_the_item_overhangs():
+    # organize_utility_items v000: the book 0.41 m from the dining table's nearest free edge (pad 0.9 m
+    # from the base); the first stroke stalls with the arm folded in, 3 cm over the edge
+    logged, moved = _push("organize_utility_items", "v000", "book")
+    assert moved > 0.4
     assert any("stroke_again" in d for kind, d in logged if kind == "decision"), logged
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("task", "variant", "obj", "least"),
+    [
+        ("desk_prep", "v002", "notebook", 0.15),  # 12 mm thick: fingertips 6 mm up rode over it
+        ("breakfast_setup", "v003", "dish", 0.3),  # 5 cm from the wall behind the counter
+    ],
+)
+def test_thin_and_deep_items_are_pushed_over_the_edge(task, variant, obj, least):
+    _, moved = _push(task, variant, obj)
+    assert moved > least
