@@ -18,8 +18,8 @@ import numpy as np
 
 from housebench.annotations.schema import Support
 from housebench.house.query import HouseQuery
-from housebench.planning.footprint import stance_free
-from housebench.planning.reach import candidates, near_cells
+from housebench.house.reach import candidates, near_cells
+from housebench.house.stance import stance_free
 from housebench.robot.fetch import HEAD_JOINTS
 from housebench.skill_library.contracts import World
 from housebench.skills.articulate import Close, Open

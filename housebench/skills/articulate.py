@@ -28,8 +28,8 @@ import numpy as np
 
 from housebench.annotations.schema import ArticulatedPart
 from housebench.house.query import HouseQuery
-from housebench.planning.footprint import MARGIN, TOP_BOX, stance_free
-from housebench.planning.reach import candidates, near_cells
+from housebench.house.reach import candidates, near_cells
+from housebench.house.stance import MARGIN, TOP_BOX, stance_free
 from housebench.robot.kinematics import ARM
 from housebench.skills.base import PartSkill, Reason, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import FINGER_HALF

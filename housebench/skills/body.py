@@ -15,7 +15,7 @@ import math
 import mujoco
 import numpy as np
 
-from housebench.planning.footprint import stance_free
+from housebench.house.stance import stance_free
 from housebench.robot.fetch import ARM_JOINTS, BASE_JOINTS, HEAD_JOINTS, HOME, TORSO_JOINT
 from housebench.robot.model import kinematic_model
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen

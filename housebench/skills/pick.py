@@ -13,8 +13,9 @@ import math
 import numpy as np
 
 from housebench.house.query import HouseQuery
-from housebench.planning.footprint import stance_free
-from housebench.planning.reach import candidates, first_reaching, near_cells
+from housebench.house.reach import candidates, near_cells
+from housebench.house.stance import stance_free
+from housebench.planning.reach import first_reaching
 from housebench.robot.kinematics import ARM, top_down
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import grasps, in_box

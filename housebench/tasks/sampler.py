@@ -3,9 +3,9 @@
 Randomizations, per object in spec order: present or not (optional objects), the asset among
 alternatives, the support among its candidates (or the floor of its container, or a surface inside
 its appliance), the yaw, and the position (uniform, see :mod:`.placement`). A pose is kept only if
-it is collision-free and some robot base pose can reach it (:func:`housebench.house.reach.base_pose`: in
-the reach band for its height, the footprint free, in the prop's room with a clear line to it,
-approachable from the robot's start).
+it is collision-free and some robot base pose can reach it (:func:`housebench.house.reach.base_pose`:
+one of the skills' stance rings, in the reach band for its height and its pre-grasp's, the skills'
+footprint free, in the prop's room with a clear line to it, approachable from the robot's start).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pydantic import Field
 
 from housebench.annotations.schema import AssetsFile, HouseAnnotations, Support
 from housebench.house.query import HouseQuery
-from housebench.house.reach import base_pose
+from housebench.house.reach import PRE_GRASP, base_pose
 from housebench.params import Section
 from housebench.tasks import refs
 from housebench.tasks.checks import SamplingError, check_spec
@@ -80,7 +80,8 @@ def _place(
             spot = on_support(support, asset, obj.yaw_deg, obj.overhang, p.margin, p.clearance, rng, near)
         if spot is None or not is_free(spot, placed, house, p.margin, p.clearance):
             continue
-        base = base_pose((spot.x, spot.y, spot.z + spot.asset.size[2] / 2), query, spot.support.owner)
+        centre = (spot.x, spot.y, spot.z + spot.asset.size[2] / 2)
+        base = base_pose(centre, query, spot.support.owner, above=PRE_GRASP)
         if base is not None:
             return spot, base
     where = obj.inside or [s.name for s in supports]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from housebench.annotations.schema import AssetsFile, HouseAnnotations
-from housebench.planning.footprint import stance_free
+from housebench.house.stance import stance_free
 from housebench.skills.articulate import Open
 from housebench.skills.base import SkillContext
 from housebench.skills.navigate import obstacle_boxes

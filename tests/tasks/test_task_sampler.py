@@ -11,7 +11,8 @@ from task_world import SPEC, footprint_box, in_reach
 
 from housebench.annotations.schema import Obstacle, ReachBand, Room
 from housebench.house.query import HouseQuery
-from housebench.house.reach import base_pose
+from housebench.house.reach import DISTANCES, PRE_GRASP, base_pose, candidates
+from housebench.house.stance import stance_free
 from housebench.io import dumps_json
 from housebench.tasks.sampler import SamplerParams, SamplingError, sample_variant
 from housebench.tasks.spec import TaskSpec, load_spec
@@ -207,3 +208,19 @@ def test_containers_must_hold_their_slots(house, assets):
             house,
             assets,
         )
+
+
+def test_the_base_pose_is_one_the_skills_take(house):
+    """The sampler's stance is the skills' own: on the pick's rings, in the band both at the point and at
+    its pre-grasp (a lower band above cuts the ring), and free by the carry-pose footprint. A floor spot
+    in a corner that the bare base disc fits beside, with the carried arm in the walls, gets none."""
+    bands = [ReachBand(z=(0.0, 0.3), min=0.4, max=0.55), ReachBand(z=(0.3, 1.0), min=0.4, max=0.75)]
+    bands.append(ReachBand(z=(1.0, 2.0), min=0.4, max=0.5))
+    q = _with(house, reach=bands)
+    for z, top in ((0.8, 0.75), (0.95, 0.5)):  # the pre-grasp at 0.92 m, then at 1.07 m
+        x, y, yaw = base_pose((2.0, 1.2, z), q, above=PRE_GRASP)
+        assert round(math.hypot(2.0 - x, 1.2 - y), 6) in DISTANCES and math.hypot(2.0 - x, 1.2 - y) <= top + 1e-9
+        assert stance_free((x, y, yaw), [o.box for o in q.house.obstacles])
+    corner = (0.16, 0.16, 0.04)
+    bare = [p for p in candidates(corner[:2], lambda p: bool(q.obstacles.fits([p[0]], [p[1]], [p[2]])[0]))]
+    assert bare and base_pose(corner, q, above=PRE_GRASP) is None

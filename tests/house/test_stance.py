@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from housebench.planning.footprint import stance_free
+from housebench.house.stance import stance_free
 
 TABLETOP = (1.0, -0.5, 0.72, 2.0, 0.5, 0.75)  # a slab 0.72-0.75 m high, edge at x = 1.0
 CABINET = (1.0, -0.5, 0.0, 2.0, 0.5, 0.9)  # a full-height cabinet, same footprint
