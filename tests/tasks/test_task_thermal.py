@@ -217,25 +217,28 @@ def test_scene_state_is_judged_again_by_evaluate(world, tmp_path):
     assert judged.exit_code == 3 and json.loads(judged.output) == json.loads(verdict.model_dump_json())
 
 
-def test_noop_episode_is_judged_on_the_model_temperatures(world, tmp_path):
+def _heat_job(world, tmp_path, **changes) -> EpisodeJob:
+    """A noop episode job on the heat task of ``_task_files`` (written under ``tmp_path``)."""
     _task_files(world, tmp_path)
-    root, ann, layer, poses = world
-    outcome = run_episode(
-        EpisodeJob(
-            run="t",
-            task="heat",
-            variant="v000",
-            seed=0,
-            policy="noop",
-            backend="mujoco",
-            scene=layer,
-            task_file=tmp_path / "task.json",
-            annotations=tmp_path / "scene.json",
-            horizon_s=0.5,
-            control_dt=0.1,
-            pose_noise_m=0.0,
-        )
+    base = dict(
+        run="t",
+        task="heat",
+        variant="v000",
+        seed=0,
+        policy="noop",
+        backend="mujoco",
+        scene=world[2],
+        task_file=tmp_path / "task.json",
+        annotations=tmp_path / "scene.json",
+        horizon_s=0.5,
+        control_dt=0.1,
+        pose_noise_m=0.0,
     )
+    return EpisodeJob(**{**base, **changes})
+
+
+def test_noop_episode_is_judged_on_the_model_temperatures(world, tmp_path):
+    outcome = run_episode(_heat_job(world, tmp_path))
     assert outcome.crash is None, outcome.crash
     heated, chilled, closed = outcome.verdict.conditions
     assert not outcome.verdict.success and not heated.ok and chilled.ok and closed.ok
@@ -244,23 +247,7 @@ def test_noop_episode_is_judged_on_the_model_temperatures(world, tmp_path):
 
 def test_noop_runs_on_while_a_temperature_changes(world, tmp_path):
     """The food warms in the closed microwave: the scene is not at rest, so the control does not stop."""
-    _task_files(world, tmp_path)
-    outcome = run_episode(
-        EpisodeJob(
-            run="t",
-            task="heat",
-            variant="v000",
-            seed=0,
-            policy="noop",
-            backend="mujoco",
-            scene=world[2],
-            task_file=tmp_path / "task.json",
-            annotations=tmp_path / "scene.json",
-            horizon_s=3.0,
-            control_dt=0.1,
-            pose_noise_m=0.0,
-        )
-    )
+    outcome = run_episode(_heat_job(world, tmp_path, horizon_s=3.0))
     assert outcome.crash is None and outcome.sim_s >= 3.0 - 1e-9
 
 
@@ -270,19 +257,11 @@ def test_an_episode_keeps_its_states_so_its_verdict_can_be_judged_again(world, t
     from housebench.results.writer import write_run
     from housebench.rollout.records import records
 
-    _task_files(world, tmp_path)
-    job = EpisodeJob(
-        run="t",
-        task="heat",
-        variant="v000",
+    job = _heat_job(
+        world,
+        tmp_path,
         seed=3,
-        policy="noop",
-        backend="mujoco",
-        scene=world[2],
-        task_file=tmp_path / "task.json",
-        annotations=tmp_path / "scene.json",
         horizon_s=0.3,
-        control_dt=0.1,
         pose_noise_m=0.01,  # the initial state is not the annotated one: it has to be kept too
         provenance={"code_commit": "c", "scene_hash": "s", "assets_hash": "a"},
     )
