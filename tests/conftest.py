@@ -42,6 +42,15 @@ def built_job(task: str, variant: str, policy: str, horizon_s: float, pose_noise
     )
 
 
+def built_episode(task: str, variant: str, horizon_s: float):
+    """An opened, reset noop episode on a built scene, its skill context and first observation."""
+    from housebench.skills.base import SkillContext
+
+    episode = built_job(task, variant, "noop", horizon_s=horizon_s).open()
+    obs = episode.reset(0)
+    return episode, SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state), obs
+
+
 def run_skill(episode, ctx, obs, skill):
     """Drive ``skill`` in ``episode`` until it (or the episode) ends: its failure (None) and the last observation."""
     from housebench.skills.base import SkillRunner

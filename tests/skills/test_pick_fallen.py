@@ -12,13 +12,12 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 from housebench.annotations.schema import AssetAnnotation, GraspPrimitive
-from housebench.skills.base import SkillContext
 from housebench.skills.grasp import FINGER_HALF, TILTED, TIP_CLEARANCE, extent, grasps
 from housebench.skills.hand import Lay, start_support
 from housebench.skills.pick import Pick
 from housebench.state import ObjectState
 from housebench.tasks.geometry import rotation
-from tests.conftest import built_job, run_skill
+from tests.conftest import built_episode, run_skill
 
 CAN = AssetAnnotation(
     name="can",
@@ -54,10 +53,7 @@ def test_a_lying_box_too_wide_every_way_offers_no_pinch():
 
 @pytest.mark.slow
 def test_a_can_laid_on_its_side_is_picked_again_from_above():
-    job = built_job("throw_can_away", "v000", "noop", horizon_s=400.0)
-    episode = job.open()
-    obs = episode.reset(0)
-    ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)
+    episode, ctx, obs = built_episode("throw_can_away", "v000", horizon_s=400.0)
     failure, obs = run_skill(episode, ctx, obs, Pick("can"))
     assert failure is None, failure
     failure, obs = run_skill(episode, ctx, obs, Lay("can", start_support(ctx, obs, "can")))

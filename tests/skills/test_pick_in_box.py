@@ -11,11 +11,10 @@ import numpy as np
 import pytest
 
 from housebench.annotations.schema import AssetAnnotation, ContainerProfile, GraspPrimitive
-from housebench.skills.base import SkillContext
 from housebench.skills.grasp import HAND_HALF, PAD_HALF, grasps, in_box
 from housebench.skills.pick import Pick
 from housebench.state import ObjectState
-from tests.conftest import built_job, run_skill
+from tests.conftest import built_episode, run_skill
 
 CUBE = AssetAnnotation(
     name="cube",
@@ -74,10 +73,7 @@ def test_away_from_the_walls_or_outside_the_box_the_grasp_is_as_it_was():
 
 @pytest.mark.slow
 def test_pick_takes_the_cube_next_to_the_toy_box_wall():
-    job = built_job("empty_basket", "v000", "noop", horizon_s=120.0)
-    episode = job.open()
-    obs = episode.reset(0)
-    ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)
+    episode, ctx, obs = built_episode("empty_basket", "v000", horizon_s=120.0)
     failure, obs = run_skill(episode, ctx, obs, Pick("cube"))
     assert failure is None, failure
     assert all("cube" in obs.finger_contacts[f] for f in ("left", "right"))  # held by contact
