@@ -20,7 +20,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from housebench.rollout.episode import EpisodeJob, run_episode
+from housebench.rollout.episode import EpisodeJob, EpisodeOutcome, run_episode
 
 HORIZON_S = 400.0  # for tasks whose spec names none; the scripted policy stops when it is done
 
@@ -42,7 +42,11 @@ def first_failure(events: list) -> str:
 
 
 def one(job: EpisodeJob) -> dict:
-    out = run_episode(job)
+    return row(job, run_episode(job))
+
+
+def row(job: EpisodeJob, out: EpisodeOutcome) -> dict:
+    """One JSON line of ``job``'s outcome ``out`` (also for outcomes the rollout stage ran)."""
     verdict = out.verdict
     return {
         "task": job.task,
