@@ -3,10 +3,9 @@
 Stance: a free-floor base pose around the object from which the IK reaches both the pre-grasp
 (above) and the grasp; the base drives there with the arm tucked. Where no upright grasp keeps the arm
 clear (a pad a few centimetres from a wall: the wrist above it meets the wall), the hand leans away from
-the base (:data:`LEANS`), so the wrist stands back from the wall, the pad raised by what the fingers'
-lower back edges come down. Then: arm to the pre-grasp with the fingers open, straight down, close
-(force-limited), check both fingers touch the object (``MISSED``), lift straight up, check it is still
-held (``DROPPED``), carry pose.
+the base (:data:`LEANS`), so the wrist stands back from the wall. Then: arm to the pre-grasp with
+the fingers open, straight down, close (force-limited), check both fingers touch the object
+(``MISSED``), lift straight up, check it is still held (``DROPPED``), carry pose.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from housebench.house.stance import stance_free
 from housebench.planning.reach import first_reaching
 from housebench.robot.kinematics import ARM, top_down
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
-from housebench.skills.grasp import PAD_HALF, grasps, in_box
+from housebench.skills.grasp import grasps, in_box
 from housebench.skills.motion import (
     JOINT_SPEED,
     TUCK,
@@ -189,9 +188,8 @@ class Pick(ObjectSkill):
         walls = containing(ctx, obs, self.obj)
         for name in walls:  # lying in a box: fingers along its nearest wall, the arm clear of its walls
             options = [in_box(o, asset, pose, ctx.scene.objects[name].asset, obs.objects[name]) for o in options]
+        tops = [top_down_option(o.pad, o.yaws) for o in options]
         for lean in (0.0, *LEANS):
-            rise = UP * PAD_HALF * math.sin(lean)  # a leaning finger's lower back edge comes down by this much
-            tops = [top_down_option(o.pad + rise, o.yaws) for o in options]
             found = stance_search(ctx, obs, tops, UP * APPROACH, clear_of=(self.obj,), walls=walls, lean=lean)
             if found is not None:
                 break
@@ -203,8 +201,7 @@ class Pick(ObjectSkill):
         ctx.log("stance", skill=self.name, target=self.obj, grasp=grasp.kind, base=base, lean=lean)
         obs = yield from approach(self, ctx, obs, pose)
         joints = (above, at)
-        pad = grasp.pad + rise
-        return (yield from grasp_at(self, ctx, obs, pad, rot, UP * APPROACH, joints, UP * LIFT, grasp.opening))
+        return (yield from grasp_at(self, ctx, obs, grasp.pad, rot, UP * APPROACH, joints, UP * LIFT, grasp.opening))
 
 
 def containing(ctx: SkillContext, obs: Observation, obj: str) -> tuple[str, ...]:
