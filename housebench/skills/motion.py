@@ -7,6 +7,7 @@ instead of jumping); every piece ends by waiting for the measured joints to sett
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable
 
@@ -191,21 +192,81 @@ def ready_arm(ctx: SkillContext) -> dict[str, float]:
     return ctx.tool("ready_arm", build)
 
 
+TURN_STEP = 0.1  # rad between the base headings a turn's sweep is checked at
+
+
+def turn_clear(ctx: SkillContext, obs: Observation, at: tuple[float, float], start: float, turn: float) -> bool:
+    """Whether the arm as it is now (what it holds attached) sweeps clear of the house and the props while
+    the base at ``at`` turns by ``turn`` from heading ``start`` (contacts it starts in may not deepen)."""
+    planner = arm_planner(ctx)
+    planner.scene.sync(obs.joints, obs.objects, held(obs))
+    arm = [obs.joints[j] for j in ARM]
+    steps = max(1, math.ceil(abs(turn) / TURN_STEP))
+    planner.scene.set_joints(base_joints((*at, start)))
+    planner.start(arm)
+    for k in range(1, steps + 1):
+        planner.scene.set_joints(base_joints((*at, start + turn * k / steps)))
+        if planner.hits(arm):
+            return False
+    return True
+
+
+def headings(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]], yaw: float) -> list[float]:
+    """The heading each leg of ``path`` is driven at: lengthwise, forwards or backwards, whichever turns less,
+    the last leg facing ``yaw``; where a turn on the way would sweep the arm into the house or a prop (a turn
+    in a doorway), the directions whose turns keep it clear (fewest turns that hit, then least turning)."""
+    th = obs.base[2]
+    choices = []
+    for k, (a, b) in enumerate(zip(path, path[1:])):
+        if k == len(path) - 2:
+            choices.append((yaw,))
+        elif math.dist(a, b) > 1e-6:
+            along = math.atan2(b[1] - a[1], b[0] - a[0])
+            choices.append((along, wrap(along + math.pi)))
+        else:
+            choices.append((None,))  # no leg: keep the heading
+
+    def turns(plan) -> list[tuple[tuple[float, float], float, float]]:
+        out, now = [], th
+        for a, heading in zip(path, plan):
+            heading = now if heading is None else heading
+            out.append((a, now, wrap(heading - now)))
+            now = now + wrap(heading - now)
+        return out
+
+    greedy, now = [], th
+    for options in choices:
+        pick = min(options, key=lambda h: 0.0 if h is None else abs(wrap(h - now)))
+        greedy.append(pick)
+        now = now if pick is None else pick
+    checked: dict[tuple, bool] = {}
+
+    def hits(plan) -> int:
+        n = 0
+        for a, start, turn in turns(plan):
+            if abs(turn) > 0.02:
+                key = (a, round(start, 3), round(turn, 3))
+                if key not in checked:
+                    checked[key] = turn_clear(ctx, obs, a, start, turn)
+                n += not checked[key]
+        return n
+
+    if hits(greedy) == 0:
+        return [start + turn for _, start, turn in turns(greedy)]
+    best = min(itertools.product(*choices), key=lambda plan: (hits(plan), sum(abs(t) for _, _, t in turns(plan))))
+    ctx.log("turns", greedy_hits=hits(greedy), chosen_hits=hits(best))
+    return [start + turn for _, start, turn in turns(best)]
+
+
 def drive(
     skill: str, obs: Observation, path: list[tuple[float, float]], yaw: float, ctx: SkillContext, **extra
 ) -> SkillGen:
     """The base along ``path`` (x, y waypoints). Each leg is driven lengthwise (facing along it, or
-    backwards when that turns less), so the arm never sweeps sideways past a door frame; before the
-    last leg (which leaves the free floor towards a stance) it turns to ``yaw`` and drives that leg
-    facing it; settles at the end."""
+    backwards), so the arm never sweeps sideways past a door frame; before the last leg (which leaves the
+    free floor towards a stance) it turns to ``yaw`` and drives that leg facing it; the directions as
+    :func:`headings` chooses them; settles at the end."""
     th = obs.base[2]
-    for k, (a, b) in enumerate(zip(path, path[1:])):
-        last = k == len(path) - 2
-        heading = math.atan2(b[1] - a[1], b[0] - a[0]) if math.dist(a, b) > 1e-6 else th
-        if last:
-            heading = yaw
-        elif abs(wrap(heading - th)) > math.pi / 2:
-            heading = wrap(heading + math.pi)  # drive backwards: less to turn
+    for (a, b), heading in zip(zip(path, path[1:]), headings(ctx, obs, path, yaw)):
         turn = wrap(heading - th)
         for f in ramp(abs(turn) / YAW_SPEED, ctx.control_dt) if abs(turn) > 0.02 else ():
             obs = yield Action(base=(a[0], a[1], th + turn * f), **extra)

@@ -1,7 +1,9 @@
 """pick: take one object from above (top pinch) and hold it in the carry pose.
 
 Stance: a free-floor base pose around the object from which the IK reaches both the pre-grasp
-(above) and the grasp; the base drives there with the arm tucked. Then: arm to the pre-grasp with
+(above) and the grasp; the base drives there with the arm tucked. Where no upright grasp keeps the arm
+clear (a pad a few centimetres from a wall: the wrist above it meets the wall), the hand leans away from
+the base (:data:`LEANS`), so the wrist stands back from the wall. Then: arm to the pre-grasp with
 the fingers open, straight down, close (force-limited), check both fingers touch the object
 (``MISSED``), lift straight up, check it is still held (``DROPPED``), carry pose.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 from housebench.house.query import HouseQuery
 from housebench.house.reach import candidates, near_cells
@@ -44,6 +47,7 @@ APPROACH = 0.12  # pre-grasp height above the grasp, m
 LIFT = 0.15  # lift after closing, m
 OPEN, CLOSED = 0.1, 0.0  # finger gap targets, m
 CARRY = (0.3, 0.0, 1.15)  # pad position in the base frame while carrying
+LEANS = (0.15, 0.3)  # rad: the hand's lean away from the base, tried in turn where no upright grasp is clear
 
 
 Option = tuple[np.ndarray, list[np.ndarray]]  # target position of the pad, rotations to try there
@@ -51,6 +55,14 @@ Option = tuple[np.ndarray, list[np.ndarray]]  # target position of the pad, rota
 
 def top_down_option(target: np.ndarray, yaws) -> Option:
     return target, [top_down(y) for y in yaws]
+
+
+def leaned(rot: np.ndarray, pose, target: np.ndarray, angle: float) -> np.ndarray:
+    """``rot`` turned by ``angle`` about its fingers' closing axis (they stay level), the approach tipped away
+    from the base at ``pose`` towards ``target``: the wrist above the pad comes back towards the base."""
+    turn = Rotation.from_rotvec(angle * rot[:, 1]).as_matrix() @ rot
+    away = (turn[0, 0] * (target[0] - pose[0]) + turn[1, 0] * (target[1] - pose[1])) >= 0.0
+    return turn if away else Rotation.from_rotvec(-angle * rot[:, 1]).as_matrix() @ rot
 
 
 def stance_search(
@@ -63,6 +75,7 @@ def stance_search(
     clear_of: tuple[str, ...] | None = None,
     walls: tuple[str, ...] = (),
     reach: float = 0.85,
+    lean: float = 0.0,
 ):
     """(base pose, (pre joints, at joints, rotation, option index)) from which the IK reaches one of
         ``options`` (pad target, rotations) and the pre-pose ``pre`` off it, or None. Poses (default: rings
@@ -70,7 +83,8 @@ def stance_search(
         the height-aware footprint, inside a room and near the floor's largest free piece, and within ``reach``
     (m, horizontal) of a target. With
         ``clear_of``, the arm at the pre-pose keeps clear of the house and the props but those, and at the
-        target runs into no part of the house (:func:`arm_clear`) nor the containers ``walls``."""
+        target runs into no part of the house (:func:`arm_clear`) nor the containers ``walls``. ``lean``
+        (rad): each rotation :func:`leaned` away from the pose by that much."""
     solver = ik(ctx)
     base_planner = planner(ctx, obs, skip)
     grid = base_planner.grid
@@ -94,6 +108,7 @@ def stance_search(
             if math.dist(target[:2], pose[:2]) > reach:
                 continue
             for rot in sorted(rots, key=lambda r: lateral(r, pose))[:2]:
+                rot = leaned(rot, pose, target, lean) if lean else rot
                 hi = solver.solve(start, target + pre, rot, max_iters=80)
                 if not hi.ok():
                     continue
@@ -174,12 +189,16 @@ class Pick(ObjectSkill):
         for name in walls:  # lying in a box: fingers along its nearest wall, the arm clear of its walls
             options = [in_box(o, asset, pose, ctx.scene.objects[name].asset, obs.objects[name]) for o in options]
         tops = [top_down_option(o.pad, o.yaws) for o in options]
-        found = stance_search(ctx, obs, tops, UP * APPROACH, clear_of=(self.obj,), walls=walls)
-        if found is None:
+        for lean in (0.0, *LEANS):
+            found = stance_search(ctx, obs, tops, UP * APPROACH, clear_of=(self.obj,), walls=walls, lean=lean)
+            if found is not None:
+                break
+        else:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0].pad])
         pose, (above, at, rot, k) = found
         grasp = options[k]
-        ctx.log("stance", skill=self.name, target=self.obj, grasp=grasp.kind, base=[round(v, 3) for v in pose])
+        base = [round(v, 3) for v in pose]
+        ctx.log("stance", skill=self.name, target=self.obj, grasp=grasp.kind, base=base, lean=lean)
         obs = yield from approach(self, ctx, obs, pose)
         joints = (above, at)
         return (yield from grasp_at(self, ctx, obs, grasp.pad, rot, UP * APPROACH, joints, UP * LIFT, grasp.opening))

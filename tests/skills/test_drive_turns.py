@@ -1,0 +1,50 @@
+"""Turns on a base path with the arm out: the carry arm turning in place just past the dining room's door
+(recycle_and_store v015: the leg through the door driven backwards, then a half turn beside the jamb)
+struck the wall and the pick stalled; :func:`headings` drives that leg forwards instead, so the half turn
+happens in the open (kinematics on the arm planning model; needs the built scenes)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from housebench.robot.kinematics import ARM, top_down
+from housebench.skills.motion import base_joints, headings, ik, ready_arm, turn_clear, wrap
+from housebench.skills.pick import CARRY
+from tests.conftest import built_episode
+
+START = (9.0, 2.3, -0.35)  # in the living room, facing east
+PATH = [(9.0, 2.3), (7.7, 2.0), (7.15, 2.2)]  # west through the door (x 7.88-7.98, y 1.81-2.81) to a stance
+FACING = math.pi  # the stance's heading
+
+
+@pytest.fixture(scope="module")
+def carrying():
+    """The scene's context and an observation of the robot at ``START`` with the arm in the carry pose (the
+    fingers 30 degrees off the heading) and nothing in the hand."""
+    episode, ctx, obs = built_episode("recycle_and_store", "v015", horizon_s=10.0)
+    x, y, th = START
+    pad = (x + CARRY[0] * math.cos(th), y + CARRY[0] * math.sin(th), CARRY[2])
+    start = {**obs.joints, **ready_arm(ctx), **base_joints(START)}
+    arm = ik(ctx).solve(start, pad, top_down(th - math.pi / 6), max_iters=200).joints
+    joints = {**obs.joints, **{j: arm[j] for j in ARM}, **base_joints(START)}
+    return ctx, replace(obs, joints=joints, base=START)
+
+
+def test_a_half_turn_beside_the_door_jamb_sweeps_the_carry_arm_into_the_wall(carrying):
+    ctx, obs = carrying
+    backwards = wrap(math.atan2(PATH[1][1] - PATH[0][1], PATH[1][0] - PATH[0][0]) + math.pi)
+    assert not turn_clear(ctx, obs, PATH[1], backwards, wrap(FACING - backwards))
+    assert turn_clear(ctx, obs, PATH[0], START[2], 0.0)
+
+
+def test_the_leg_through_the_door_is_driven_forwards_so_the_turns_keep_clear(carrying):
+    ctx, obs = carrying
+    first, last = headings(ctx, obs, PATH, FACING)
+    along = math.atan2(PATH[1][1] - PATH[0][1], PATH[1][0] - PATH[0][0])
+    assert abs(wrap(first - along)) < 1e-9  # forwards: the half turn at the start, in the open
+    assert abs(wrap(last - FACING)) < 1e-9
+    assert turn_clear(ctx, obs, PATH[0], START[2], wrap(first - START[2]))
+    assert turn_clear(ctx, obs, PATH[1], first, wrap(last - first))
