@@ -1,7 +1,7 @@
 """place: set the held object down on a support or into a container, from above.
 
 The release point keeps the measured hold (pad height over the object's bottom) and a leaning hand's
-lean (a rim pinch carries its container level that way), turned about the vertical only: the bottom is
+lean (a flared bowl's rim pinch, which holds its far side up), turned about the vertical only: the bottom is
 released ``DROP`` above the surface, or ``RIM_CLEAR`` above a container's rim over its cavity
 centre. Stance as for ``pick`` (IK reaches above and at the release point); the base drives there
 with the arm in the carry pose; then down, open, up, tuck. ``spot`` picks a free place on a support.
