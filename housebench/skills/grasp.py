@@ -4,7 +4,9 @@ The annotated grasp primitive's ``point`` lies between the fingertips; Fetch's g
 pad centre, 38.5 mm further up the fingers. A top pinch puts the pad centre at the object's middle
 height (or 4 cm under its top for tall ones), never so low that the fingertips touch the support. A
 rim pinch takes a container's wall from above, fingers across the wall, at any of four points
-around the rim (the annotated one turned by quarter turns), the nearest the centre only. A top pinch
+around the rim (the annotated one turned by quarter turns), the nearest the centre only, the fingers
+leaning towards the centre by the wall's flare (:func:`rim_lean`) along a line through the annotated
+point. A top pinch
 inside a box (:func:`in_box`) closes the fingers along the nearest wall, the pad shifted off it within
 the item's extent, so the hand (wider than the fingers) fits between the walls.
 """
@@ -15,9 +17,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.spatial.transform import Rotation
 
-from housebench.annotations.schema import AssetAnnotation
+from housebench.annotations.schema import AssetAnnotation, ContainerProfile
 from housebench.robot.fetch import GRIPPER_OPENING
+from housebench.robot.kinematics import top_down
 from housebench.state import ObjectState
 from housebench.tasks.geometry import rotation
 
@@ -31,6 +35,7 @@ TILTED = 0.87  # cos 30 deg: an item tilted further is taken across its pose's n
 ROUND = 0.005  # m: an item this close to square in its footprint is taken as round (a solid of revolution)
 HAND_HALF, HAND_REACH = 0.041, 0.063  # the gripper link's half extents across and in the fingers' plane, m
 WALL_CLEAR = 0.015  # in a box, the hand keeps this far off the nearest wall where the item allows, m
+FLARED = math.radians(25.0)  # a round container's wall flaring further than this is leant along (a bowl's 32)
 PAD_HALF = 0.0135  # half the finger pad's width (across the closing direction), m
 OPEN_MARGIN = 0.03  # the fingers open this much wider than what they take (not fully: a rim pinch's inner
 # finger would land on the container's contents, a pinch inside a box on its walls), m
@@ -42,6 +47,18 @@ class TopGrasp:
     pad: np.ndarray  # world position of the pad centre at the grasp
     yaws: tuple[float, ...]  # finger-closing directions to try (world yaw), best first
     opening: float = GRIPPER_OPENING  # finger gap on the way in, m
+    lean: float = 0.0  # the fingers lean this far (rad) from straight down towards ``towards``
+    towards: tuple[float, float] = (1.0, 0.0)  # horizontal unit direction of the lean (a container's centre)
+
+    def rotations(self) -> list[np.ndarray]:
+        """The grasp frame's rotation for each yaw: from above, turned about the fingers' plane normal
+        so that they point ``lean`` towards ``towards``."""
+        out = []
+        for yaw in self.yaws:
+            rot = top_down(yaw)
+            side = 1.0 if rot[:2, 1] @ np.asarray(self.towards) >= 0 else -1.0  # the closing axis, inwards or out
+            out.append(Rotation.from_rotvec(rot[:, 2] * side * self.lean).as_matrix() @ rot)
+        return out
 
 
 def opening(width: float) -> float:
@@ -74,15 +91,33 @@ def grasps(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
             pad_z = max(FINGER_HALF + TIP_CLEARANCE, prim.point[2] + FINGER_HALF - (RIM_DEPTH - 0.02))
             hx, hy = asset.container.inner_half_extents
             wall = abs(prim.point[0]) - hx  # the annotated point sits on the -x wall
+            lean = rim_lean(asset.container, prim.width)
+            out_shift = (pad_z - prim.point[2]) * math.tan(lean)  # the leaning fingers' line through the point
             points = ((-(hx + wall), 0, 0.0), (hx + wall, 0, 0.0), (0, -(hy + wall), 1), (0, hy + wall, 1))
             shortest = min(abs(lx) + abs(ly) for lx, ly, _ in points)
             for lx, ly, ayaw in points:
                 if abs(lx) + abs(ly) > shortest + 0.01:  # held by a long side: the load's lever is shortest
                     continue
-                pad = origin + rot @ np.array([lx, ly, pad_z - asset.bottom_offset])
+                outwards = np.array([lx, ly]) / math.hypot(lx, ly)
+                local = np.array([*(np.array([lx, ly]) + outwards * out_shift), pad_z - asset.bottom_offset])
+                pad = origin + rot @ local
                 turn = yaw + ayaw * math.pi / 2
-                out.append(TopGrasp("rim_pinch", pad, (turn, turn + math.pi), opening(prim.width)))
+                inwards = -(rot[:2, :2] @ outwards)
+                out.append(
+                    TopGrasp("rim_pinch", pad, (turn, turn + math.pi), opening(prim.width), lean, tuple(inwards))
+                )
     return out
+
+
+def rim_lean(container: ContainerProfile, width: float) -> float:
+    """How far (rad) a rim pinch's fingers lean towards the centre: a round container's flare from the rim's
+    outer edge down to the cavity's half extent measured at mid-depth (``width`` across), where that is
+    over ``FLARED`` (a bowl); else 0. Straight fingers across a bowl's flared wall pivot it out of the
+    pinch under its load (with an apple: 18 deg in the carry, creeping 1.2 deg/s, fallen at 30 deg);
+    leaning by the flare, the squeeze holds its far side up. A basket's wall stands near upright (held
+    straight, it was carried 8/8 times), a rectangular tray's or box's width is its wall's thickness."""
+    flare = math.atan2(width, (container.rim_z - container.floor_z) / 2)
+    return flare if container.shape == "round" and flare >= FLARED else 0.0
 
 
 def round_item(asset: AssetAnnotation) -> bool:

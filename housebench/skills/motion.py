@@ -18,7 +18,8 @@ from housebench.planning.arm import ArmPlanner, ArmScene
 from housebench.robot.fetch import ARM_JOINTS, BASE_JOINTS, HOME, TORSO_JOINT
 from housebench.robot.kinematics import ARM, FetchIK, top_down
 from housebench.skills.base import Reason, SkillContext, SkillFailure, SkillGen
-from housebench.state import Action, Observation
+from housebench.state import Action, ObjectState, Observation
+from housebench.tasks.geometry import rotation
 
 JOINT_SPEED = 0.8  # rad/s (m/s for the torso) of the fastest joint along an arm motion
 BASE_SPEED = 0.4  # m/s
@@ -41,6 +42,22 @@ def held(obs: Observation) -> str | None:
     return next((name for name in sorted(both) if name in obs.objects), None)
 
 
+def lies_in(ctx: SkillContext, obs: Observation, obj: str, container: str) -> bool:
+    """Whether ``obj``'s origin lies in the cavity of the prop ``container`` (one with a container profile)."""
+    placed, at = ctx.scene.objects[container], obs.objects.get(container)
+    profile = placed.asset.container
+    if obj == container or profile is None or at is None:
+        return False
+    local = rotation(at.quat).T @ (np.asarray(obs.objects[obj].pos) - np.asarray(at.pos))
+    return profile.holds(tuple(local + [0.0, 0.0, placed.asset.bottom_offset]), below=0.02, above=0.0)[0]
+
+
+def obstacles(ctx: SkillContext, obs: Observation) -> dict[str, ObjectState]:
+    """The props an arm motion keeps clear of: all but what lies in the held container (it rides along)."""
+    hand = held(obs)
+    return {n: p for n, p in obs.objects.items() if hand is None or not lies_in(ctx, obs, n, hand)}
+
+
 def arm_clear(
     ctx: SkillContext, obs: Observation, joints: dict[str, float], skip: tuple[str, ...] = (), touch: bool = False
 ) -> bool:
@@ -50,16 +67,18 @@ def arm_clear(
     whether the bare arm runs into no part of the house."""
     scene = arm_planner(ctx).scene
     hand = None if touch else held(obs)
-    scene.sync(obs.joints, {} if touch else {n: p for n, p in obs.objects.items() if n == hand or n not in skip}, hand)
+    props = {} if touch else {n: p for n, p in obstacles(ctx, obs).items() if n == hand or n not in skip}
+    scene.sync(obs.joints, props, hand)
     return all(dist >= 0.0 for dist in scene.contacts(joints).values()) if touch else not scene.contacts(joints)
 
 
 def clear_path(skill: str, obs: Observation, ctx: SkillContext, waypoints: list[dict[str, float]]) -> list[dict]:
     """``waypoints`` when the joint path from the measured joints through them keeps clear of the house
-    and the props (what the hand holds attached to it); else an RRT-Connect path round what it hits to
-    the last one; ``waypoints`` as they are when the planner finds none (logged either way)."""
+    and the props (what the hand holds attached to it, with what lies in it); else an RRT-Connect path
+    round what it hits to the last one; ``waypoints`` as they are when the planner finds none (logged
+    either way)."""
     planner = arm_planner(ctx)
-    planner.scene.sync(obs.joints, obs.objects, held(obs))
+    planner.scene.sync(obs.joints, obstacles(ctx, obs), held(obs))
     start = [obs.joints[j] for j in ARM]
     planner.start(start)
     path = [start, *([w.get(j, obs.joints[j]) for j in ARM] for w in waypoints)]

@@ -31,6 +31,7 @@ from housebench.skills.motion import (
     cartesian,
     hold,
     ik,
+    lies_in,
     line_waypoints,
     move_arm,
     pad_pose,
@@ -39,7 +40,6 @@ from housebench.skills.motion import (
 )
 from housebench.skills.navigate import Navigate, obstacle_boxes, planner
 from housebench.state import Observation
-from housebench.tasks.geometry import rotation
 from housebench.tasks.goal import HandEmpty, Holding
 
 UP = np.array([0.0, 0.0, 1.0])
@@ -188,7 +188,7 @@ class Pick(ObjectSkill):
         walls = containing(ctx, obs, self.obj)
         for name in walls:  # lying in a box: fingers along its nearest wall, the arm clear of its walls
             options = [in_box(o, asset, pose, ctx.scene.objects[name].asset, obs.objects[name]) for o in options]
-        tops = [top_down_option(o.pad, o.yaws) for o in options]
+        tops = [(o.pad, o.rotations()) for o in options]
         for lean in (0.0, *LEANS):
             found = stance_search(ctx, obs, tops, UP * APPROACH, clear_of=(self.obj,), walls=walls, lean=lean)
             if found is not None:
@@ -206,15 +206,7 @@ class Pick(ObjectSkill):
 
 def containing(ctx: SkillContext, obs: Observation, obj: str) -> tuple[str, ...]:
     """The containers whose cavity holds ``obj``'s origin."""
-    out = []
-    for name, placed in ctx.scene.objects.items():
-        profile, at = placed.asset.container, obs.objects.get(name)
-        if name == obj or profile is None or at is None:
-            continue
-        local = rotation(at.quat).T @ (np.asarray(obs.objects[obj].pos) - np.asarray(at.pos))
-        if profile.holds(tuple(local + [0.0, 0.0, placed.asset.bottom_offset]), below=0.02, above=0.0)[0]:
-            out.append(name)
-    return tuple(out)
+    return tuple(name for name in ctx.scene.objects if lies_in(ctx, obs, obj, name))
 
 
 def grasp_at(

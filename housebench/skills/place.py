@@ -1,6 +1,7 @@
 """place: set the held object down on a support or into a container, from above.
 
-The release point keeps the measured hold (pad height over the object's bottom): the bottom is
+The release point keeps the measured hold (pad height over the object's bottom) and a leaning hand's
+lean (a flared bowl's rim pinch, which holds its far side up), turned about the vertical only: the bottom is
 released ``DROP`` above the surface, or ``RIM_CLEAR`` above a container's rim over its cavity
 centre. Stance as for ``pick`` (IK reaches above and at the release point); the base drives there
 with the arm in the carry pose; then down, open, up, tuck. ``spot`` picks a free place on a support.
@@ -11,6 +12,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 from housebench.annotations.schema import Support
 from housebench.robot.kinematics import top_down
@@ -24,6 +26,7 @@ from housebench.tasks.geometry import footprint, rotation
 DROP = 0.015  # release height of the object's bottom over a surface, m
 RIM_CLEAR = 0.02  # ... over a container's rim, m
 BIG = 0.12  # m: objects wider than this (footprint radius) are never turned on the way
+LEANING = 0.1  # rad: a hand pointing further than this off straight down carries with its lean kept
 EDGE = 0.07  # a spot's centre keeps this (+ half the object) from the support's edges where it can, m
 
 
@@ -100,6 +103,8 @@ class Place(Skill):
         held_xy = pad[:2] - np.asarray(held.pos[:2])
         obj_yaw = math.atan2(rotation(held.quat)[1, 0], rotation(held.quat)[0, 0])
         finger = finger_yaw(ctx, obs)
+        hand = pad_pose(ctx, obs)[1]
+        leaning = hand[2, 0] > -math.cos(LEANING)  # a rim pinch's fingers lean: the hand keeps its lean
         size = ctx.scene.objects[self.obj].asset.size
         out = []
         big = math.hypot(size[0], size[1]) / 2 > BIG  # turning a tray or a bin swings it into the robot
@@ -117,7 +122,8 @@ class Place(Skill):
                 if at is None:
                     continue
                 bottom, xy = self.support.height + self.drop, np.asarray(at)
-            out.append((np.array([*(xy + offset), bottom + hold_dz]), [top_down(finger + turn)]))
+            rot = Rotation.from_euler("z", turn).as_matrix() @ hand if leaning else top_down(finger + turn)
+            out.append((np.array([*(xy + offset), bottom + hold_dz]), [rot]))
         return out
 
     def spot(self, ctx: SkillContext, obs: Observation, half: tuple[float, float]) -> tuple[float, float] | None:
