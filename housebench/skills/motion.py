@@ -215,10 +215,11 @@ TURN_STEP = 0.1  # rad between the base headings a turn's sweep is checked at
 
 
 def turn_clear(ctx: SkillContext, obs: Observation, at: tuple[float, float], start: float, turn: float) -> bool:
-    """Whether the arm as it is now (what it holds attached) sweeps clear of the house and the props while
-    the base at ``at`` turns by ``turn`` from heading ``start`` (contacts it starts in may not deepen)."""
+    """Whether the arm as it is now (what it holds attached, with what lies in it) sweeps clear of the house and
+    the props while the base at ``at`` turns by ``turn`` from heading ``start`` (contacts it starts in may
+    not deepen)."""
     planner = arm_planner(ctx)
-    planner.scene.sync(obs.joints, obs.objects, held(obs))
+    planner.scene.sync(obs.joints, obstacles(ctx, obs), held(obs))
     arm = [obs.joints[j] for j in ARM]
     steps = max(1, math.ceil(abs(turn) / TURN_STEP))
     planner.scene.set_joints(base_joints((*at, start)))
