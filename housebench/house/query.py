@@ -3,6 +3,8 @@
 ``HouseQuery(annotations)``: which room a point is in, the free-floor grid for base planning, the
 floor the base can reach from the robot's start and the rooms on it, the obstacles as arrays for
 testing base poses and sight lines, the support under a point, and where a handle is at a joint value.
+:meth:`HouseQuery.with_props` asks the same of the house with props standing in it (their boxes block the
+base and the floor too, not the sight lines).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from functools import cached_property
 import numpy as np
 
 from housebench.annotations.schema import ArticulatedPart, HouseAnnotations, Support
-from housebench.house.floor import FloorGrid, Obstacles, free_grid
+from housebench.house.floor import Box3, FloorGrid, Obstacles, free_grid
 
 GRID = 0.05  # default free-floor grid resolution, metres
 
@@ -33,9 +35,16 @@ def _rotate(v: np.ndarray, axis: np.ndarray, angle: float) -> np.ndarray:
 
 
 class HouseQuery:
-    def __init__(self, house: HouseAnnotations, resolution: float = GRID) -> None:
-        self.house, self.resolution = house, resolution
+    def __init__(self, house: HouseAnnotations, resolution: float = GRID, props: tuple[Box3, ...] = ()) -> None:
+        self.house, self.resolution, self.props = house, resolution, tuple(props)
         self.parts = {p.name: p for p in house.articulated}
+
+    def with_props(self, props: list[Box3]) -> HouseQuery:
+        """The same house with ``props`` (boxes ``[xmin, ymin, zmin, xmax, ymax, zmax]``) standing in it; the
+        house's own free floor is computed once and shared."""
+        query = HouseQuery(self.house, self.resolution, tuple(props))
+        query.house_grid, query.house_reachable = self.house_grid, self.house_reachable
+        return query
 
     def room_at(self, x: float, y: float) -> str | None:
         return next((r.name for r in self.house.rooms if inside(x, y, r.polygon)), None)
@@ -49,10 +58,19 @@ class HouseQuery:
         )
 
     @cached_property
-    def grid(self) -> FloorGrid:
-        """Free floor for the robot's base (closed doors, every obstacle box, the robot's footprint)."""
+    def house_grid(self) -> FloorGrid:
+        """Free floor of the house alone (closed doors, every obstacle box, the robot's footprint)."""
         h = self.house
         return free_grid((o.box for o in h.obstacles), self.bounds, h.robot.footprint, self.resolution)
+
+    @cached_property
+    def grid(self) -> FloorGrid:
+        """Free floor for the robot's base: the house's, less what :attr:`props` block."""
+        if not self.props:
+            return self.house_grid
+        house = self.house_grid
+        props = free_grid(self.props, self.bounds, self.house.robot.footprint, self.resolution)
+        return FloorGrid(house.x0, house.y0, house.resolution, house.free & props.free)
 
     @cached_property
     def reachable_floor(self) -> np.ndarray:
@@ -60,12 +78,24 @@ class HouseQuery:
         return self.grid.reachable(*self.house.robot.start[:2])
 
     @cached_property
+    def house_reachable(self) -> np.ndarray:
+        """:attr:`reachable_floor` of the house alone."""
+        return self.house_grid.reachable(*self.house.robot.start[:2])
+
+    def cut_off(self) -> float:
+        """Floor (m²) the base reaches in the house alone that :attr:`props` cut off: still free, not reached."""
+        cut = self.grid.free & self.house_reachable & ~self.reachable_floor
+        return float(cut.sum()) * self.resolution**2
+
+    @cached_property
     def obstacles(self) -> Obstacles:
-        return Obstacles((o.box for o in self.house.obstacles), self.house.robot.footprint)
+        """The house's obstacle boxes and the props', for base pose tests."""
+        return Obstacles([*(o.box for o in self.house.obstacles), *self.props], self.house.robot.footprint)
 
     @cached_property
     def boxes(self) -> np.ndarray:
-        """Every obstacle's box ``[xmin, ymin, zmin, xmax, ymax, zmax]``, shape (n, 6), in annotation order."""
+        """Every obstacle's box ``[xmin, ymin, zmin, xmax, ymax, zmax]``, shape (n, 6), in annotation order (the
+        house's alone: the sight lines)."""
         return np.array([o.box for o in self.house.obstacles], dtype=float).reshape(-1, 6)
 
     @cached_property

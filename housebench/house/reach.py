@@ -9,7 +9,8 @@ the pre-grasp above it, the robot (arm in the carry pose) clear of the house by 
 (:func:`.stance.stance_free`), in the point's room, the arm's line to the point clear (the straight
 segment from the base, and so from the shoulder above it, meets no box that spans the point's height),
 within :data:`NEAR` of the free floor connected to the robot's start, and the base can get there: a
-straight drive back out along its heading, every pose of it free, meets that floor.
+straight drive back out along its heading, every pose of it free, meets that floor. Props standing in the
+house (:meth:`HouseQuery.with_props`) block the footprint, the drive and the floor like furniture.
 """
 
 from __future__ import annotations
@@ -99,21 +100,20 @@ def in_band(query: HouseQuery, z: float, above: float) -> tuple[float, ...]:
     return tuple(d for d in DISTANCES if lo - 1e-9 <= d <= hi + 1e-9)
 
 
-def base_pose(
-    target: tuple[float, float, float], query: HouseQuery, owner: str | None = None, above: float = 0.0
-) -> Pose | None:
-    """A base pose ``(x, y, yaw)`` facing ``target`` (x, y, z) from which it, and the point ``above``
-    over it, are within reach, or None. ``owner``: the furniture the point is on or in (its doors and
-    drawers do not block the line)."""
+def stance_test(
+    target: tuple[float, float, float], query: HouseQuery, owner: str | None = None
+) -> Callable[[Pose], bool] | None:
+    """Whether a base pose works at ``target`` (x, y, z) by the skills' test (the module docstring), the
+    props of ``query`` blocking the base and the floor; None when ``target`` is in no room. ``owner``: the
+    furniture the point is on or in (its doors and drawers do not block the line)."""
     room = query.room_at(target[0], target[1])
-    dists = in_band(query, target[2], above)
-    if room is None or not dists:
+    if room is None:
         return None
     near = np.hypot(
         np.maximum(np.maximum(query.boxes[:, 0] - target[0], target[0] - query.boxes[:, 3]), 0.0),
         np.maximum(np.maximum(query.boxes[:, 1] - target[1], target[1] - query.boxes[:, 4]), 0.0),
     )
-    boxes = [tuple(b) for b in query.boxes[near < SURROUND]]
+    boxes = [tuple(b) for b in query.boxes[near < SURROUND]] + list(query.props)
     sight = sight_boxes(target, query, owner)
 
     def accept(pose: Pose) -> bool:
@@ -125,4 +125,14 @@ def base_pose(
             and _approachable(query, pose)
         )
 
-    return next(candidates(target[:2], accept, dists), None)
+    return accept
+
+
+def base_pose(
+    target: tuple[float, float, float], query: HouseQuery, owner: str | None = None, above: float = 0.0
+) -> Pose | None:
+    """A base pose ``(x, y, yaw)`` facing ``target`` (x, y, z) from which it, and the point ``above``
+    over it, are within reach (:func:`stance_test`), or None."""
+    dists = in_band(query, target[2], above)
+    accept = stance_test(target, query, owner) if dists else None
+    return None if accept is None else next(candidates(target[:2], accept, dists), None)

@@ -5,7 +5,10 @@ alternatives, the support among its candidates (or the floor of its container, o
 its appliance), the yaw, and the position (uniform, see :mod:`.placement`). A pose is kept only if
 it is collision-free and some robot base pose can reach it (:func:`housebench.house.reach.base_pose`:
 one of the skills' stance rings, in the reach band for its height and its pre-grasp's, the skills'
-footprint free, in the prop's room with a clear line to it, approachable from the robot's start).
+footprint free, in the prop's room with a clear line to it, approachable from the robot's start), the
+props placed before it standing in the house, and only if every earlier prop's base pose still works
+with it standing there too and the props cut off no floor from the robot (a prop on the floor neither
+covers another's stance nor stands in a doorway).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pydantic import Field
 
 from housebench.annotations.schema import AssetsFile, HouseAnnotations, Support
 from housebench.house.query import HouseQuery
-from housebench.house.reach import PRE_GRASP, base_pose
+from housebench.house.reach import PRE_GRASP, Pose, base_pose, stance_test
 from housebench.params import Section
 from housebench.tasks import refs
 from housebench.tasks.checks import SamplingError, check_spec
@@ -29,6 +32,7 @@ __all__ = ["SamplerParams", "SamplingError", "sample_variant"]
 
 
 MAX_VARIANTS = 1000  # variants per task (each is a settled scene on disk)
+MAX_CUT_OFF = 0.25  # m²: the most floor the props may cut off from the robot (a pocket behind a prop)
 
 
 class SamplerParams(Section):
@@ -52,6 +56,26 @@ def _candidates(spec: TaskSpec, obj: ObjectSpec, height: float, house: HouseAnno
     return [s for s in unique.values() if s.clearance is None or s.clearance >= height]
 
 
+Stance = tuple[tuple[float, float, float], str | None, Pose]  # a placed prop's point, owner and base pose
+
+
+def _centre(spot: Spot) -> tuple[float, float, float]:
+    return spot.x, spot.y, spot.z + spot.asset.size[2] / 2
+
+
+def _keeps_stances(spot: Spot, placed: dict[str, Spot], stances: dict[str, Stance], query: HouseQuery) -> bool:
+    """Whether ``spot``'s prop, standing in the house with the placed ones, cuts off no floor and leaves every
+    placed prop's base pose working."""
+    if query.with_props([*(s.box for s in placed.values()), spot.box]).cut_off() > MAX_CUT_OFF:
+        return False
+    for name, (centre, owner, base) in stances.items():
+        others = [s.box for n, s in placed.items() if n != name] + [spot.box]
+        accept = stance_test(centre, query.with_props(others), owner)
+        if accept is None or not accept(base):
+            return False
+    return True
+
+
 def _place(
     task: str,
     name: str,
@@ -59,11 +83,12 @@ def _place(
     asset_name: str,
     spec: TaskSpec,
     placed: dict[str, Spot],
+    stances: dict[str, Stance],
     assets: AssetsFile,
     query: HouseQuery,
     p: SamplerParams,
     rng: np.random.Generator,
-) -> tuple[Spot, tuple[float, float, float]]:
+) -> tuple[Spot, Pose]:
     """A free, reachable spot and its robot base pose; raises after ``max_tries``."""
     house = query.house
     asset = assets.assets[asset_name]
@@ -80,9 +105,9 @@ def _place(
             spot = on_support(support, asset, obj.yaw_deg, obj.overhang, p.margin, p.clearance, rng, near)
         if spot is None or not is_free(spot, placed, house, p.margin, p.clearance):
             continue
-        centre = (spot.x, spot.y, spot.z + spot.asset.size[2] / 2)
-        base = base_pose(centre, query, spot.support.owner, above=PRE_GRASP)
-        if base is not None:
+        among = query.with_props([s.box for s in placed.values()])
+        base = base_pose(_centre(spot), among, spot.support.owner, above=PRE_GRASP)
+        if base is not None and _keeps_stances(spot, placed, stances, query):
             return spot, base
     where = obj.inside or [s.name for s in supports]
     raise SamplingError(f"{task}: no free, reachable spot for '{name}' in {where} after {p.max_tries} tries")
@@ -106,6 +131,7 @@ def sample_variant(
     dropped: dict[str, str] = {}
     choices: dict[str, str] = {}
     placed: dict[str, Spot] = {}
+    stances: dict[str, Stance] = {}
     for name, obj in spec.objects.items():
         present = rng.random() >= obj.absent_probability
         options = obj.asset.split("|")
@@ -114,8 +140,8 @@ def sample_variant(
         if not present:
             dropped[name] = obj.role
             continue
-        spot, base = _place(task, name, obj, asset_name, spec, placed, assets, query, params, rng)
-        placed[name] = spot
+        spot, base = _place(task, name, obj, asset_name, spec, placed, stances, assets, query, params, rng)
+        placed[name], stances[name] = spot, (_centre(spot), spot.support.owner, base)
         choices[f"{name}.asset"], choices[f"{name}.support"] = asset_name, spot.support.name
         objects[name] = PlacedTaskObject(
             asset=asset_name,

@@ -9,12 +9,12 @@ from collections import Counter
 import pytest
 from task_world import SPEC, footprint_box, in_reach
 
-from housebench.annotations.schema import Obstacle, ReachBand, Room
+from housebench.annotations.schema import Obstacle, ReachBand, Room, Support
 from housebench.house.query import HouseQuery
-from housebench.house.reach import DISTANCES, PRE_GRASP, base_pose, candidates
+from housebench.house.reach import DISTANCES, PRE_GRASP, base_pose, candidates, stance_test
 from housebench.house.stance import stance_free
 from housebench.io import dumps_json
-from housebench.tasks.sampler import SamplerParams, SamplingError, sample_variant
+from housebench.tasks.sampler import MAX_CUT_OFF, SamplerParams, SamplingError, sample_variant
 from housebench.tasks.spec import TaskSpec, load_spec
 
 PARAMS = SamplerParams()
@@ -224,3 +224,28 @@ def test_the_base_pose_is_one_the_skills_take(house):
     corner = (0.16, 0.16, 0.04)
     bare = [p for p in candidates(corner[:2], lambda p: bool(q.obstacles.fits([p[0]], [p[1]], [p[2]])[0]))]
     assert bare and base_pose(corner, q, above=PRE_GRASP) is None
+
+
+def test_floor_props_leave_every_stance_and_the_floor_to_the_robot(house, assets):
+    """Props on the floor of a room split by a wall with a doorway: every prop's base pose still works with
+    all the others standing (none covers another's stance or stands in the doorway), and they cut off no
+    floor from the robot; the query sees a prop in the doorway cut the far side off."""
+    split = [(0.0, 2.6, 0, 1.9, 2.65, 2.5), (2.9, 2.6, 0, 4.0, 2.65, 2.5)]  # a 1 m doorway at x 1.9-2.9
+    walls = [Obstacle(name=f"split/{i}", box=b) for i, b in enumerate(split)]
+    floor = Support(name="room/floor", owner="room", height=0.0, box=(0.05, 0.05, 3.95, 3.95))
+    obstacles = [o for o in house.obstacles if o.name not in ("table", "fridge/door")] + walls
+    world = house.model_copy(update={"obstacles": obstacles, "supports": [floor]})
+    query = HouseQuery(world)
+    assert query.with_props([(2.1, 2.45, 0.0, 2.7, 2.8, 0.3)]).cut_off() > 1.0  # a crate in the doorway
+    spec = _spec({n: {"asset": "bowl", "role": n, "supports": ["room/floor"]} for n in ("a", "b", "c", "d")})
+    for seed in range(20):
+        variant = _sample(spec, seed, world, assets)
+        boxes = {}
+        for name, obj in variant.objects.items():
+            x0, y0, x1, y1 = footprint_box(variant, name, assets)
+            boxes[name] = (x0, y0, 0.0, x1, y1, assets.assets[obj.asset].size[2])
+        assert query.with_props(list(boxes.values())).cut_off() <= MAX_CUT_OFF
+        for name, obj in variant.objects.items():
+            others = query.with_props([b for n, b in boxes.items() if n != name])
+            centre = (obj.pos[0], obj.pos[1], boxes[name][5] / 2)
+            assert stance_test(centre, others, "room")(obj.base), (seed, name)
