@@ -29,8 +29,8 @@ from housebench.skills.contact import Shove
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
 from housebench.skills.hand import Lay, Lower, Regrasp, Stack, Upright
 from housebench.skills.knob import Turn
-from housebench.skills.motion import cartesian, hold, pad_pose
-from housebench.skills.navigate import Navigate, obstacle_boxes, planner
+from housebench.skills.motion import cartesian, held, hold, pad_pose
+from housebench.skills.navigate import OPEN_PART, Navigate, obstacle_boxes, part_box, planner
 from housebench.skills.pick import Pick, carry_pos, to_carry
 from housebench.skills.place import Place, Release
 from housebench.skills.press import Press
@@ -43,6 +43,8 @@ STANCE = (0.6, 0.7, 0.5, 0.8, 0.9, 1.0, 1.2)  # ring radii beyond the target's h
 HEAD_TOL, HEAD_WAIT_S = 0.03, 30.0  # rad, s: how close the head gets to its target, how long it may take
 LIFT_MARGIN = 0.015  # metres past the asked height: a held object hangs a little lower in the fingers
 MAX_GAP = 0.9  # metres: a stance stays this close to the target's box (the contracts ask for 1 m)
+SWING = 0.6  # metres: a carry-pose stance keeps this off an open door (the arm, 0.42 m ahead and 0.37 m aside,
+# sweeps round the base as it turns; a door knocked back from open shuts the way in)
 Factory = Callable[[dict[str, Any], World, SkillContext, Observation, str], Skill]
 
 
@@ -57,10 +59,12 @@ def target_box(world: World, obs: Observation, name: str) -> tuple[float, ...]:
     return (*map(float, lo), *map(float, hi))
 
 
-def stance(world: World, ctx: SkillContext, obs: Observation, name: str, skip=()) -> tuple[float, float, float]:
+def stance(
+    world: World, ctx: SkillContext, obs: Observation, name: str, skip=(), arm_out: bool = True
+) -> tuple[float, float, float]:
     """A free base pose facing ``name``'s box centre on rings around it (:data:`STANCE`), at most
     :data:`MAX_GAP` from its box, inside a room, on the reachable floor (the skills' own footprint and
-    floor grid)."""
+    floor grid); with the arm out (the carry pose), :data:`SWING` off every open door."""
     box = target_box(world, obs, name)
     centre = ((box[0] + box[3]) / 2, (box[1] + box[4]) / 2)
     reach = max(box[3] - box[0], box[4] - box[1]) / 2
@@ -69,15 +73,39 @@ def stance(world: World, ctx: SkillContext, obs: Observation, name: str, skip=()
     reachable = grid.reachable(*base_planner.world(base_planner.nearest_free(obs.base[:2])))
     boxes = obstacle_boxes(ctx, obs, skip)
     rooms = HouseQuery(ctx.scene.house)
+    doors = _open_doors(rooms, obs) if arm_out else []
 
     def accept(pose) -> bool:  # inside a room: a ring pose beyond an outer wall is off the floor grid
-        gap = math.hypot(max(box[0] - pose[0], 0.0, pose[0] - box[3]), max(box[1] - pose[1], 0.0, pose[1] - box[4]))
         inside = rooms.room_at(pose[0], pose[1]) is not None
-        return inside and gap <= MAX_GAP and near_cells(reachable, grid, pose, 0.1) and stance_free(pose, boxes)
+        clear = all(_gap(door, pose) >= SWING for door in doors)
+        return (
+            inside
+            and clear
+            and _gap(box, pose) <= MAX_GAP
+            and near_cells(reachable, grid, pose, 0.1)
+            and stance_free(pose, boxes)
+        )
 
-    for pose in candidates(centre, accept, tuple(reach + d for d in STANCE)):
-        return pose
+    for d in STANCE:  # on the first ring with room, the pose nearest the robot (the shortest drive)
+        ring = list(candidates(centre, accept, (reach + d,)))
+        if ring:
+            return min(ring, key=lambda pose: math.dist(pose[:2], obs.base[:2]))
     raise SkillFailure("navigate", Reason.UNREACHABLE, target=name)
+
+
+def _gap(box, pose) -> float:
+    """The distance in the plane from ``pose`` to ``box``."""
+    return math.hypot(max(box[0] - pose[0], 0.0, pose[0] - box[3]), max(box[1] - pose[1], 0.0, pose[1] - box[4]))
+
+
+def _open_doors(house: HouseQuery, obs: Observation) -> list[tuple[float, ...]]:
+    """The boxes of the doors standing open now, where they stand."""
+    out = []
+    for name, q in obs.parts.items():
+        part = house.parts.get(name)
+        if part is not None and part.category == "door" and abs(q - part.closed) > OPEN_PART:
+            out.append(part_box(part, q))
+    return out
 
 
 class Wait(Skill):
@@ -199,11 +227,18 @@ def _edge_only(world: World, name: str) -> bool:
     return {g.kind for g in world.scene.objects[name].asset.grasps} == {"edge_pinch_after_push"}
 
 
+def _bound_supports(world: World, obj: str) -> list[Support]:
+    """The supports the plan being run sets ``obj`` on next (none for a container or nothing)."""
+    where = world.bound_for.get(obj)
+    return refs.supports(where, world.places, world.scene.house) if where else []
+
+
 def _pick(args, world, ctx, obs, path) -> Skill:
     obj = args["object"]
     if path == "slide_and_pinch":
         return Sequence("pick", PushToEdge(obj), PickOverhang(obj))
-    return SidePick(obj) if side_pick(ctx, obs, obj, []) else Pick(obj)  # from under a low ceiling: level
+    # level from the side: from under a low ceiling, or for a place under one (a fridge shelf)
+    return SidePick(obj) if side_pick(ctx, obs, obj, _bound_supports(world, obj)) else Pick(obj)
 
 
 def _place(args, world, ctx, obs, path) -> Skill:
@@ -216,8 +251,23 @@ def _place(args, world, ctx, obs, path) -> Skill:
 
 
 def _navigate(args, world, ctx, obs, path) -> Skill:
+    """To a door or button with an empty hand the arm tucked (as open and close drive in), else in the
+    carry pose."""
     name = args["target"]
-    return Sequence("navigate", Carry(), Navigate(stance(world, ctx, obs, name), why=name))
+    if name in world.query.parts and held(obs) is None:
+        return Sequence("navigate", Pose("tuck"), Navigate(stance(world, ctx, obs, name, arm_out=False), why=name))
+    return Sequence("navigate", Carry(), *_arrive(stance(world, ctx, obs, name), obs, name))
+
+
+def _arrive(pose, obs: Observation, why: str) -> tuple[Skill, ...]:
+    """Drive to ``pose`` facing the way there, then turn on the spot (:func:`stance` keeps the turn
+    :data:`SWING` off open doors): turned before the last leg, the carry arm sweeps whatever the path
+    passes (it shoved an open fridge door past its stop)."""
+    x, y, _ = pose
+    if math.dist((x, y), obs.base[:2]) < 0.05:
+        return (Navigate(pose, why=why),)
+    heading = math.atan2(y - obs.base[1], x - obs.base[0])
+    return Navigate((x, y, heading), why=why), Navigate(pose, why=why)
 
 
 def _face(args, world, ctx, obs, path) -> Skill:
@@ -230,6 +280,14 @@ def _face(args, world, ctx, obs, path) -> Skill:
 def _retreat(args, world, ctx, obs, path) -> Skill:
     x, y, yaw = obs.base
     return Navigate((x - 0.8 * math.cos(yaw), y - 0.8 * math.sin(yaw), yaw), why=args["target"])
+
+
+def _open(args, world, ctx, obs, path) -> Skill:
+    """Open, the arm tucked first when the hand points down (it would swing round the door's wrong side);
+    a close always tucks first: it drives in tucked and unfolds at its stance, clear of the open door."""
+    if side_held(ctx, obs):
+        return Open(args["part"])
+    return Sequence("open", Pose("tuck"), Open(args["part"]))
 
 
 def _support(world: World, ref: str) -> Support:
@@ -259,8 +317,8 @@ EXECUTORS: dict[str, Factory] = {
     "press": lambda a, w, c, o, p: Press(a["button"]),
     "lift": lambda a, w, c, o, p: Lift(a["height"]),
     # ---- doors and drawers (housebench/skills/articulate.py) ----
-    "open": lambda a, w, c, o, p: Open(a["part"]),
-    "close": lambda a, w, c, o, p: Close(a["part"]),
+    "open": _open,
+    "close": lambda a, w, c, o, p: Sequence("close", Pose("tuck"), Close(a["part"])),
 }
 
 # hand skills on a held or toppled object, and non-grasp contact (housebench/skills/hand.py, contact.py)

@@ -35,6 +35,7 @@ from housebench.tasks.verdict import ConditionResult, ItemResult, Verdict
 
 Run = Generator[Action, Observation, tuple[bool, Observation]]
 NOT_RUN = ("no path fits the noun", f"{Reason.UNSUPPORTED.value}: no executor")  # a call that never ran fails
+SETS_DOWN = {"place": "support", "lay": "support", "lower": "support", "insert": "container", "drop": "container"}
 
 
 @cache
@@ -73,6 +74,16 @@ def _subjects(grounded, predicate: str) -> dict[str, Any]:
     return {"_target": conds[0].target} if conds else {}
 
 
+def bound_for(steps: list[tuple[str, dict[str, Any]]]) -> dict[str, str]:
+    """object -> where the first of ``steps`` (verb, arguments) that sets it down puts it (a pick reads it
+    to choose its grasp: a level one for a place under a low ceiling)."""
+    out: dict[str, str] = {}
+    for verb, args in steps:
+        if verb in SETS_DOWN and isinstance(args.get("object"), str):
+            out.setdefault(args["object"], args[SETS_DOWN[verb]])
+    return out
+
+
 def _fill(skill: SkillNode, args: dict[str, Any], types: dict[str, str]) -> dict[str, Any] | None:
     """``skill``'s required arguments filled from another call's: a place from the failing condition's
     subject (``_target``) or any argument that can stand for one, anything else from the same name or
@@ -102,8 +113,10 @@ class SubgraphRun:
         self.held: Observation | None = None  # where a ``post_anytime`` contract's postconditions held
 
     def run(self, obs: Observation) -> Generator[Action, Observation, Observation]:
-        for node, skill in self.order:
+        steps = [(node.verb, node.args) for node, _ in self.order]
+        for i, (node, skill) in enumerate(self.order):
             args = {k: self._value(v) for k, v in node.args.items()}
+            self.world.bound_for = bound_for(steps[i:])
             ok, obs = yield from self.call(node.id, skill, args, obs, self.attempts)
             self.results.append({"node": node.id, "verb": node.verb, "ok": ok})
             if not ok:
@@ -171,8 +184,11 @@ class SubgraphRun:
     def _execute(self, where: str, skill: SkillNode, grounded, path, obs: Observation):
         """Run the chosen path: ``(error or "", last observation)``."""
         if skill.calls:
-            for k, (verb, args) in enumerate(calls(grounded, self.world), 1):
+            steps, outer = calls(grounded, self.world), self.world.bound_for
+            for k, (verb, args) in enumerate(steps, 1):
+                self.world.bound_for = {**outer, **bound_for(steps[k - 1 :])}
                 ok, obs = yield from self.call(f"{where}.{k}", skills()[verb], args, obs, self.attempts)
+                self.world.bound_for = outer
                 if not ok:
                     return f"call {where}.{k} ({verb}) failed", obs
             self.held = None  # a called skill's moment is not the nested contract's
