@@ -1,0 +1,66 @@
+"""The runtime's executors choose the skills the appliance flow runs: a side pick for an item the plan
+sets on a fridge shelf, the arm tucked before a close, a carry-pose stance kept off an open door and
+reached facing the way there (on a built chill_drink scene; no physics is stepped)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import pytest
+
+from housebench.skill_library.executors import EXECUTORS, SWING, Sequence, _gap, _open_doors, stance
+from housebench.skill_library.planner import world_of
+from housebench.skill_library.runtime import bound_for
+from housebench.skills.navigate import Navigate
+from housebench.skills.pick import Pick
+from housebench.skills.side import SidePick
+from tests.conftest import built_episode
+
+
+@pytest.fixture(scope="module")
+def chill():
+    episode, ctx, obs = built_episode("chill_drink", "v000", horizon_s=10.0)
+    world = world_of(episode.task, episode.scene)
+    world.state = obs.state
+    return world, ctx, obs
+
+
+def test_bound_for_names_where_each_object_is_set_down_next():
+    steps = [
+        ("pick", {"object": "can"}),
+        ("place", {"object": "can", "support": "microwave/bottom"}),
+        ("insert", {"object": "apple", "container": "bowl"}),
+        ("place", {"object": "can", "support": "table"}),
+    ]
+    assert bound_for(steps) == {"can": "microwave/bottom", "apple": "bowl"}
+    assert bound_for(steps[2:]) == {"apple": "bowl", "can": "table"}
+
+
+def test_a_pick_bound_for_a_fridge_shelf_is_a_side_pick(chill):
+    world, ctx, obs = chill
+    world.bound_for = {}
+    assert type(EXECUTORS["pick"]({"object": "juice"}, world, ctx, obs, "top_pinch")) is Pick
+    world.bound_for = {"juice": "fridge/shelf_2"}
+    assert type(EXECUTORS["pick"]({"object": "juice"}, world, ctx, obs, "top_pinch")) is SidePick
+
+
+def test_a_close_tucks_the_arm_first(chill):
+    world, ctx, obs = chill
+    close = EXECUTORS["close"]({"part": "fridge/door"}, world, ctx, obs, "push_door")
+    assert isinstance(close, Sequence) and [p.name for p in close.parts] == ["tuck", "close"]
+
+
+def test_a_carry_stance_keeps_off_the_open_fridge_door_and_is_reached_facing_the_way_there(chill):
+    world, ctx, obs = chill
+    beside = dataclasses.replace(obs, base=(1.72, 3.69, 0.0), parts={**obs.parts, "fridge/door": 1.4})
+    door = _open_doors(world.query, beside)
+    assert len(door) == 1
+    pose = stance(world, ctx, beside, "fridge/shelf_2")
+    assert _gap(door[0], pose) >= SWING
+    assert _gap(door[0], stance(world, ctx, beside, "fridge/shelf_2", arm_out=False)) < SWING  # the rule decides
+    world.bound_for = {}
+    nav = EXECUTORS["navigate"]({"target": "fridge/shelf_2"}, world, ctx, beside, "grid_path")
+    first, last = [p for p in nav.parts if isinstance(p, Navigate)]
+    heading = math.atan2(pose[1] - beside.base[1], pose[0] - beside.base[0])
+    assert first.pose[:2] == last.pose[:2] and math.isclose(first.pose[2], heading)
