@@ -30,7 +30,7 @@ from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
 from housebench.skills.hand import Lay, Lower, Regrasp, Stack, Upright
 from housebench.skills.knob import Turn
 from housebench.skills.motion import cartesian, held, hold, pad_pose
-from housebench.skills.navigate import OPEN_PART, Navigate, obstacle_boxes, part_box, planner
+from housebench.skills.navigate import Navigate, obstacle_boxes, planner
 from housebench.skills.pick import Pick, carry_pos, to_carry
 from housebench.skills.place import Place, Release
 from housebench.skills.press import Press
@@ -43,8 +43,6 @@ STANCE = (0.6, 0.7, 0.5, 0.8, 0.9, 1.0, 1.2)  # ring radii beyond the target's h
 HEAD_TOL, HEAD_WAIT_S = 0.03, 30.0  # rad, s: how close the head gets to its target, how long it may take
 LIFT_MARGIN = 0.015  # metres past the asked height: a held object hangs a little lower in the fingers
 MAX_GAP = 0.9  # metres: a stance stays this close to the target's box (the contracts ask for 1 m)
-SWING = 0.6  # metres: a carry-pose stance keeps this off an open door (the arm, 0.42 m ahead and 0.37 m aside,
-# sweeps round the base as it turns; a door knocked back from open shuts the way in)
 Factory = Callable[[dict[str, Any], World, SkillContext, Observation, str], Skill]
 
 
@@ -59,12 +57,10 @@ def target_box(world: World, obs: Observation, name: str) -> tuple[float, ...]:
     return (*map(float, lo), *map(float, hi))
 
 
-def stance(
-    world: World, ctx: SkillContext, obs: Observation, name: str, skip=(), arm_out: bool = True
-) -> tuple[float, float, float]:
+def stance(world: World, ctx: SkillContext, obs: Observation, name: str, skip=()) -> tuple[float, float, float]:
     """A free base pose facing ``name``'s box centre on rings around it (:data:`STANCE`), at most
     :data:`MAX_GAP` from its box, inside a room, on the reachable floor (the skills' own footprint and
-    floor grid); with the arm out (the carry pose), :data:`SWING` off every open door."""
+    floor grid)."""
     box = target_box(world, obs, name)
     centre = ((box[0] + box[3]) / 2, (box[1] + box[4]) / 2)
     reach = max(box[3] - box[0], box[4] - box[1]) / 2
@@ -73,39 +69,15 @@ def stance(
     reachable = grid.reachable(*base_planner.world(base_planner.nearest_free(obs.base[:2])))
     boxes = obstacle_boxes(ctx, obs, skip)
     rooms = HouseQuery(ctx.scene.house)
-    doors = _open_doors(rooms, obs) if arm_out else []
 
     def accept(pose) -> bool:  # inside a room: a ring pose beyond an outer wall is off the floor grid
+        gap = math.hypot(max(box[0] - pose[0], 0.0, pose[0] - box[3]), max(box[1] - pose[1], 0.0, pose[1] - box[4]))
         inside = rooms.room_at(pose[0], pose[1]) is not None
-        clear = all(_gap(door, pose) >= SWING for door in doors)
-        return (
-            inside
-            and clear
-            and _gap(box, pose) <= MAX_GAP
-            and near_cells(reachable, grid, pose, 0.1)
-            and stance_free(pose, boxes)
-        )
+        return inside and gap <= MAX_GAP and near_cells(reachable, grid, pose, 0.1) and stance_free(pose, boxes)
 
-    for d in STANCE:  # on the first ring with room, the pose nearest the robot (the shortest drive)
-        ring = list(candidates(centre, accept, (reach + d,)))
-        if ring:
-            return min(ring, key=lambda pose: math.dist(pose[:2], obs.base[:2]))
+    for pose in candidates(centre, accept, tuple(reach + d for d in STANCE)):
+        return pose
     raise SkillFailure("navigate", Reason.UNREACHABLE, target=name)
-
-
-def _gap(box, pose) -> float:
-    """The distance in the plane from ``pose`` to ``box``."""
-    return math.hypot(max(box[0] - pose[0], 0.0, pose[0] - box[3]), max(box[1] - pose[1], 0.0, pose[1] - box[4]))
-
-
-def _open_doors(house: HouseQuery, obs: Observation) -> list[tuple[float, ...]]:
-    """The boxes of the doors standing open now, where they stand."""
-    out = []
-    for name, q in obs.parts.items():
-        part = house.parts.get(name)
-        if part is not None and part.category == "door" and abs(q - part.closed) > OPEN_PART:
-            out.append(part_box(part, q))
-    return out
 
 
 class Wait(Skill):
@@ -255,14 +227,14 @@ def _navigate(args, world, ctx, obs, path) -> Skill:
     carry pose."""
     name = args["target"]
     if name in world.query.parts and held(obs) is None:
-        return Sequence("navigate", Pose("tuck"), Navigate(stance(world, ctx, obs, name, arm_out=False), why=name))
+        return Sequence("navigate", Pose("tuck"), Navigate(stance(world, ctx, obs, name), why=name))
     return Sequence("navigate", Carry(), *_arrive(stance(world, ctx, obs, name), obs, name))
 
 
 def _arrive(pose, obs: Observation, why: str) -> tuple[Skill, ...]:
-    """Drive to ``pose`` facing the way there, then turn on the spot (:func:`stance` keeps the turn
-    :data:`SWING` off open doors): turned before the last leg, the carry arm sweeps whatever the path
-    passes (it shoved an open fridge door past its stop)."""
+    """Drive to ``pose`` facing the way there, then turn on the spot: turned before the last leg (as a
+    plain navigate does), the carry arm swept what the path passes (it shoved an open fridge door past
+    its stop)."""
     x, y, _ = pose
     if math.dist((x, y), obs.base[:2]) < 0.05:
         return (Navigate(pose, why=why),)

@@ -1,5 +1,5 @@
 """The runtime's executors choose the skills the appliance flow runs: a side pick for an item the plan
-sets on a fridge shelf, the arm tucked before a close, a carry-pose stance kept off an open door and
+sets on a fridge shelf, the arm tucked before a close and for a drive to a door, a carry-pose stance
 reached facing the way there (on a built chill_drink scene; no physics is stepped)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from housebench.skill_library.executors import EXECUTORS, SWING, Sequence, _gap, _open_doors, stance
+from housebench.skill_library.executors import EXECUTORS, Sequence, stance
 from housebench.skill_library.planner import world_of
 from housebench.skill_library.runtime import bound_for
 from housebench.skills.navigate import Navigate
@@ -51,16 +51,18 @@ def test_a_close_tucks_the_arm_first(chill):
     assert isinstance(close, Sequence) and [p.name for p in close.parts] == ["tuck", "close"]
 
 
-def test_a_carry_stance_keeps_off_the_open_fridge_door_and_is_reached_facing_the_way_there(chill):
+def test_a_carry_navigate_drives_facing_the_way_there_and_turns_at_its_stance(chill):
     world, ctx, obs = chill
-    beside = dataclasses.replace(obs, base=(1.72, 3.69, 0.0), parts={**obs.parts, "fridge/door": 1.4})
-    door = _open_doors(world.query, beside)
-    assert len(door) == 1
-    pose = stance(world, ctx, beside, "fridge/shelf_2")
-    assert _gap(door[0], pose) >= SWING
-    assert _gap(door[0], stance(world, ctx, beside, "fridge/shelf_2", arm_out=False)) < SWING  # the rule decides
+    beside = dataclasses.replace(obs, base=(1.72, 3.69, 0.0), parts={**obs.parts, "fridge/door": 1.27})
     world.bound_for = {}
     nav = EXECUTORS["navigate"]({"target": "fridge/shelf_2"}, world, ctx, beside, "grid_path")
+    pose = stance(world, ctx, beside, "fridge/shelf_2")
     first, last = [p for p in nav.parts if isinstance(p, Navigate)]
     heading = math.atan2(pose[1] - beside.base[1], pose[0] - beside.base[0])
-    assert first.pose[:2] == last.pose[:2] and math.isclose(first.pose[2], heading)
+    assert first.pose == (*pose[:2], heading) and last.pose == pose
+
+
+def test_a_navigate_to_a_door_with_an_empty_hand_drives_tucked(chill):
+    world, ctx, obs = chill
+    nav = EXECUTORS["navigate"]({"target": "fridge/door"}, world, ctx, obs, "grid_path")
+    assert [p.name for p in nav.parts] == ["tuck", "navigate"]
