@@ -20,6 +20,7 @@ from housebench.annotations.schema import Support
 from housebench.house.query import HouseQuery
 from housebench.house.reach import candidates, near_cells
 from housebench.house.stance import stance_free
+from housebench.planning.base_path import NoPath
 from housebench.robot.fetch import HEAD_JOINTS
 from housebench.skill_library.contracts import World
 from housebench.skills.articulate import Close, Open
@@ -66,7 +67,10 @@ def stance(world: World, ctx: SkillContext, obs: Observation, name: str, skip=()
     reach = max(box[3] - box[0], box[4] - box[1]) / 2
     base_planner = planner(ctx, obs, skip)
     grid = base_planner.grid
-    reachable = grid.reachable(*base_planner.world(base_planner.nearest_free(obs.base[:2])))
+    try:
+        reachable = grid.reachable(*base_planner.world(base_planner.nearest_free(obs.base[:2])))
+    except NoPath as err:  # hemmed in (by a dropped prop): the node fails, the episode goes on
+        raise SkillFailure("navigate", Reason.NO_PATH, error=str(err)) from None
     boxes = obstacle_boxes(ctx, obs, skip)
     rooms = HouseQuery(ctx.scene.house)
 

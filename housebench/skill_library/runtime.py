@@ -10,9 +10,13 @@ policy drives it one control step at a time. For each node, in the subgraph's ru
 4. measure the postconditions against the state the call started from (``node_post``).
 
 When a pre- or postcondition is measured false (or the executor fails), ``node_failed`` lists the
-failing predicates and the fallback candidates from the relations graph; the first candidate whose
-arguments can be filled from the node's own (an executable one) is taken (``fallback``), then the node
-is tried again, up to ``attempts`` times. A node that still fails ends the run (``subgraph_end``).
+failing predicates and the fallback candidates from the relations graph, and the node is tried again,
+up to ``attempts`` times. Before a retry whose preconditions failed, the first candidate whose
+arguments can be filled from the node's own (an executable one) is taken (``fallback``; its own unmet
+precondition gets one fallback in turn: a re-pick drives to where the object fell); a call that ran
+and missed its postconditions is retried as it is (a fallback for them, such as ``release``, would
+undo its preconditions: a place out of reach let go of the book over the floor). A node that still
+fails ends the run (``subgraph_end``).
 """
 
 from __future__ import annotations
@@ -169,15 +173,16 @@ class SubgraphRun:
             options = [(on, verb) for on, verb in _fallbacks().get(skill.verb, []) if on in failing]
             log("node_failed", node=where, verb=skill.verb, attempt=attempt, stage=stage, failed=failing,
                 fallbacks=[f"{verb} ({on})" for on, verb in options])  # fmt: skip
-            if attempt == attempts:
-                break
+            if attempt == attempts or stage == "post":  # a call that ran is tried again as it is
+                continue
             for on, verb in options:
                 fallback = skills()[verb]
                 filled = _fill(fallback, {**args, **_subjects(grounded, on)}, types)
                 if filled is None or not (fallback.calls or verb in EXECUTORS):
                     continue
                 log("fallback", node=where, verb=verb, args=filled, on=on)
-                _, obs = yield from self.call(f"{where}/{verb}", fallback, filled, obs, 1)
+                tries = 1 if "/" in where else 2  # a fallback's own unmet precondition gets one fallback
+                _, obs = yield from self.call(f"{where}/{verb}", fallback, filled, obs, tries)
                 break
         return False, obs
 

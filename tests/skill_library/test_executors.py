@@ -12,6 +12,7 @@ import pytest
 from housebench.skill_library.executors import EXECUTORS, Sequence, stance
 from housebench.skill_library.planner import world_of
 from housebench.skill_library.runtime import bound_for
+from housebench.skills.base import Reason, SkillFailure
 from housebench.skills.navigate import Navigate
 from housebench.skills.pick import Pick
 from housebench.skills.side import SidePick
@@ -66,3 +67,11 @@ def test_a_navigate_to_a_door_with_an_empty_hand_drives_tucked(chill):
     world, ctx, obs = chill
     nav = EXECUTORS["navigate"]({"target": "fridge/door"}, world, ctx, obs, "grid_path")
     assert [p.name for p in nav.parts] == ["tuck", "navigate"]
+
+
+def test_a_stance_from_off_the_free_floor_fails_the_node_not_the_episode(chill):
+    world, ctx, obs = chill
+    lost = dataclasses.replace(obs, base=(50.0, 50.0, 0.0))
+    with pytest.raises(SkillFailure) as failure:
+        stance(world, ctx, lost, "juice")
+    assert failure.value.reason is Reason.NO_PATH
