@@ -1,6 +1,6 @@
 """The runtime's executors choose the skills the appliance flow runs: a side pick for an item the plan
-sets on a fridge shelf, the arm tucked before a close and for a drive to a door, a carry-pose stance
-reached facing the way there (on a built chill_drink scene; no physics is stepped)."""
+sets on a fridge shelf, the arm tucked before a close and for a drive to or from a door, a carry-pose
+stance reached facing the way there (on a built chill_drink scene; no physics is stepped)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_a_close_tucks_the_arm_first(chill):
 
 def test_a_carry_navigate_drives_facing_the_way_there_and_turns_at_its_stance(chill):
     world, ctx, obs = chill
-    beside = dataclasses.replace(obs, base=(1.72, 3.69, 0.0), parts={**obs.parts, "fridge/door": 1.27})
+    beside = dataclasses.replace(obs, base=(1.72, 3.69, 0.0))
     world.bound_for = {}
     nav = EXECUTORS["navigate"]({"target": "fridge/shelf_2"}, world, ctx, beside, "grid_path")
     pose = stance(world, ctx, beside, "fridge/shelf_2")
@@ -75,3 +75,12 @@ def test_a_stance_from_off_the_free_floor_fails_the_node_not_the_episode(chill):
     with pytest.raises(SkillFailure) as failure:
         stance(world, ctx, lost, "juice")
     assert failure.value.reason is Reason.NO_PATH
+
+
+def test_an_empty_hand_leaves_an_open_door_tucked_and_unfolds_at_the_stance(chill):
+    world, ctx, obs = chill
+    world.bound_for = {}
+    for base, names in (((1.2, 2.6, 0.0), ["tuck", "navigate", "carry"]), ((5.0, 2.0, 0.0), ["carry", "navigate"])):
+        there = dataclasses.replace(obs, base=base, parts={**obs.parts, "fridge/door": 1.27})
+        nav = EXECUTORS["navigate"]({"target": "juice"}, world, ctx, there, "grid_path")
+        assert [p.name for p in nav.parts][: len(names)] == names
