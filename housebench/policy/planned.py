@@ -21,7 +21,7 @@ class PlannedPolicy:
     name = "planned"
 
     class Params(PolicyParams):
-        attempts: int = Field(2, ge=1)  # tries per node (a fallback between tries)
+        attempts: int = Field(3, ge=1)  # tries per node (a fallback between tries: a re-pick after a drop)
         max_expansions: int = Field(20000, gt=0)  # the planner's search budget
 
     def __init__(self, params: Params | None = None) -> None:

@@ -20,6 +20,7 @@ from housebench.annotations.schema import Support
 from housebench.house.query import HouseQuery
 from housebench.house.reach import candidates, near_cells
 from housebench.house.stance import stance_free
+from housebench.planning.base_path import NoPath
 from housebench.robot.fetch import HEAD_JOINTS
 from housebench.skill_library.contracts import World
 from housebench.skills.articulate import Close, Open
@@ -29,8 +30,8 @@ from housebench.skills.contact import Shove
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
 from housebench.skills.hand import Lay, Lower, Regrasp, Stack, Upright
 from housebench.skills.knob import Turn
-from housebench.skills.motion import cartesian, hold, pad_pose
-from housebench.skills.navigate import Navigate, obstacle_boxes, planner
+from housebench.skills.motion import cartesian, held, hold, pad_pose
+from housebench.skills.navigate import OPEN_PART, Navigate, obstacle_boxes, part_box, planner
 from housebench.skills.pick import Pick, carry_pos, to_carry
 from housebench.skills.place import Place, Release
 from housebench.skills.press import Press
@@ -43,6 +44,7 @@ STANCE = (0.6, 0.7, 0.5, 0.8, 0.9, 1.0, 1.2)  # ring radii beyond the target's h
 HEAD_TOL, HEAD_WAIT_S = 0.03, 30.0  # rad, s: how close the head gets to its target, how long it may take
 LIFT_MARGIN = 0.015  # metres past the asked height: a held object hangs a little lower in the fingers
 MAX_GAP = 0.9  # metres: a stance stays this close to the target's box (the contracts ask for 1 m)
+DOOR_NEAR = 0.8  # metres: an open door this near the base is in the carry arm's way as the base turns
 Factory = Callable[[dict[str, Any], World, SkillContext, Observation, str], Skill]
 
 
@@ -66,7 +68,10 @@ def stance(world: World, ctx: SkillContext, obs: Observation, name: str, skip=()
     reach = max(box[3] - box[0], box[4] - box[1]) / 2
     base_planner = planner(ctx, obs, skip)
     grid = base_planner.grid
-    reachable = grid.reachable(*base_planner.world(base_planner.nearest_free(obs.base[:2])))
+    try:
+        reachable = grid.reachable(*base_planner.world(base_planner.nearest_free(obs.base[:2])))
+    except NoPath as err:  # hemmed in (by a dropped prop): the node fails, the episode goes on
+        raise SkillFailure("navigate", Reason.NO_PATH, error=str(err)) from None
     boxes = obstacle_boxes(ctx, obs, skip)
     rooms = HouseQuery(ctx.scene.house)
 
@@ -199,11 +204,18 @@ def _edge_only(world: World, name: str) -> bool:
     return {g.kind for g in world.scene.objects[name].asset.grasps} == {"edge_pinch_after_push"}
 
 
+def _bound_supports(world: World, obj: str) -> list[Support]:
+    """The supports the plan being run sets ``obj`` on next (none for a container or nothing)."""
+    where = world.bound_for.get(obj)
+    return refs.supports(where, world.places, world.scene.house) if where else []
+
+
 def _pick(args, world, ctx, obs, path) -> Skill:
     obj = args["object"]
     if path == "slide_and_pinch":
         return Sequence("pick", PushToEdge(obj), PickOverhang(obj))
-    return SidePick(obj) if side_pick(ctx, obs, obj, []) else Pick(obj)  # from under a low ceiling: level
+    # level from the side: from under a low ceiling, or for a place under one (a fridge shelf)
+    return SidePick(obj) if side_pick(ctx, obs, obj, _bound_supports(world, obj)) else Pick(obj)
 
 
 def _place(args, world, ctx, obs, path) -> Skill:
@@ -216,8 +228,38 @@ def _place(args, world, ctx, obs, path) -> Skill:
 
 
 def _navigate(args, world, ctx, obs, path) -> Skill:
+    """With an empty hand the arm tucked to a door or button (as open and close drive in) and away from
+    beside an open door (the carry arm, turning there, knocked the microwave door half shut), unfolded
+    at the stance; else in the carry pose."""
     name = args["target"]
-    return Sequence("navigate", Carry(), Navigate(stance(world, ctx, obs, name), why=name))
+    if held(obs) is None and name in world.query.parts:
+        return Sequence("navigate", Pose("tuck"), Navigate(stance(world, ctx, obs, name), why=name))
+    if held(obs) is None and _beside_open_door(world, obs):
+        return Sequence("navigate", Pose("tuck"), Navigate(stance(world, ctx, obs, name), why=name), Carry())
+    return Sequence("navigate", Carry(), *_arrive(stance(world, ctx, obs, name), obs, name))
+
+
+def _beside_open_door(world: World, obs: Observation) -> bool:
+    """Whether an open door stands within :data:`DOOR_NEAR` of the base."""
+    x, y, _ = obs.base
+    for name, q in obs.parts.items():
+        part = world.query.parts.get(name)
+        if part is not None and part.category == "door" and abs(q - part.closed) > OPEN_PART:
+            box = part_box(part, q)
+            if math.hypot(max(box[0] - x, 0.0, x - box[3]), max(box[1] - y, 0.0, y - box[4])) < DOOR_NEAR:
+                return True
+    return False
+
+
+def _arrive(pose, obs: Observation, why: str) -> tuple[Skill, ...]:
+    """Drive to ``pose`` facing the way there, then turn on the spot: turned before the last leg (as a
+    plain navigate does), the carry arm swept what the path passes (it shoved an open fridge door past
+    its stop)."""
+    x, y, _ = pose
+    if math.dist((x, y), obs.base[:2]) < 0.05:
+        return (Navigate(pose, why=why),)
+    heading = math.atan2(y - obs.base[1], x - obs.base[0])
+    return Navigate((x, y, heading), why=why), Navigate(pose, why=why)
 
 
 def _face(args, world, ctx, obs, path) -> Skill:
@@ -230,6 +272,14 @@ def _face(args, world, ctx, obs, path) -> Skill:
 def _retreat(args, world, ctx, obs, path) -> Skill:
     x, y, yaw = obs.base
     return Navigate((x - 0.8 * math.cos(yaw), y - 0.8 * math.sin(yaw), yaw), why=args["target"])
+
+
+def _open(args, world, ctx, obs, path) -> Skill:
+    """Open, the arm tucked first when the hand points down (it would swing round the door's wrong side);
+    a close always tucks first: it drives in tucked and unfolds at its stance, clear of the open door."""
+    if side_held(ctx, obs):
+        return Open(args["part"])
+    return Sequence("open", Pose("tuck"), Open(args["part"]))
 
 
 def _support(world: World, ref: str) -> Support:
@@ -259,8 +309,8 @@ EXECUTORS: dict[str, Factory] = {
     "press": lambda a, w, c, o, p: Press(a["button"]),
     "lift": lambda a, w, c, o, p: Lift(a["height"]),
     # ---- doors and drawers (housebench/skills/articulate.py) ----
-    "open": lambda a, w, c, o, p: Open(a["part"]),
-    "close": lambda a, w, c, o, p: Close(a["part"]),
+    "open": _open,
+    "close": lambda a, w, c, o, p: Sequence("close", Pose("tuck"), Close(a["part"])),
 }
 
 # hand skills on a held or toppled object, and non-grasp contact (housebench/skills/hand.py, contact.py)

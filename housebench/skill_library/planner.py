@@ -32,6 +32,7 @@ OPERATORS = ("navigate", "pick", "place", "insert", "stack", "lay", "lift", "ope
 ITEM_COST = {"on": 4, "near": 4, "inside": 4, "stacked": 4, "lying": 4, "at_edge": 5, "heated": 8, "chilled": 8}
 WAIT_MARGIN_S = 5.0
 STAGING_HEIGHT = (0.4, 1.1)  # metres: where the arm sets things down comfortably
+REACH_Z = 0.9  # metres: the level under a ceiling (a fridge shelf) a place from the side reaches best
 
 
 class PlanError(ValueError):
@@ -47,6 +48,13 @@ class Operator:
 
     def node(self, i: int) -> PlanNode:
         return PlanNode(id=f"n{i:02d}", verb=self.verb, args=dict(self.args))
+
+
+def _preference(support: Support) -> tuple:
+    """Open tops first, then levels under a ceiling nearest :data:`REACH_Z` (the search takes the first
+    that fits)."""
+    covered = support.clearance is not None
+    return covered, abs(support.height - REACH_Z) if covered else 0.0, support.name
 
 
 def _goal_leaves(node: g.Node) -> list[g.Condition]:
@@ -90,11 +98,11 @@ class Problem:
         found: list[Support] = []
         for cond in _goal_leaves(self.variant.goal.condition):
             if isinstance(cond, g.OnSupport):
-                found += sorted(self.ctx.supports(cond.support), key=lambda s: (s.clearance is not None, s.name))
+                found += sorted(self.ctx.supports(cond.support), key=_preference)
         found += [s for n in self.objects if (s := self.world.support_of(n))]
         for appliance in self._appliances():
             inside = refs.inside_supports(appliance.name, self.world.scene.house)
-            found += sorted(inside, key=lambda s: s.height)[:1]
+            found += sorted(inside, key=_preference)[:1]
             if appliance.door:
                 found.append(self._staging(appliance))
         return list({s.name: s for s in found}.values())

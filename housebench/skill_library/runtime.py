@@ -10,9 +10,13 @@ policy drives it one control step at a time. For each node, in the subgraph's ru
 4. measure the postconditions against the state the call started from (``node_post``).
 
 When a pre- or postcondition is measured false (or the executor fails), ``node_failed`` lists the
-failing predicates and the fallback candidates from the relations graph; the first candidate whose
-arguments can be filled from the node's own (an executable one) is taken (``fallback``), then the node
-is tried again, up to ``attempts`` times. A node that still fails ends the run (``subgraph_end``).
+failing predicates and the fallback candidates from the relations graph, and the node is tried again,
+up to ``attempts`` times. Before a retry whose preconditions failed, the first candidate whose
+arguments can be filled from the node's own (an executable one) is taken (``fallback``; its own unmet
+precondition gets one fallback in turn: a re-pick drives to where the object fell); a call that ran
+and missed its postconditions is retried as it is (a fallback for them, such as ``release``, would
+undo its preconditions: a place out of reach let go of the book over the floor). A node that still
+fails ends the run (``subgraph_end``).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from housebench.tasks.verdict import ConditionResult, ItemResult, Verdict
 
 Run = Generator[Action, Observation, tuple[bool, Observation]]
 NOT_RUN = ("no path fits the noun", f"{Reason.UNSUPPORTED.value}: no executor")  # a call that never ran fails
+SETS_DOWN = {"place": "support", "lay": "support", "lower": "support", "insert": "container", "drop": "container"}
 
 
 @cache
@@ -73,6 +78,16 @@ def _subjects(grounded, predicate: str) -> dict[str, Any]:
     return {"_target": conds[0].target} if conds else {}
 
 
+def bound_for(steps: list[tuple[str, dict[str, Any]]]) -> dict[str, str]:
+    """object -> where the first of ``steps`` (verb, arguments) that sets it down puts it (a pick reads it
+    to choose its grasp: a level one for a place under a low ceiling)."""
+    out: dict[str, str] = {}
+    for verb, args in steps:
+        if verb in SETS_DOWN and isinstance(args.get("object"), str):
+            out.setdefault(args["object"], args[SETS_DOWN[verb]])
+    return out
+
+
 def _fill(skill: SkillNode, args: dict[str, Any], types: dict[str, str]) -> dict[str, Any] | None:
     """``skill``'s required arguments filled from another call's: a place from the failing condition's
     subject (``_target``) or any argument that can stand for one, anything else from the same name or
@@ -102,8 +117,10 @@ class SubgraphRun:
         self.held: Observation | None = None  # where a ``post_anytime`` contract's postconditions held
 
     def run(self, obs: Observation) -> Generator[Action, Observation, Observation]:
-        for node, skill in self.order:
+        steps = [(node.verb, node.args) for node, _ in self.order]
+        for i, (node, skill) in enumerate(self.order):
             args = {k: self._value(v) for k, v in node.args.items()}
+            self.world.bound_for = bound_for(steps[i:])
             ok, obs = yield from self.call(node.id, skill, args, obs, self.attempts)
             self.results.append({"node": node.id, "verb": node.verb, "ok": ok})
             if not ok:
@@ -156,23 +173,27 @@ class SubgraphRun:
             options = [(on, verb) for on, verb in _fallbacks().get(skill.verb, []) if on in failing]
             log("node_failed", node=where, verb=skill.verb, attempt=attempt, stage=stage, failed=failing,
                 fallbacks=[f"{verb} ({on})" for on, verb in options])  # fmt: skip
-            if attempt == attempts:
-                break
+            if attempt == attempts or stage == "post":  # a call that ran is tried again as it is
+                continue
             for on, verb in options:
                 fallback = skills()[verb]
                 filled = _fill(fallback, {**args, **_subjects(grounded, on)}, types)
                 if filled is None or not (fallback.calls or verb in EXECUTORS):
                     continue
                 log("fallback", node=where, verb=verb, args=filled, on=on)
-                _, obs = yield from self.call(f"{where}/{verb}", fallback, filled, obs, 1)
+                tries = 1 if "/" in where else 2  # a fallback's own unmet precondition gets one fallback
+                _, obs = yield from self.call(f"{where}/{verb}", fallback, filled, obs, tries)
                 break
         return False, obs
 
     def _execute(self, where: str, skill: SkillNode, grounded, path, obs: Observation):
         """Run the chosen path: ``(error or "", last observation)``."""
         if skill.calls:
-            for k, (verb, args) in enumerate(calls(grounded, self.world), 1):
+            steps, outer = calls(grounded, self.world), self.world.bound_for
+            for k, (verb, args) in enumerate(steps, 1):
+                self.world.bound_for = {**outer, **bound_for(steps[k - 1 :])}
                 ok, obs = yield from self.call(f"{where}.{k}", skills()[verb], args, obs, self.attempts)
+                self.world.bound_for = outer
                 if not ok:
                     return f"call {where}.{k} ({verb}) failed", obs
             self.held = None  # a called skill's moment is not the nested contract's

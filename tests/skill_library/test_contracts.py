@@ -135,3 +135,8 @@ def test_fallback_arguments_come_from_the_failed_call():
     assert _fill(skills()["insert"], args, types) is None  # an object never stands in for a container
     assert _fill(skills()["pick"], args, types) == {"object": "box"}
     assert _fill(skills()["stack"], args, types) is None  # one object cannot be both object and base
+
+
+def test_release_needs_no_hold_so_it_frees_a_hand_caught_by_one_finger(world):
+    grounded = ground(skills()["release"], {"object": "apple"}, world)
+    assert grounded.pre == [] and [c.predicate for c in grounded.post] == ["hand_empty"]

@@ -7,11 +7,12 @@ import json
 
 import pytest
 
+from housebench.annotations.schema import Support
 from housebench.io import write_json
 from housebench.paths import Layout
 from housebench.pipeline.plan import PlanParams, plan_all
 from housebench.skill_library import symbolic
-from housebench.skill_library.planner import PlanError, Problem, plan, world_of
+from housebench.skill_library.planner import PlanError, Problem, _preference, plan, world_of
 from housebench.skill_library.subgraph import ground
 from housebench.tasks.goal import Goal
 from housebench.tasks.spec import PlacedTaskObject, TaskVariant
@@ -139,3 +140,17 @@ def test_plan_stage_writes_every_variant_and_a_summary(tmp_path, scene):
     assert summary["decomposed"] == 1.0 and summary["tasks"] == {"t": {"variants": 1, "decomposed": 1}}
     written = json.loads((tmp_path / "plans" / "t" / "v000.json").read_text())
     assert [n["verb"] for n in written["nodes"]] == ["navigate", "pick", "navigate", "insert"]
+
+
+def test_open_tops_first_then_the_level_under_a_ceiling_nearest_reach_height():
+    def level(name, height, clearance=None):
+        return Support(name=name, owner="fridge", height=height, box=(0, 0, 1, 1), clearance=clearance)
+
+    found = [level("fridge/bottom", 0.07, 0.41), level("fridge/shelf_2", 0.9, 0.38), level("fridge/top", 1.8)]
+    found.append(level("fridge/shelf_3", 1.3, 0.48))
+    assert [s.name for s in sorted(found, key=_preference)] == [
+        "fridge/top",
+        "fridge/shelf_2",
+        "fridge/shelf_3",
+        "fridge/bottom",
+    ]

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from housebench.rollout.env import Episode
 from housebench.skill_library.contracts import World
+from housebench.skill_library.executors import EXECUTORS
 from housebench.skill_library.runtime import SubgraphRun
 from housebench.skill_library.subgraph import PlanNode, chain
-from housebench.skills.base import SkillContext
+from housebench.skills.base import Skill, SkillContext
+from housebench.state import Action
 
 
 def _run(files, nodes, horizon=30.0, attempts=2):
@@ -59,3 +61,31 @@ def test_an_unjudgeable_condition_fails_the_node_not_the_run(files):
     assert run.results == [{"node": "n1", "verb": "chill", "ok": False}]
     pre = next(d for _, kind, d in episode.events if kind == "node_pre")
     assert pre["failed"] == ["error pre: joint 'fridge/door' is missing from the state"]
+
+
+class _Still(Skill):
+    """An executor stand-in that holds still for one step (the runtime, not the skill, is under test)."""
+
+    name = "still"
+    timeout_s = 5.0
+
+    def body(self, ctx, obs):
+        return (yield Action())
+
+
+def test_a_missed_postcondition_is_retried_without_a_fallback(files, monkeypatch):
+    monkeypatch.setitem(EXECUTORS, "count", lambda *_: _Still())
+    episode, run = _run(files, [PlanNode(id="n1", verb="count", args={"role": "fruit"})], horizon=5.0, attempts=2)
+    assert run.results == [{"node": "n1", "verb": "count", "ok": False}]
+    failed = [d for _, kind, d in episode.events if kind == "node_failed"]
+    assert [(d["attempt"], d["stage"]) for d in failed] == [(1, "post"), (2, "post")]
+    assert failed[0]["fallbacks"] == ["search (in_view)"]  # a candidate, not taken: the count ran
+    assert not [d for _, kind, d in episode.events if kind == "fallback"]
+
+
+def test_a_fallback_gets_one_fallback_of_its_own(files, monkeypatch):
+    for verb in ("pick", "navigate"):
+        monkeypatch.setitem(EXECUTORS, verb, lambda *_: _Still())
+    episode, _ = _run(files, [PlanNode(id="n1", verb="lift", args={"object": "apple"})], horizon=10.0, attempts=2)
+    taken = [(d["node"], d["verb"]) for _, kind, d in episode.events if kind == "fallback"]
+    assert taken[:2] == [("n1", "pick"), ("n1/pick", "navigate")]  # the pick's base_near: drive to the apple
