@@ -173,7 +173,7 @@ class Pick(ObjectSkill):
         walls = containing(ctx, obs, self.obj)
         for name in walls:  # lying in a box: fingers along its nearest wall, the arm clear of its walls
             options = [in_box(o, asset, pose, ctx.scene.objects[name].asset, obs.objects[name]) for o in options]
-        tops = [top_down_option(o.pad, o.yaws) for o in options]
+        tops = [(o.pad, o.rotations()) for o in options]
         found = stance_search(ctx, obs, tops, UP * APPROACH, clear_of=(self.obj,), walls=walls)
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0].pad])
