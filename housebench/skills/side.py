@@ -15,7 +15,8 @@ from the support's open side, below the ceiling, and withdraws straight back out
 - ``place`` from the side (:class:`SidePlace`): the held object turned about the vertical (hand and
   base) to face an open edge, carried in level ``RAISE`` over its release height, lowered, released
   ``DROP`` over the surface, the hand drawn straight back out. Under a ceiling the spot is the free one
-  nearest the middle of the opening that no open door blocks; on an open top, nearest the robot.
+  nearest the middle of the opening that no open door blocks; on an open top, nearest the robot, ``OPEN_KEEP``
+  further off the edges than its footprint; either way no other object lies between it and the edge.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3, -0.45, 0.45)  # ... and along it (wide: a
 NEAR_STAND = (0.48, 0.5, 0.525, 0.55)  # m from the edge: beside an open door, as near as the carried arm lets
 NEAR_SHIFTS = tuple(s * k for k in range(14, 25) for s in (-0.025, 0.025))  # ... 0.35-0.6 m along, either side
 REACH = 0.85  # m: no base farther than this from the pad (pick.stance_search tries none)
+OPEN_KEEP = 0.04  # m: on an open top the object keeps this much more off the edges than its footprint (held
+# tipped it lands wider; a toy set down 1 cm from a desk's edge tipped over it or fell off)
 
 
 def low_ceiling(support: Support, height: float) -> bool:
@@ -367,9 +370,10 @@ class SidePlace(Place):
             xmin, ymin, xmax, ymax = free.box
             toward = near if self.near or not ceiling else np.array([(xmin + xmax) / 2, (ymin + ymax) / 2])
             foot = toward + n * (edge.coord - toward @ n)  # under a ceiling: square to the free opening
-            half = list(footprint(asset.size, obj_yaw + yaw - yaw_now))
+            keep = 0.0 if ceiling else OPEN_KEEP
+            half = [h + keep for h in footprint(asset.size, obj_yaw + yaw - yaw_now)]
             half[1 if n[0] else 0] = max(half[1 if n[0] else 0], HAND_HALF)  # the hand passes the side walls too
-            at = spot(free, obs, ctx, self.obj, tuple(foot), tuple(half))
+            at = spot(free, obs, ctx, self.obj, tuple(foot), tuple(half), entry=(edge.normal, edge.coord))
             if at is None:
                 continue
             offset = spin @ (pad_now - centre)
