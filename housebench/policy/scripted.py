@@ -1,9 +1,10 @@
 """``scripted``: a goal-driven baseline on ground-truth annotations, built from skills.
 
 It reads the resolved goal, turns its conditions into *moves* (put an object into a container, or
-on a support, near another), orders them (a container that must itself be moved goes first), and
-runs pick and place for each, choosing among alternatives (which container, which surface). A
-failed or missed grasp is re-picked, a drop re-picked from where it fell, up to ``attempts`` times.
+on a support, near another), orders them (a container that must itself be moved goes first, and an
+object lying in the way to another's surfaces before that one), and runs pick and place for each,
+choosing among alternatives (which container, which surface). A failed or missed grasp is re-picked,
+a drop re-picked from where it fell, up to ``attempts`` times.
 ``stacked`` items are stacked on their base after every other move, ``lying`` items laid on their
 support; a toppled object is stood up before its move, and the items of ``upright`` goals at the end.
 What goes into or out of a fridge or microwave (heat, chill, a fridge shelf) is the appliance flow's
@@ -16,6 +17,7 @@ import math
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
+import numpy as np
 from pydantic import Field
 
 from housebench.annotations.schema import Support
@@ -25,6 +27,7 @@ from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, Sk
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge, support_of
 from housebench.skills.grasp import TILTED, grasps
 from housebench.skills.hand import Lay, Stack, Upright
+from housebench.skills.navigate import planner
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place, Release
 from housebench.skills.side import SidePick, SidePlace, low_ceiling, side_held, side_pick
@@ -87,6 +90,43 @@ def plan_moves(ctx: SkillContext, obs: Observation) -> list[Move]:
     todo = [m for m in moves.values() if not ctx.judge(m.check, obs.state).success]
     containers = {m.container for m in todo if m.container}
     return sorted(todo, key=lambda m: m.obj not in containers)  # containers that move go first
+
+
+WAY = 1.0  # m: a surface is within the robot's reach when the floor it can drive on comes this near it
+
+
+def in_reach(ctx: SkillContext, obs: Observation, supports: list[Support], skip: tuple[str, ...]) -> bool:
+    """Whether the floor's largest free piece, with the props but ``skip`` in the way, comes within
+    ``WAY`` of one of ``supports``."""
+    base = planner(ctx, obs, skip)
+    rows, cols = np.nonzero(base.main)
+    xs = base.grid.x0 + cols * base.grid.resolution
+    ys = base.grid.y0 + rows * base.grid.resolution
+    for support in supports:
+        xmin, ymin, xmax, ymax = support.box
+        dx, dy = np.maximum(np.maximum(xmin - xs, xs - xmax), 0.0), np.maximum(np.maximum(ymin - ys, ys - ymax), 0.0)
+        if (np.hypot(dx, dy) <= WAY).any():
+            return True
+    return False
+
+
+def clear_the_way(ctx: SkillContext, obs: Observation, moves: list[Move]) -> list[Move]:
+    """``moves`` with an object that lies in the way to another move's surfaces (out of reach with it
+    there, within reach without it: a toy in the only passage to the bed) moved before that move, where
+    its own surfaces are within reach."""
+    order = list(moves)
+    for move in moves:
+        if not move.supports or in_reach(ctx, obs, move.supports, (move.obj,)):
+            continue
+        for other in list(order):
+            if other is move or order.index(other) < order.index(move):
+                continue
+            frees = in_reach(ctx, obs, move.supports, (move.obj, other.obj))
+            if frees and (not other.supports or in_reach(ctx, obs, other.supports, (other.obj,))):
+                order.remove(other)
+                order.insert(order.index(move), other)
+                ctx.log("decision", move=other.describe(), why=f"in the way to {move.describe()}")
+    return order
 
 
 def shape_moves(ctx: SkillContext, obs: Observation, moves: list[Move]) -> list[Move]:
@@ -179,6 +219,7 @@ class ScriptedPolicy:
         flow = ApplianceFlow(self.ctx, obs, self.params.attempts)  # into and out of the fridge and microwave
         obs = yield from flow.run(obs)
         moves = [m for m in shape_moves(self.ctx, obs, plan_moves(self.ctx, obs)) if m.obj not in flow.objects]
+        moves = clear_the_way(self.ctx, obs, moves)
         self.ctx.log("plan", moves=[m.describe() for m in moves])
         placed: dict[str, tuple[float, float]] = {}
         for move in moves:

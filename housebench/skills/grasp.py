@@ -8,7 +8,9 @@ around the rim (the annotated one turned by quarter turns), the nearest the cent
 leaning towards the centre by the wall's flare (:func:`rim_lean`) along a line through the annotated
 point. A top pinch
 inside a box (:func:`in_box`) closes the fingers along the nearest wall, the pad shifted off it within
-the item's extent, so the hand (wider than the fingers) fits between the walls.
+the item's extent and, where that is not enough, the hand tilted about the fingers' closing axis so the
+palm leans off the wall; a wall at the end of the closing axis (an item in a corner) moves the pad
+along the fingers, which open wider (the nearer finger pushes the item to the middle as they close).
 """
 
 from __future__ import annotations
@@ -31,12 +33,17 @@ THIN, THIN_TIP = 0.02, 0.0005  # items thinner than THIN are pinched with the ti
 MAX_WIDTH = 0.09  # widest object the fingers take (0.1 m opening less clearance)
 TOP_MARGIN = 0.04  # a tall object is pinched this far below its top
 RIM_DEPTH = 0.035  # the fingertips reach this far down a container's wall
+UP = np.array([0.0, 0.0, 1.0])
 TILTED = 0.87  # cos 30 deg: an item tilted further is taken across its pose's narrowest extent (it fell over)
 ROUND = 0.005  # m: an item this close to square in its footprint is taken as round (a solid of revolution)
 HAND_HALF, HAND_REACH = 0.041, 0.063  # the gripper link's half extents across and in the fingers' plane, m
 WALL_CLEAR = 0.015  # in a box, the hand keeps this far off the nearest wall where the item allows, m
 FLARED = math.radians(25.0)  # a round container's wall flaring further than this is leant along (a bowl's 32)
 PAD_HALF = 0.0135  # half the finger pad's width (across the closing direction), m
+PALM_LOW = 0.032  # the gripper link's lowest point over the pad centre, m
+TILT = 0.35  # rad a pinch in a box tilts the hand where the pad alone cannot keep the palm off the wall: the
+# palm's lower edge and the fingertip's then reach least across (27 mm from the pad, 41 mm upright)
+FINGER_CLEAR = 0.008  # each open finger passes at least this far off the item on the way down, m
 OPEN_MARGIN = 0.03  # the fingers open this much wider than what they take (not fully: a rim pinch's inner
 # finger would land on the container's contents, a pinch inside a box on its walls), m
 
@@ -49,15 +56,23 @@ class TopGrasp:
     opening: float = GRIPPER_OPENING  # finger gap on the way in, m
     lean: float = 0.0  # the fingers lean this far (rad) from straight down towards ``towards``
     towards: tuple[float, float] = (1.0, 0.0)  # horizontal unit direction of the lean (a container's centre)
+    tilt: float = 0.0  # rad the hand tilts about the closing axis, the palm leaning towards ``palm``
+    palm: tuple[float, float] = (0.0, 0.0)  # world horizontal direction the palm leans (with ``tilt``)
 
     def rotations(self) -> list[np.ndarray]:
-        """The grasp frame's rotation for each yaw: from above, turned about the fingers' plane normal
-        so that they point ``lean`` towards ``towards``."""
+        """The grasp frame's rotation for each yaw: from above, turned about the fingers' plane normal so
+        that they point ``lean`` towards ``towards``, and tilted by ``tilt`` about the closing axis so the
+        palm leans towards ``palm``."""
         out = []
         for yaw in self.yaws:
             rot = top_down(yaw)
             side = 1.0 if rot[:2, 1] @ np.asarray(self.towards) >= 0 else -1.0  # the closing axis, inwards or out
-            out.append(Rotation.from_rotvec(rot[:, 2] * side * self.lean).as_matrix() @ rot)
+            rot = Rotation.from_rotvec(rot[:, 2] * side * self.lean).as_matrix() @ rot
+            if self.tilt:
+                a = self.tilt if rot[:2, 2] @ np.asarray(self.palm) >= 0 else -self.tilt  # palm: +z of the hand
+                c, s = math.cos(a), math.sin(a)
+                rot = rot @ np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+            out.append(rot)
         return out
 
 
@@ -158,17 +173,19 @@ def _fallen(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
 def in_box(grasp: TopGrasp, asset: AssetAnnotation, pose: ObjectState, box: AssetAnnotation, at: ObjectState):
     """``grasp`` (a top pinch) for the item lying in the rectangular container ``box`` posed ``at``, so near
     a wall that the hand turned any way would not clear it: the fingers close along that wall, the pad
-    shifted off it as far as the hand needs and the finger pads stay on the item; else as it is (also
-    when the pad is not in the box's cavity or the item is too wide along the wall)."""
+    shifted off it as far as the hand needs and the finger pads stay on the item, the hand tilted
+    (``TILT``) where that is not enough, and the pad moved along the fingers off a wall at either end of
+    them (the fingers open wider by as much); else as it is (also when the pad is not in the box's
+    cavity or the item is too wide along the wall)."""
     profile = box.container
     if grasp.kind != "top_pinch" or profile is None or profile.shape != "rect":
         return grasp
     rot = rotation(at.quat)
     local = rot.T @ (grasp.pad - np.asarray(at.pos))
-    hx, hy = profile.inner_half_extents
-    if not (abs(local[0]) < hx and abs(local[1]) < hy and local[2] + box.bottom_offset < profile.rim_z):
+    half = profile.inner_half_extents
+    if not (abs(local[0]) < half[0] and abs(local[1]) < half[1] and local[2] + box.bottom_offset < profile.rim_z):
         return grasp
-    gaps = {(0, 1.0): hx - local[0], (0, -1.0): hx + local[0], (1, 1.0): hy - local[1], (1, -1.0): hy + local[1]}
+    gaps = {(k, side): half[k] - side * local[k] for k in (0, 1) for side in (1.0, -1.0)}
     (axis, side), gap = min(gaps.items(), key=lambda kv: kv[1])
     if gap >= HAND_REACH + WALL_CLEAR:
         return grasp
@@ -180,5 +197,13 @@ def in_box(grasp: TopGrasp, asset: AssetAnnotation, pose: ObjectState, box: Asse
         return grasp
     room = float(min(asset.size[:2])) / 2 - PAD_HALF  # how far the pads may slide off the item's middle
     shift = float(np.clip(HAND_HALF + WALL_CLEAR - gap, 0.0, max(room, 0.0)))
+    tilt = 0.0 if gap + shift >= HAND_HALF + WALL_CLEAR else TILT
+    u, h = local[1 - axis], half[1 - axis]  # the pad along the fingers, the cavity's half length that way
+    slide = float(min(h - u - HAND_REACH - WALL_CLEAR, 0.0) - min(h + u - HAND_REACH - WALL_CLEAR, 0.0))
+    limit = max((GRIPPER_OPENING - width) / 2 - FINGER_CLEAR, 0.0)
+    slide = float(np.clip(slide, -limit, limit))
+    pad = grasp.pad + shift * normal + slide * along + UP * (PAD_HALF * math.sin(tilt))  # tipped tips clear the floor
     yaw = math.atan2(along[1], along[0])
-    return TopGrasp("top_pinch", grasp.pad + shift * normal, (yaw, yaw + math.pi), opening(width))
+    gap_open = min(GRIPPER_OPENING, max(opening(width), width + 2 * (abs(slide) + FINGER_CLEAR)))
+    lean = (float(normal[0]), float(normal[1]))
+    return TopGrasp("top_pinch", pad, (yaw, yaw + math.pi), gap_open, tilt=tilt, palm=lean)

@@ -37,9 +37,12 @@ def spot(
     obj: str,
     near: tuple[float, float],
     half: tuple[float, float],
+    entry: tuple[tuple[float, float], float] | None = None,
 ) -> tuple[float, float] | None:
     """A free point on ``support`` for ``obj`` (footprint half extents ``half``), nearest ``near``: the
-    footprint inside the support where it fits (else the centre ``EDGE`` in), clear of other objects."""
+    footprint inside the support where it fits (else the centre ``EDGE`` in), clear of other objects
+    and, with ``entry`` (an edge's outward normal and its coordinate along it: the object comes in level
+    from there), of the way in from that edge (no other object between it and the edge)."""
     size = ctx.scene.objects[obj].asset.size
     r = math.hypot(size[0], size[1]) / 2
     xmin, ymin, xmax, ymax = support.box
@@ -56,6 +59,10 @@ def spot(
         osize = ctx.scene.objects[name].asset.size
         clear = r + math.hypot(osize[0], osize[1]) / 2 + 0.02
         ok &= np.hypot(points[:, 0] - other.pos[0], points[:, 1] - other.pos[1]) >= clear
+        if entry is not None:
+            normal, coord = np.asarray(entry[0]), entry[1]
+            lateral = np.abs((points - np.asarray(other.pos[:2])) @ np.array([-normal[1], normal[0]]))
+            ok &= ~((coord - float(np.asarray(other.pos[:2]) @ normal) < coord - points @ normal) & (lateral < clear))
     if not ok.any():
         return None
     points = points[ok]

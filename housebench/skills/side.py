@@ -6,14 +6,17 @@ from the support's open side, below the ceiling, and withdraws straight back out
 - ``pick`` from the side (:class:`SidePick`): the stance faces an open edge, square to the item first;
   the hand approaches level (fingers closing horizontally across a side of the item that fits), tipped
   down for a short item so the palm and the fingertips clear the surface (a box a few degrees off
-  square to the fingers where its extent across them fits: it turns square as they close); pre-grasp
+  square to the fingers where its extent across them fits: it turns square as they close), within
+  ``MAX_SKEW`` of straight in, else aslant up to ``WIDE_SKEW`` (an item lengthwise along the edge: the
+  arm at the stance checked clear of the house, the way to the pre-grasp planned round it); pre-grasp
   outside the edge, in to the fingertips 2 cm short, the aim corrected by the measured offset, in, close, check both
   fingers touch (``MISSED``), lift ``LIFT`` (less where the ceiling is nearer), straight back out, check
   the hold (``DROPPED``), carry pose with the hand as it holds.
 - ``place`` from the side (:class:`SidePlace`): the held object turned about the vertical (hand and
   base) to face an open edge, carried in level ``RAISE`` over its release height, lowered, released
   ``DROP`` over the surface, the hand drawn straight back out. Under a ceiling the spot is the free one
-  nearest the middle of the opening that no open door blocks; on an open top, nearest the robot.
+  nearest the middle of the opening that no open door blocks; on an open top, nearest the robot, ``OPEN_KEEP``
+  further off the edges than its footprint; either way no other object lies between it and the edge.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ CLEAR = 0.006  # the hand's lowest point stays this far over the surface, m
 GRIP_AT = 0.4  # the fingers take an item with no annotated pinch this far up its height
 TOP_KEEP = 0.03  # m: a side pinch stays this far under an item's top
 MAX_SKEW = math.radians(35)  # under a ceiling the approach turns at most this far from straight in through an edge
+WIDE_SKEW = math.radians(65)  # ... or this far where no way within MAX_SKEW reaches (an item lengthwise along it)
 OUT = 0.1  # pre-grasp: fingertips and held object this far outside the edge (the hand comes down clear of the front), m
 BACK_OFF = PALM_BACK + FINGER_HALF + OUT  # m: the shortest way back to the pre-pose
 SHORT = PALM_BACK + FINGER_HALF + 0.02  # the pad's pause before the last leg in, m (fingertips 2 cm short)
@@ -64,6 +68,8 @@ SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3, -0.45, 0.45)  # ... and along it (wide: a
 NEAR_STAND = (0.48, 0.5, 0.525, 0.55)  # m from the edge: beside an open door, as near as the carried arm lets
 NEAR_SHIFTS = tuple(s * k for k in range(14, 25) for s in (-0.025, 0.025))  # ... 0.35-0.6 m along, either side
 REACH = 0.85  # m: no base farther than this from the pad (pick.stance_search tries none)
+OPEN_KEEP = 0.04  # m: on an open top the object keeps this much more off the edges than its footprint (held
+# tipped it lands wider; a toy set down 1 cm from a desk's edge tipped over it or fell off)
 
 
 def low_ceiling(support: Support, height: float) -> bool:
@@ -168,6 +174,20 @@ def _yaws(asset: AssetAnnotation, pose: ObjectState, edge: Edge, skew: float) ->
     return sorted(out, key=lambda yw: (yw[1], abs(wrap(yw[0] - straight))))
 
 
+def _ways(asset: AssetAnnotation, pose: ObjectState, open_: list[Edge], ceiling: bool) -> list[tuple]:
+    """(edge, approach yaw, width across, aslant) of the level pinches through the ``open_`` edges:
+    within ``MAX_SKEW`` of straight in under a ``ceiling`` (an eighth turn on an open top), then, under
+    a ceiling, those up to ``WIDE_SKEW`` off (``aslant``: the item lies lengthwise along the edge)."""
+    skew = MAX_SKEW if ceiling else math.pi / 4
+    ways = [(edge, yaw, width, False) for edge in open_ for yaw, width in _yaws(asset, pose, edge, skew)]
+    if ceiling:
+        for edge in open_:
+            straight = math.atan2(-edge.normal[1], -edge.normal[0])
+            wide = _yaws(asset, pose, edge, WIDE_SKEW)
+            ways += [(edge, yaw, width, True) for yaw, width in wide if abs(wrap(yaw - straight)) > skew + 1e-9]
+    return ways
+
+
 def _corners(asset: AssetAnnotation, pose: ObjectState) -> np.ndarray:
     """The four corners of ``pose``'s footprint (world x, y)."""
     sx, sy = asset.size[:2]
@@ -236,6 +256,7 @@ class Entry:
     edge: Edge
     width: float = 0.0  # across the fingers (a pick)
     ahead: float = 0.0  # how far the held object reaches ahead of the pad (a place)
+    aslant: bool = False  # past ``MAX_SKEW``: the stance keeps the arm clear of the house (a shelf's side)
 
 
 def entry_stance(skill: Skill, ctx: SkillContext, obs: Observation, entries: list[Entry], skip: tuple[str, ...] = ()):
@@ -243,7 +264,8 @@ def entry_stance(skill: Skill, ctx: SkillContext, obs: Observation, entries: lis
     reaches from a stance facing its edge, or ``UNREACHABLE``."""
     for entry in entries:
         poses = _stances(entry.edge, entry.pad, entry.ahead)
-        found = stance_search(ctx, obs, [(entry.pad, [entry.rot])], entry.back, skip, poses)
+        clear_of = (skill.target(), *skip) if entry.aslant else None
+        found = stance_search(ctx, obs, [(entry.pad, [entry.rot])], entry.back, skip, poses, clear_of=clear_of)
         if found is not None:
             base, (out, at, _, _) = found
             ctx.log("stance", skill=skill.name, target=skill.target(), grasp="side", base=[round(v, 3) for v in base])
@@ -265,19 +287,18 @@ class SidePick(Pick):
         box = np.array(world_box(pose, asset))
         corners, centre = _corners(asset, pose), (box[:2] + box[3:5]) / 2
         entries = []
-        for edge in open_edges(ctx.scene.house, support):
-            for yaw, width in _yaws(asset, pose, edge, MAX_SKEW if ceiling else math.pi / 4):
-                a = np.array([math.cos(yaw), math.sin(yaw)])
-                near, far = float(np.min(corners @ a)), float(np.max(corners @ a))
-                pad = np.array([*(centre + a * (near + PALM_BACK - centre @ a)), support.height + dz])
-                back = _back(edge, pad, yaw, far - float(pad[:2] @ a), ceiling)
-                entries.append(Entry(pad, hand_rot(yaw, pitch), back, edge, width))
+        for edge, yaw, width, aslant in _ways(asset, pose, open_edges(ctx.scene.house, support), ceiling):
+            a = np.array([math.cos(yaw), math.sin(yaw)])
+            near, far = float(np.min(corners @ a)), float(np.max(corners @ a))
+            pad = np.array([*(centre + a * (near + PALM_BACK - centre @ a)), support.height + dz])
+            back = _back(edge, pad, yaw, far - float(pad[:2] @ a), ceiling)
+            entries.append(Entry(pad, hand_rot(yaw, pitch), back, edge, width, aslant=aslant))
         if not entries:
             raise self.fail(Reason.UNSUPPORTED, why="no side fits the fingers from an open edge", support=support.name)
         base, out, at, entry = entry_stance(self, ctx, obs, entries)
         pad, rot, back, gap = entry.pad, entry.rot, entry.back, opening(entry.width)
         obs = yield from approach(self, ctx, obs, base)
-        obs = yield from cartesian(self.name, obs, ctx, pad + back, rot, fallback=out, gripper=gap)
+        obs = yield from cartesian(self.name, obs, ctx, pad + back, rot, fallback=out, avoid=entry.aslant, gripper=gap)
         short = pad + back * min(1.0, SHORT / float(np.linalg.norm(back)))  # tips just short of the item
         obs = yield from cartesian(self.name, obs, ctx, short, rot, fallback=at, gripper=gap)
         obs = yield from hold(obs, SETTLE_S, ctx, gripper=gap)  # the arm catches up
@@ -349,9 +370,10 @@ class SidePlace(Place):
             xmin, ymin, xmax, ymax = free.box
             toward = near if self.near or not ceiling else np.array([(xmin + xmax) / 2, (ymin + ymax) / 2])
             foot = toward + n * (edge.coord - toward @ n)  # under a ceiling: square to the free opening
-            half = list(footprint(asset.size, obj_yaw + yaw - yaw_now))
+            keep = 0.0 if ceiling else OPEN_KEEP
+            half = [h + keep for h in footprint(asset.size, obj_yaw + yaw - yaw_now)]
             half[1 if n[0] else 0] = max(half[1 if n[0] else 0], HAND_HALF)  # the hand passes the side walls too
-            at = spot(free, obs, ctx, self.obj, tuple(foot), tuple(half))
+            at = spot(free, obs, ctx, self.obj, tuple(foot), tuple(half), entry=(edge.normal, edge.coord))
             if at is None:
                 continue
             offset = spin @ (pad_now - centre)

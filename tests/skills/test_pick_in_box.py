@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from housebench.annotations.schema import AssetAnnotation, ContainerProfile, GraspPrimitive
-from housebench.skills.grasp import HAND_HALF, PAD_HALF, grasps, in_box
+from housebench.skills.grasp import FINGER_CLEAR, HAND_HALF, PAD_HALF, TILT, grasps, in_box
 from housebench.skills.pick import Pick
 from housebench.state import ObjectState
 from tests.conftest import built_episode, run_skill
@@ -78,3 +78,44 @@ def test_pick_takes_the_cube_next_to_the_toy_box_wall():
     assert failure is None, failure
     assert all("cube" in obs.finger_contacts[f] for f in ("left", "right"))  # held by contact
     assert obs.objects["cube"].pos[2] > 0.95 + 0.05  # lifted out over the box's rim
+
+
+BLOCK = CUBE.model_copy(update={"name": "block", "size": (0.04, 0.04, 0.04)})
+
+
+def test_in_a_corner_the_pad_moves_along_the_fingers_off_the_end_wall_and_they_open_wider():
+    pose = in_box_frame((-0.133, 0.055), yaw=0.77)  # 35 mm from the -x wall, 63 mm from the +y wall, turned 44 deg
+    (plain,) = grasps(BLOCK, pose)
+    boxed = in_box(plain, BLOCK, pose, BOX, BOX_AT)
+    assert all(along(yaw, 0.6 + math.pi / 2) < 1e-9 for yaw in boxed.yaws)  # along the -x wall (the box's y)
+    rot_t = np.array([[math.cos(0.6), math.sin(0.6)], [-math.sin(0.6), math.cos(0.6)]])
+    before, after = (rot_t @ (g.pad[:2] - BOX_AT.pos[:2]) for g in (plain, boxed))
+    slide = before[1] - after[1]
+    assert slide > 0.005  # off the +y wall, along the fingers
+    width = 0.04 * (abs(math.cos(0.77)) + abs(math.sin(0.77)))
+    assert boxed.opening / 2 >= slide + width / 2 + FINGER_CLEAR - 1e-9  # the far finger still clears the block
+    assert boxed.opening <= 0.1 + 1e-9
+
+
+def test_where_the_pad_cannot_move_far_enough_off_the_wall_the_palm_leans_off_it():
+    pose = in_box_frame((0.0, -0.083), yaw=0.0)  # 35 mm from the -y wall: the pads may move 6.5 mm
+    (plain,) = grasps(BLOCK, pose)
+    boxed = in_box(plain, BLOCK, pose, BOX, BOX_AT)
+    assert boxed.tilt == TILT
+    wall_normal = np.array([-math.sin(0.6), math.cos(0.6)])  # the box's +y: away from the -y wall
+    for rot in boxed.rotations():
+        assert along(math.atan2(rot[1, 1], rot[0, 1]), 0.6) < 1e-9  # the fingers still close along the wall
+        palm = -rot[:, 0]  # up the hand from the pad
+        assert palm[:2] @ wall_normal == pytest.approx(math.sin(TILT))  # leaning off the wall
+        assert palm[2] == pytest.approx(math.cos(TILT))
+    farther = in_box_frame((0.0, -0.06), yaw=0.0)  # 58 mm: the pad alone keeps the upright palm off the wall
+    assert in_box(grasps(BLOCK, farther)[0], BLOCK, farther, BOX, BOX_AT).tilt == 0.0
+
+
+@pytest.mark.slow
+def test_pick_takes_the_block_from_a_corner_of_the_toy_box():
+    episode, ctx, obs = built_episode("empty_basket", "v016", horizon_s=120.0)  # 51 and 63 mm from two walls
+    failure, obs = run_skill(episode, ctx, obs, Pick("block"))
+    assert failure is None, failure
+    assert all("block" in obs.finger_contacts[f] for f in ("left", "right"))  # held by contact
+    assert obs.objects["block"].pos[2] > 0.95 + 0.05  # lifted out over the box's rim

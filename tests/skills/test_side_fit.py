@@ -15,9 +15,9 @@ from housebench.skills.base import SkillContext
 from housebench.skills.edge import Edge
 from housebench.skills.grasp import MAX_WIDTH
 from housebench.skills.motion import wrap
-from housebench.skills.side import MAX_SKEW, SidePick, _yaws
+from housebench.skills.side import MAX_SKEW, WIDE_SKEW, SidePick, _ways, _yaws
 from housebench.state import ObjectState
-from tests.conftest import built_job, run_skill
+from tests.conftest import built_episode, built_job, run_skill
 
 CAR = AssetAnnotation(name="car", category="toy", size=(0.1, 0.06, 0.049), mass=0.08)
 LEVEL = Support(name="shelf/level", owner="shelf", height=0.8, box=(0.0, 0.0, 0.34, 0.86), clearance=0.38)
@@ -65,3 +65,24 @@ def test_side_pick_takes_a_car_turned_off_square_from_a_bookcase_level():
     assert failure is None, failure
     assert all("car" in obs.finger_contacts[f] for f in ("left", "right"))  # held by contact
     assert obs.objects["car"].pos[2] > start[2] + 0.2  # out of the shelf, in the carry pose
+
+
+def test_a_car_lengthwise_along_the_edge_is_taken_aslant_after_every_straighter_way():
+    ways = _ways(CAR, car_at(math.pi / 2 - math.radians(30)), [FRONT], ceiling=True)  # 60 deg off straight in
+    assert ways and all(aslant for _, _, _, aslant in ways)
+    for edge, yaw, width, _ in ways:
+        assert edge is FRONT and MAX_SKEW < abs(wrap(yaw - math.pi)) <= WIDE_SKEW + 1e-9
+        assert width <= MAX_WIDTH
+    square = _ways(CAR, car_at(0.0), [FRONT], ceiling=True)
+    assert not square[0][3]  # straight in first
+    assert not _ways(CAR, car_at(math.pi / 2), [FRONT], ceiling=False)  # no aslant way without a ceiling
+
+
+@pytest.mark.slow
+def test_side_pick_takes_a_duck_turned_past_the_skew_aslant():
+    episode, ctx, obs = built_episode("clear_shelf", "v004", horizon_s=200.0)  # the duck 46 deg off straight in
+    start = obs.objects["duck"].pos
+    failure, obs = run_skill(episode, ctx, obs, SidePick("duck"))
+    assert failure is None, failure
+    assert all("duck" in obs.finger_contacts[f] for f in ("left", "right"))  # held by contact
+    assert obs.objects["duck"].pos[2] > start[2] + 0.2
