@@ -48,6 +48,7 @@ PITCHES = (0.0, 0.2, 0.35)  # rad the level hand may tip its fingers down, least
 CLEAR = 0.006  # the hand's lowest point stays this far over the surface, m
 GRIP_AT = 0.4  # the fingers take an item with no annotated pinch this far up its height
 TOP_KEEP = 0.03  # m: a side pinch stays this far under an item's top
+SLIM = 2.0  # an item taller than this many times its width is pinched low on its body (``GRIP_AT``)
 MAX_SKEW = math.radians(35)  # under a ceiling the approach turns at most this far from straight in through an edge
 OUT = 0.1  # pre-grasp: fingertips and held object this far outside the edge (the hand comes down clear of the front), m
 BACK_OFF = PALM_BACK + FINGER_HALF + OUT  # m: the shortest way back to the pre-pose
@@ -131,12 +132,20 @@ def grip_height(height: float, at: float | None = None) -> tuple[float, float] |
     return (pitch, dz) if dz <= height - 0.01 else None
 
 
+def slim(asset: AssetAnnotation) -> bool:
+    """Whether ``asset`` is taller than ``SLIM`` times its width: a bottle or a carton, whose top narrows
+    (a shoulder, a gable) and whose square footprint may be a box's."""
+    return asset.size[2] > SLIM * max(asset.size[:2])
+
+
 def pinch_height(asset: AssetAnnotation) -> float | None:
-    """Where a round item's top pinch takes it over its bottom (its widest section: its wall slopes
+    """Where a squat round item's top pinch takes it over its bottom (its widest section: its wall slopes
     elsewhere, and a pinch there squeezed a bowl out downwards), ``TOP_KEEP`` under its top at most;
-    None for any other item (taken at ``GRIP_AT``)."""
+    None for any other item (taken at ``GRIP_AT``): a block, and a slim one (``SLIM``: a bottle, a
+    carton), whose top narrows to a shoulder or a gable (the 1.1 kg juice bottle slid out of a pinch on
+    its shoulder, 0.18 m up, on the withdraw)."""
     point = next((p.point for p in asset.grasps if p.kind == "top_pinch"), None)
-    if point is None or not round_item(asset):
+    if point is None or not round_item(asset) or slim(asset):
         return None
     return min(point[2] + asset.bottom_offset, asset.size[2] - TOP_KEEP)
 
@@ -145,16 +154,26 @@ def _yaws(asset: AssetAnnotation, pose: ObjectState, edge: Edge, skew: float) ->
     """(approach yaw, width across) of the level pinches through ``edge`` within ``skew`` of straight in
     (1 deg steps) whose fingers fit across the item (its extent across them, :func:`extent`: a box a few
     degrees off square turns square as they close): of each span of such yaws the straightest and the
-    narrowest across, narrowest first (the fingers' margin); a round item straight in."""
+    narrowest across, narrowest first (the fingers' margin); a round item straight in, a slim one
+    (:func:`slim`) first as the box it may be (a milk carton taken across its corners, gap 0.0975 m, did
+    not turn square and slid out on the withdraw)."""
     straight = math.atan2(-edge.normal[1], -edge.normal[0])
-    if round_item(asset) and asset.size[0] <= MAX_WIDTH:
-        return [(straight, asset.size[0])]
     rot = rotation(pose.quat)
+    if round_item(asset) and asset.size[0] <= MAX_WIDTH:
+        boxed = _spans(lambda d: float(np.abs(rot.T @ d) @ asset.size), straight, skew) if slim(asset) else []
+        return [*boxed, (straight, asset.size[0])]
+    return _spans(lambda d: extent(asset, rot, d), straight, skew)
+
+
+def _spans(across, straight: float, skew: float) -> list[tuple[float, float]]:
+    """Of each span of yaws within ``skew`` of ``straight`` (1 deg steps) whose width ``across`` the
+    fingers (a function of their closing direction) fits, the straightest and the narrowest, narrowest
+    first."""
     limit = int(math.degrees(skew))
     spans, run = [], []
     for step in range(-limit, limit + 2):
         yaw = straight + math.radians(step)
-        width = extent(asset, rot, np.array([-math.sin(yaw), math.cos(yaw), 0.0])) if step <= limit else math.inf
+        width = across(np.array([-math.sin(yaw), math.cos(yaw), 0.0])) if step <= limit else math.inf
         if width <= MAX_WIDTH:
             run.append((yaw, width))
         elif run:
