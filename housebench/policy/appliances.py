@@ -29,16 +29,19 @@ import math
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from housebench.annotations.schema import ApplianceAnnotation, Support
 from housebench.house.query import HouseQuery
-from housebench.skills.articulate import Close, Open
+from housebench.skills.articulate import Close, Door, Open, door_part
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
 from housebench.skills.body import Pose
 from housebench.skills.edge import support_of
+from housebench.skills.navigate import Navigate, moving_boxes
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place, Release
 from housebench.skills.press import Press, Wait
-from housebench.skills.side import SidePick, SidePlace, side_held
+from housebench.skills.side import SidePick, SidePlace, free_opening, open_edges, side_held
 from housebench.state import Observation, SimState
 from housebench.tasks import goal as g
 from housebench.tasks import refs
@@ -50,6 +53,7 @@ REACH_Z = 0.9  # m: the shelf height a carry into an appliance tries first (then
 WAIT_MARGIN_S = 10.0  # s added to the thermal model's time to the target
 STAGE_OUT = 0.3  # m in front of the appliance's handle: where on the staging surface the item goes
 STAGE_MIN_Z, STAGE_MAX_Z = 0.3, 1.25  # m: a staging surface is no floor, and a top-down place reaches it
+FRONT = 0.8  # m out from an appliance's opening: where the base goes, tucked, after a pull from the door's outer side
 
 
 @dataclass
@@ -257,7 +261,41 @@ class ApplianceFlow:
         if not any(step.target in _needed_doors(self.ctx, obs, s) for s in self.rest if s.verb == "carry"):
             self.ctx.log("decision", step=step.describe(), choice="skip: no carry needs it")  # e.g. not heated
             return obs
-        return (yield from self._retried(lambda: Open(step.target), step.describe(), obs))
+        obs = yield from self._retried(lambda: Open(step.target), step.describe(), obs)
+        if self._outside(step.target, obs):
+            # the carry arm, driven round the door's free edge from the pull's stance, swung it shut (microwave
+            # 1.38 -> 0.25 rad): tucked, the base goes round to the opening first
+            front = self._front(step.target, obs)
+            self.ctx.log("decision", step=step.describe(), choice="tuck, round to the opening", base=front)
+            _, obs = yield Pose("tuck")
+            if front is not None:
+                _, obs = yield Navigate(front, why=f"in front of {step.target}")
+        return obs
+
+    def _outside(self, door: str, obs: Observation) -> bool:
+        """Whether the base stands on ``door``'s outer side (where a handle pull leaves it)."""
+        part = door_part(self.ctx, door)
+        if part is None or part.joint != "revolute":
+            return False
+        hinge = Door(part)
+        normal = hinge.normal(obs.parts.get(door, part.closed))
+        return float(np.dot(np.asarray(obs.base[:2]) - hinge.pivot[:2], normal[:2])) > 0.0
+
+    def _front(self, door: str, obs: Observation) -> tuple[float, float, float] | None:
+        """The base pose ``FRONT`` out from the middle of the opening that the open ``door`` leaves free,
+        facing it (None when its appliance has no surface inside)."""
+        app = next(a for a in self.ctx.scene.house.appliances if a.door == door)
+        inner = refs.inside_supports(app.name, self.ctx.scene.house)
+        if not inner:
+            return None
+        low = min(inner, key=lambda s: s.height)
+        edge = open_edges(self.ctx.scene.house, low)[0]
+        top = low.height + (low.clearance or 0.0)
+        box = free_opening(edge, moving_boxes(self.ctx, obs), low.height, top).box
+        n = np.asarray(edge.normal)
+        mid = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+        at = mid + n * (edge.coord - float(mid @ n) + FRONT)
+        return float(at[0]), float(at[1]), math.atan2(-n[1], -n[0])
 
     def _close(self, step: Step, obs: Observation) -> Script:
         return (yield from self._retried(lambda: Close(step.target), step.describe(), obs))

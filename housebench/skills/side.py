@@ -218,7 +218,7 @@ def _stances(edge: Edge, at: np.ndarray, ahead: float = 0.0) -> Iterator[tuple[f
     return (pose for pose in itertools.chain(square, near) if math.dist(pose[:2], at[:2]) <= REACH)
 
 
-def _opening(edge: Edge, boxes, lo: float, hi: float) -> Support:
+def free_opening(edge: Edge, boxes, lo: float, hi: float) -> Support:
     """The edge's support narrowed along the edge to the widest span that no box just outside the edge
     (``PASS`` deep, between heights ``lo`` and ``hi``) blocks: an open door that swung past square."""
     axis, sign = (0, edge.normal[0]) if edge.normal[0] else (1, edge.normal[1])
@@ -364,7 +364,7 @@ class SidePlace(Place):
             yaw = math.atan2(-n[1], -n[0])
             c, s = math.cos(yaw - yaw_now), math.sin(yaw - yaw_now)
             spin = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-            free = _opening(edge, moving, self.support.height, top + asset.size[2]) if ceiling else self.support
+            free = free_opening(edge, moving, self.support.height, top + asset.size[2]) if ceiling else self.support
             xmin, ymin, xmax, ymax = free.box
             toward = near if self.near or not ceiling else np.array([(xmin + xmax) / 2, (ymin + ymax) / 2])
             foot = toward + n * (edge.coord - toward @ n)  # under a ceiling: square to the free opening
