@@ -150,18 +150,21 @@ def pinch_height(asset: AssetAnnotation) -> float | None:
     return min(point[2] + asset.bottom_offset, asset.size[2] - TOP_KEEP)
 
 
-def _yaws(asset: AssetAnnotation, pose: ObjectState, edge: Edge, skew: float) -> list[tuple[float, float]]:
+def _yaws(
+    asset: AssetAnnotation, pose: ObjectState, edge: Edge, skew: float, ceiling: bool = False
+) -> list[tuple[float, float]]:
     """(approach yaw, width across) of the level pinches through ``edge`` within ``skew`` of straight in
     (1 deg steps) whose fingers fit across the item (its extent across them, :func:`extent`: a box a few
     degrees off square turns square as they close): of each span of such yaws the straightest and the
     narrowest across, narrowest first (the fingers' margin); a round item straight in, a slim one
-    (:func:`slim`) first as the box it may be (a milk carton taken across its corners, gap 0.0975 m, did
-    not turn square and slid out on the withdraw)."""
+    (:func:`slim`) also as the box it may be: on an open top first (a milk carton taken across its corners,
+    gap 0.0975 m, did not turn square and slid out on the withdraw), under a ``ceiling`` after straight in
+    (turned in the fridge, the arm stalled)."""
     straight = math.atan2(-edge.normal[1], -edge.normal[0])
     rot = rotation(pose.quat)
     if round_item(asset) and asset.size[0] <= MAX_WIDTH:
         boxed = _spans(lambda d: float(np.abs(rot.T @ d) @ asset.size), straight, skew) if slim(asset) else []
-        return [*boxed, (straight, asset.size[0])]
+        return [(straight, asset.size[0]), *boxed] if ceiling else [*boxed, (straight, asset.size[0])]
     return _spans(lambda d: extent(asset, rot, d), straight, skew)
 
 
@@ -285,7 +288,7 @@ class SidePick(Pick):
         corners, centre = _corners(asset, pose), (box[:2] + box[3:5]) / 2
         entries = []
         for edge in open_edges(ctx.scene.house, support):
-            for yaw, width in _yaws(asset, pose, edge, MAX_SKEW if ceiling else math.pi / 4):
+            for yaw, width in _yaws(asset, pose, edge, MAX_SKEW if ceiling else math.pi / 4, ceiling):
                 a = np.array([math.cos(yaw), math.sin(yaw)])
                 near, far = float(np.min(corners @ a)), float(np.max(corners @ a))
                 pad = np.array([*(centre + a * (near + PALM_BACK - centre @ a)), support.height + dz])

@@ -82,7 +82,7 @@ def test_round_items_are_pinched_at_their_annotated_pinch_others_low():
     assert grip_height(juice.size[2])[1] < 0.16  # the bottle's cylinder ends at 0.16 m, its shoulder above
 
 
-def test_a_carton_is_approached_square_to_a_face_a_bowl_straight_in():
+def test_a_carton_on_an_open_top_is_taken_square_to_a_face_a_bowl_straight_in():
     assets = _assets()
     shelf = next(s for s in _house().supports if s.name == "fridge/shelf_2")
     edge = open_edges(_house(), shelf)[0]
@@ -93,6 +93,7 @@ def test_a_carton_is_approached_square_to_a_face_a_bowl_straight_in():
     assert width == pytest.approx(0.07, abs=1e-3)  # across two faces (straight in: 0.096)
     assert abs(abs(yaw - straight) - math.pi / 6) < 0.02
     assert yaws[-1] == (straight, 0.07)  # a bottle is round: straight in stays a way
+    assert _yaws(assets["milk"], turned, edge, MAX_SKEW, ceiling=True) == [yaws[-1], *yaws[:-1]]  # in the fridge
     assert _yaws(assets["oatmeal"], turned, edge, MAX_SKEW) == [(straight, assets["oatmeal"].size[0])]
 
 
