@@ -33,11 +33,11 @@ import numpy as np
 
 from housebench.annotations.schema import ApplianceAnnotation, Support
 from housebench.house.query import HouseQuery
-from housebench.skills.articulate import Close, Door, Open, door_part
+from housebench.skills.articulate import Close, Door, Open, door_part, seg_dist
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
 from housebench.skills.body import Pose
 from housebench.skills.edge import support_of
-from housebench.skills.navigate import Navigate, moving_boxes
+from housebench.skills.navigate import OPEN_PART, Navigate, moving_boxes
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place, Release
 from housebench.skills.press import Press, Wait
@@ -54,6 +54,7 @@ WAIT_MARGIN_S = 10.0  # s added to the thermal model's time to the target
 STAGE_OUT = 0.3  # m in front of the appliance's handle: where on the staging surface the item goes
 STAGE_MIN_Z, STAGE_MAX_Z = 0.3, 1.25  # m: a staging surface is no floor, and a top-down place reaches it
 FRONT = 0.8  # m out from an appliance's opening: where the base goes, tucked, after a pull from the door's outer side
+LEAD_CLEAR = 0.45  # m: a carry's base goes first to that pose when it stands this far off the open door
 
 
 @dataclass
@@ -360,6 +361,10 @@ class ApplianceFlow:
                     ctx.log("decision", step=step.describe(), attempt=attempt, choice="re-pick")
                     continue
             support = supports[0]
+            front = self._lead_in(support, obs)
+            if front is not None:  # the last leg in: square to the opening, off the door's edge
+                ctx.log("decision", step=step.describe(), choice="round to the opening", base=front)
+                _, obs = yield Navigate(front, why=f"in front of {support.name}", skip=(obj,))
             failure, obs = yield SidePlace(obj, support)
             if self._placed(obj, support, obs):
                 return obs
@@ -375,6 +380,24 @@ class ApplianceFlow:
         if obs.touching():
             _, obs = yield Release()
         return obs
+
+    def _lead_in(self, support: Support, obs: Observation) -> tuple[float, float, float] | None:
+        """The pose in front of the opening (:meth:`_front`) of the appliance ``support`` is in, when its
+        door is open and that pose keeps ``LEAD_CLEAR`` off the door (the microwave's): the carried hand,
+        driven straight to the place's stance from the fridge, shoved the microwave door from 1.77 to 1.0
+        rad and the place stalled against it (shoulder_pan 0.23 rad off)."""
+        app = _owner([support], self.ctx)
+        part = door_part(self.ctx, app.door) if app is not None and app.door else None
+        if (
+            part is None
+            or part.joint != "revolute"
+            or abs(obs.parts.get(part.name, part.closed) - part.closed) < OPEN_PART
+        ):
+            return None
+        front = self._front(part.name, obs)
+        hinge, edge = Door(part).segment(obs.parts[part.name])
+        clear = front is not None and seg_dist(np.asarray(front[:2]), hinge, edge) >= LEAD_CLEAR
+        return front if clear else None
 
     def _staging(self, obj: str, step: Step, obs: Observation) -> Support | None:
         """Where an item with no side grasp where it stands is set down first (from above) for one: the

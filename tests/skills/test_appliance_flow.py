@@ -256,3 +256,18 @@ def test_a_pull_that_leaves_the_robot_behind_the_door_tucks_and_goes_round_to_th
     assert cavity[0].box[1] < y < part_box(door, 1.395)[1]  # beside the open door, not behind it
     _, skill = after_open((x, y, yaw))
     assert type(skill).__name__ == "SidePick"  # in front already: on to the carry
+
+
+def test_a_carry_into_the_microwave_comes_in_square_to_its_opening_not_the_fridge():
+    """Driven straight from the fridge to the place's stance, the carried hand shoved the open microwave
+    door (1.77 -> 1.0 rad) and the place stalled against it: the base first stops in front of the opening,
+    where that pose stands clear of the door; the fridge's own door leaves no such pose."""
+    ctx, state = _ctx_state("heat_breakfast", "v000")
+    flow = ApplianceFlow(ctx, _obs(state), attempts=1)
+    supports = {s.name: s for s in ctx.scene.house.supports}
+    opened = state.model_copy(deep=True)
+    opened.joints.update({"microwave/door": 1.77, "fridge/door": 1.27})
+    x, y, yaw = flow._lead_in(supports["microwave/bottom"], _obs(opened))
+    assert x == pytest.approx(supports["microwave/bottom"].box[2] + 0.8) and abs(abs(yaw) - math.pi) < 1e-6
+    assert flow._lead_in(supports["fridge/shelf_2"], _obs(opened)) is None  # 0.27 m from the door's edge
+    assert flow._lead_in(supports["microwave/bottom"], _obs(state)) is None  # shut: no door to keep off
