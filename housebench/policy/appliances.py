@@ -7,7 +7,10 @@ opened (``open``, by the handle) and closed (``close``, by its face) with the ha
 carries (a side pick, then a side place on a surface inside the cavity or outside it; an item the side
 pick does not reach on an open top is first *staged*: picked from above and set down at the front of the
 open top nearest the appliance; the arm tucked before every close, so the close drives in tucked and
-unfolds at its stance, and before an open when the hand points down):
+unfolds at its stance, and before an open when the hand points down; after a pull that leaves the robot
+on the door's outer side the arm tucks and the base drives round to the opening, and a carry into an
+appliance stops in front of its opening first where that stands clear of the open door (the microwave's:
+driven past it, the carry arm swung it shut; the fridge's door leaves no such pose)):
 
 1. the doors the first carries need are opened;
 2. the carries: into the microwave first (it heats while the hand does the rest), then the others; a
