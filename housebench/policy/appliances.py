@@ -7,7 +7,10 @@ opened (``open``, by the handle) and closed (``close``, by its face) with the ha
 carries (a side pick, then a side place on a surface inside the cavity or outside it; an item the side
 pick does not reach on an open top is first *staged*: picked from above and set down at the front of the
 open top nearest the appliance; the arm tucked before every close, so the close drives in tucked and
-unfolds at its stance, and before an open when the hand points down):
+unfolds at its stance, and before an open when the hand points down; after a pull that leaves the robot
+on the door's outer side the arm tucks and the base drives round to the opening, and a carry into an
+appliance stops in front of its opening first where that stands clear of the open door (the microwave's:
+driven past it, the carry arm swung it shut; the fridge's door leaves no such pose)):
 
 1. the doors the first carries need are opened;
 2. the carries: into the microwave first (it heats while the hand does the rest), then the others; a
@@ -29,16 +32,19 @@ import math
 from collections.abc import Generator
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from housebench.annotations.schema import ApplianceAnnotation, Support
 from housebench.house.query import HouseQuery
-from housebench.skills.articulate import Close, Open
+from housebench.skills.articulate import Close, Door, Open, door_part, seg_dist
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
 from housebench.skills.body import Pose
 from housebench.skills.edge import support_of
+from housebench.skills.navigate import OPEN_PART, Navigate, moving_boxes
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place, Release
 from housebench.skills.press import Press, Wait
-from housebench.skills.side import SidePick, SidePlace, side_held
+from housebench.skills.side import SidePick, SidePlace, free_opening, open_edges, side_held
 from housebench.state import Observation, SimState
 from housebench.tasks import goal as g
 from housebench.tasks import refs
@@ -50,6 +56,8 @@ REACH_Z = 0.9  # m: the shelf height a carry into an appliance tries first (then
 WAIT_MARGIN_S = 10.0  # s added to the thermal model's time to the target
 STAGE_OUT = 0.3  # m in front of the appliance's handle: where on the staging surface the item goes
 STAGE_MIN_Z, STAGE_MAX_Z = 0.3, 1.25  # m: a staging surface is no floor, and a top-down place reaches it
+FRONT = 0.8  # m out from an appliance's opening: where the base goes, tucked, after a pull from the door's outer side
+LEAD_CLEAR = 0.45  # m: a carry's base goes first to that pose when it stands this far off the open door
 
 
 @dataclass
@@ -257,7 +265,41 @@ class ApplianceFlow:
         if not any(step.target in _needed_doors(self.ctx, obs, s) for s in self.rest if s.verb == "carry"):
             self.ctx.log("decision", step=step.describe(), choice="skip: no carry needs it")  # e.g. not heated
             return obs
-        return (yield from self._retried(lambda: Open(step.target), step.describe(), obs))
+        obs = yield from self._retried(lambda: Open(step.target), step.describe(), obs)
+        if self._outside(step.target, obs):
+            # the carry arm, driven round the door's free edge from the pull's stance, swung it shut (microwave
+            # 1.38 -> 0.25 rad): tucked, the base goes round to the opening first
+            front = self._front(step.target, obs)
+            self.ctx.log("decision", step=step.describe(), choice="tuck, round to the opening", base=front)
+            _, obs = yield Pose("tuck")
+            if front is not None:
+                _, obs = yield Navigate(front, why=f"in front of {step.target}")
+        return obs
+
+    def _outside(self, door: str, obs: Observation) -> bool:
+        """Whether the base stands on ``door``'s outer side (where a handle pull leaves it)."""
+        part = door_part(self.ctx, door)
+        if part is None or part.joint != "revolute":
+            return False
+        hinge = Door(part)
+        normal = hinge.normal(obs.parts.get(door, part.closed))
+        return float(np.dot(np.asarray(obs.base[:2]) - hinge.pivot[:2], normal[:2])) > 0.0
+
+    def _front(self, door: str, obs: Observation) -> tuple[float, float, float] | None:
+        """The base pose ``FRONT`` out from the middle of the opening that the open ``door`` leaves free,
+        facing it (None when its appliance has no surface inside)."""
+        app = next(a for a in self.ctx.scene.house.appliances if a.door == door)
+        inner = refs.inside_supports(app.name, self.ctx.scene.house)
+        if not inner:
+            return None
+        low = min(inner, key=lambda s: s.height)
+        edge = open_edges(self.ctx.scene.house, low)[0]
+        top = low.height + (low.clearance or 0.0)
+        box = free_opening(edge, moving_boxes(self.ctx, obs), low.height, top).box
+        n = np.asarray(edge.normal)
+        mid = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+        at = mid + n * (edge.coord - float(mid @ n) + FRONT)
+        return float(at[0]), float(at[1]), math.atan2(-n[1], -n[0])
 
     def _close(self, step: Step, obs: Observation) -> Script:
         return (yield from self._retried(lambda: Close(step.target), step.describe(), obs))
@@ -322,6 +364,10 @@ class ApplianceFlow:
                     ctx.log("decision", step=step.describe(), attempt=attempt, choice="re-pick")
                     continue
             support = supports[0]
+            front = self._lead_in(support, obs)
+            if front is not None:  # the last leg in: square to the opening, off the door's edge
+                ctx.log("decision", step=step.describe(), choice="round to the opening", base=front)
+                _, obs = yield Navigate(front, why=f"in front of {support.name}", skip=(obj,))
             failure, obs = yield SidePlace(obj, support)
             if self._placed(obj, support, obs):
                 return obs
@@ -337,6 +383,24 @@ class ApplianceFlow:
         if obs.touching():
             _, obs = yield Release()
         return obs
+
+    def _lead_in(self, support: Support, obs: Observation) -> tuple[float, float, float] | None:
+        """The pose in front of the opening (:meth:`_front`) of the appliance ``support`` is in, when its
+        door is open and that pose keeps ``LEAD_CLEAR`` off the door (the microwave's): the carried hand,
+        driven straight to the place's stance from the fridge, shoved the microwave door from 1.77 to 1.0
+        rad and the place stalled against it (shoulder_pan 0.23 rad off)."""
+        app = _owner([support], self.ctx)
+        part = door_part(self.ctx, app.door) if app is not None and app.door else None
+        if (
+            part is None
+            or part.joint != "revolute"
+            or abs(obs.parts.get(part.name, part.closed) - part.closed) < OPEN_PART
+        ):
+            return None
+        front = self._front(part.name, obs)
+        hinge, edge = Door(part).segment(obs.parts[part.name])
+        clear = front is not None and seg_dist(np.asarray(front[:2]), hinge, edge) >= LEAD_CLEAR
+        return front if clear else None
 
     def _staging(self, obj: str, step: Step, obs: Observation) -> Support | None:
         """Where an item with no side grasp where it stands is set down first (from above) for one: the

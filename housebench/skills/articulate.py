@@ -115,7 +115,8 @@ class Door:
         return self.pivot[:2], (self.pivot + self.turn(self.radial * self.length, q))[:2]
 
 
-def _seg_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+def seg_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    """The distance from ``p`` to the segment ``a``-``b``."""
     ab = b - a
     t = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-12), 0.0, 1.0))
     return float(np.linalg.norm(p - (a + ab * t)))
@@ -294,7 +295,7 @@ class _Articulate(PartSkill):
 
         def accept(pose, spare: bool) -> bool:
             p = np.array(pose[:2])
-            if any(_seg_dist(p, a, b) < BASE_CLEAR for a, b in segments):
+            if any(seg_dist(p, a, b) < BASE_CLEAR for a, b in segments):
                 return False
             if mode != "handle" and np.dot(p - start_pad[:2], start_out[:2]) <= PUSH_SIDE[mode]:
                 return False  # a push needs the robot on the side it pushes from

@@ -51,6 +51,7 @@ PITCHES = (0.0, 0.2, 0.35)  # rad the level hand may tip its fingers down, least
 CLEAR = 0.006  # the hand's lowest point stays this far over the surface, m
 GRIP_AT = 0.4  # the fingers take an item with no annotated pinch this far up its height
 TOP_KEEP = 0.03  # m: a side pinch stays this far under an item's top
+SLIM = 2.0  # an item taller than this many times its width is pinched low on its body (``GRIP_AT``)
 MAX_SKEW = math.radians(35)  # under a ceiling the approach turns at most this far from straight in through an edge
 WIDE_SKEW = math.radians(65)  # ... or this far where no way within MAX_SKEW reaches (an item lengthwise along it)
 OUT = 0.1  # pre-grasp: fingertips and held object this far outside the edge (the hand comes down clear of the front), m
@@ -137,30 +138,51 @@ def grip_height(height: float, at: float | None = None) -> tuple[float, float] |
     return (pitch, dz) if dz <= height - 0.01 else None
 
 
+def slim(asset: AssetAnnotation) -> bool:
+    """Whether ``asset`` is taller than ``SLIM`` times its width: a bottle or a carton, whose top narrows
+    (a shoulder, a gable) and whose square footprint may be a box's."""
+    return asset.size[2] > SLIM * max(asset.size[:2])
+
+
 def pinch_height(asset: AssetAnnotation) -> float | None:
-    """Where a round item's top pinch takes it over its bottom (its widest section: its wall slopes
+    """Where a squat round item's top pinch takes it over its bottom (its widest section: its wall slopes
     elsewhere, and a pinch there squeezed a bowl out downwards), ``TOP_KEEP`` under its top at most;
-    None for any other item (taken at ``GRIP_AT``)."""
+    None for any other item (taken at ``GRIP_AT``): a block, and a slim one (``SLIM``: a bottle, a
+    carton), whose top narrows to a shoulder or a gable (the 1.1 kg juice bottle slid out of a pinch on
+    its shoulder, 0.18 m up, on the withdraw)."""
     point = next((p.point for p in asset.grasps if p.kind == "top_pinch"), None)
-    if point is None or not round_item(asset):
+    if point is None or not round_item(asset) or slim(asset):
         return None
     return min(point[2] + asset.bottom_offset, asset.size[2] - TOP_KEEP)
 
 
-def _yaws(asset: AssetAnnotation, pose: ObjectState, edge: Edge, skew: float) -> list[tuple[float, float]]:
+def _yaws(
+    asset: AssetAnnotation, pose: ObjectState, edge: Edge, skew: float, ceiling: bool = False
+) -> list[tuple[float, float]]:
     """(approach yaw, width across) of the level pinches through ``edge`` within ``skew`` of straight in
     (1 deg steps) whose fingers fit across the item (its extent across them, :func:`extent`: a box a few
     degrees off square turns square as they close): of each span of such yaws the straightest and the
-    narrowest across, narrowest first (the fingers' margin); a round item straight in."""
+    narrowest across, narrowest first (the fingers' margin); a round item straight in, a slim one
+    (:func:`slim`) also as the box it may be: on an open top first (a milk carton taken across its corners,
+    gap 0.0975 m, did not turn square and slid out on the withdraw), under a ``ceiling`` after straight in
+    (turned in the fridge, the arm stalled)."""
     straight = math.atan2(-edge.normal[1], -edge.normal[0])
-    if round_item(asset) and asset.size[0] <= MAX_WIDTH:
-        return [(straight, asset.size[0])]
     rot = rotation(pose.quat)
+    if round_item(asset) and asset.size[0] <= MAX_WIDTH:
+        boxed = _spans(lambda d: float(np.abs(rot.T @ d) @ asset.size), straight, skew) if slim(asset) else []
+        return [(straight, asset.size[0]), *boxed] if ceiling else [*boxed, (straight, asset.size[0])]
+    return _spans(lambda d: extent(asset, rot, d), straight, skew)
+
+
+def _spans(across, straight: float, skew: float) -> list[tuple[float, float]]:
+    """Of each span of yaws within ``skew`` of ``straight`` (1 deg steps) whose width ``across`` the
+    fingers (a function of their closing direction) fits, the straightest and the narrowest, narrowest
+    first."""
     limit = int(math.degrees(skew))
     spans, run = [], []
     for step in range(-limit, limit + 2):
         yaw = straight + math.radians(step)
-        width = extent(asset, rot, np.array([-math.sin(yaw), math.cos(yaw), 0.0])) if step <= limit else math.inf
+        width = across(np.array([-math.sin(yaw), math.cos(yaw), 0.0])) if step <= limit else math.inf
         if width <= MAX_WIDTH:
             run.append((yaw, width))
         elif run:
@@ -179,11 +201,11 @@ def _ways(asset: AssetAnnotation, pose: ObjectState, open_: list[Edge], ceiling:
     within ``MAX_SKEW`` of straight in under a ``ceiling`` (an eighth turn on an open top), then, under
     a ceiling, those up to ``WIDE_SKEW`` off (``aslant``: the item lies lengthwise along the edge)."""
     skew = MAX_SKEW if ceiling else math.pi / 4
-    ways = [(edge, yaw, width, False) for edge in open_ for yaw, width in _yaws(asset, pose, edge, skew)]
+    ways = [(edge, yaw, width, False) for edge in open_ for yaw, width in _yaws(asset, pose, edge, skew, ceiling)]
     if ceiling:
         for edge in open_:
             straight = math.atan2(-edge.normal[1], -edge.normal[0])
-            wide = _yaws(asset, pose, edge, WIDE_SKEW)
+            wide = _yaws(asset, pose, edge, WIDE_SKEW, ceiling)
             ways += [(edge, yaw, width, True) for yaw, width in wide if abs(wrap(yaw - straight)) > skew + 1e-9]
     return ways
 
@@ -219,7 +241,7 @@ def _stances(edge: Edge, at: np.ndarray, ahead: float = 0.0) -> Iterator[tuple[f
     return (pose for pose in itertools.chain(square, near) if math.dist(pose[:2], at[:2]) <= REACH)
 
 
-def _opening(edge: Edge, boxes, lo: float, hi: float) -> Support:
+def free_opening(edge: Edge, boxes, lo: float, hi: float) -> Support:
     """The edge's support narrowed along the edge to the widest span that no box just outside the edge
     (``PASS`` deep, between heights ``lo`` and ``hi``) blocks: an open door that swung past square."""
     axis, sign = (0, edge.normal[0]) if edge.normal[0] else (1, edge.normal[1])
@@ -366,7 +388,7 @@ class SidePlace(Place):
             yaw = math.atan2(-n[1], -n[0])
             c, s = math.cos(yaw - yaw_now), math.sin(yaw - yaw_now)
             spin = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-            free = _opening(edge, moving, self.support.height, top + asset.size[2]) if ceiling else self.support
+            free = free_opening(edge, moving, self.support.height, top + asset.size[2]) if ceiling else self.support
             xmin, ymin, xmax, ymax = free.box
             toward = near if self.near or not ceiling else np.array([(xmin + xmax) / 2, (ymin + ymax) / 2])
             foot = toward + n * (edge.coord - toward @ n)  # under a ceiling: square to the free opening

@@ -15,6 +15,7 @@ from housebench.robot.kinematics import side
 from housebench.skills.base import SkillContext
 from housebench.skills.edge import support_of
 from housebench.skills.motion import ik, ready_arm
+from housebench.skills.navigate import part_box
 from housebench.skills.side import side_held
 from housebench.state import ObjectState, Observation, SimState
 from housebench.tasks import goal as g
@@ -218,3 +219,55 @@ def test_every_close_starts_tucked_an_open_only_from_a_hand_pointing_down():
     cavity = [s for s in ctx.scene.house.supports if s.name == "microwave/bottom"]
     flow.steps = [Step("open", "microwave/door"), Step("carry", "oatmeal", cavity)]
     assert type(next(flow.run(obs))).__name__ == "Open"  # the level hand opens as it is
+
+
+def test_a_pull_that_leaves_the_robot_behind_the_door_tucks_and_goes_round_to_the_opening():
+    """The handle pull leaves the robot on the microwave door's outer side; its carry arm, driven round the
+    door's free edge to the pick, swung the door shut (heat_soda_can v003: 1.38 -> 0.25 rad): the flow
+    tucks and drives round to the opening first. From in front of the opening it goes on to the carry."""
+    job = built_job("heat_soda_can", "v003", "noop", horizon_s=400.0, pose_noise_m=0.0)
+    episode = job.open()
+    obs = episode.reset(0)
+    ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)
+    cavity = [s for s in ctx.scene.house.supports if s.name == "microwave/bottom"]
+    opened = {**obs.parts, "microwave/door": 1.395}
+    state = obs.state.model_copy(update={"joints": {**obs.state.joints, "microwave/door": 1.395}})
+
+    def at(base):
+        return dataclasses.replace(obs, base=base, parts=opened, state=state)
+
+    def after_open(base):
+        flow = ApplianceFlow(ctx, obs, attempts=1)
+        flow.steps = [Step("open", "microwave/door"), Step("carry", "can", cavity)]
+        script = flow.run(obs)
+        skill = next(script)
+        while type(skill).__name__ != "Open":
+            skill = script.send((None, obs))
+        return script, script.send((None, at(base)))
+
+    behind = (1.118, 2.023, -2.443)  # the pull's stance, measured
+    script, skill = after_open(behind)
+    assert skill.name == "tuck"
+    go = script.send((None, at(behind)))
+    assert type(go).__name__ == "Navigate"
+    x, y, yaw = go.pose
+    door = next(p for p in ctx.scene.house.articulated if p.name == "microwave/door")
+    assert x == pytest.approx(cavity[0].box[2] + 0.8) and abs(abs(yaw) - math.pi) < 1e-6  # square to the opening
+    assert cavity[0].box[1] < y < part_box(door, 1.395)[1]  # beside the open door, not behind it
+    _, skill = after_open((x, y, yaw))
+    assert type(skill).__name__ == "SidePick"  # in front already: on to the carry
+
+
+def test_a_carry_into_the_microwave_comes_in_square_to_its_opening_not_the_fridge():
+    """Driven straight from the fridge to the place's stance, the carried hand shoved the open microwave
+    door (1.77 -> 1.0 rad) and the place stalled against it: the base first stops in front of the opening,
+    where that pose stands clear of the door; the fridge's own door leaves no such pose."""
+    ctx, state = _ctx_state("heat_breakfast", "v000")
+    flow = ApplianceFlow(ctx, _obs(state), attempts=1)
+    supports = {s.name: s for s in ctx.scene.house.supports}
+    opened = state.model_copy(deep=True)
+    opened.joints.update({"microwave/door": 1.77, "fridge/door": 1.27})
+    x, y, yaw = flow._lead_in(supports["microwave/bottom"], _obs(opened))
+    assert x == pytest.approx(supports["microwave/bottom"].box[2] + 0.8) and abs(abs(yaw) - math.pi) < 1e-6
+    assert flow._lead_in(supports["fridge/shelf_2"], _obs(opened)) is None  # 0.27 m from the door's edge
+    assert flow._lead_in(supports["microwave/bottom"], _obs(state)) is None  # shut: no door to keep off

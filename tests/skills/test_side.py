@@ -17,17 +17,21 @@ from housebench.skills.base import SkillContext
 from housebench.skills.navigate import obstacle_boxes
 from housebench.skills.side import (
     GRIP_AT,
+    MAX_SKEW,
     PALM,
     REACH,
     TIP,
     TOP_KEEP,
     SidePick,
     SidePlace,
+    _yaws,
     grip_height,
     low_ceiling,
     open_edges,
     pinch_height,
+    slim,
 )
+from housebench.state import ObjectState
 from housebench.tasks import goal as g
 from tests.conftest import ROOT, built_job, run_skill
 
@@ -59,15 +63,38 @@ def test_short_items_are_taken_with_the_fingertips_tipped_down_clear_of_the_surf
     assert grip_height(0.02) is None  # a book lying flat: the fingers would pass over it
 
 
-def test_round_items_are_pinched_at_their_annotated_pinch_others_low():
+def _assets():
     path = Path(ROOT) / "annotations/assets.json"
     if not path.exists():
         pytest.skip("built annotations missing: dvc repro annotate")
-    assets = AssetsFile.model_validate_json(path.read_text()).assets
+    return AssetsFile.model_validate_json(path.read_text()).assets
+
+
+def test_round_items_are_pinched_at_their_annotated_pinch_others_low():
+    assets = _assets()
     oatmeal, tissue = assets["oatmeal"], assets["tissue_box"]
     at = pinch_height(oatmeal)  # towards the annotated pinch by the rim, the bowl's widest, off its sloping wall
     assert GRIP_AT * oatmeal.size[2] < at <= min(oatmeal.grasps[0].point[2], oatmeal.size[2] - TOP_KEEP)
     assert pinch_height(tissue) is None  # a block: anywhere, taken at GRIP_AT
+    juice, milk = assets["juice_bottle"], assets["milk"]
+    assert slim(juice) and slim(milk) and not slim(oatmeal)
+    assert pinch_height(juice) is None and pinch_height(milk) is None  # low on the body: not on the shoulder
+    assert grip_height(juice.size[2])[1] < 0.16  # the bottle's cylinder ends at 0.16 m, its shoulder above
+
+
+def test_a_carton_on_an_open_top_is_taken_square_to_a_face_a_bowl_straight_in():
+    assets = _assets()
+    shelf = next(s for s in _house().supports if s.name == "fridge/shelf_2")
+    edge = open_edges(_house(), shelf)[0]
+    straight = math.atan2(-edge.normal[1], -edge.normal[0])
+    turned = ObjectState(pos=(0.4, 3.0, 0.9), quat=(math.cos(math.pi / 12), 0.0, 0.0, math.sin(math.pi / 12)))  # 30 deg
+    yaws = _yaws(assets["milk"], turned, edge, MAX_SKEW)
+    yaw, width = yaws[0]
+    assert width == pytest.approx(0.07, abs=1e-3)  # across two faces (straight in: 0.096)
+    assert abs(abs(yaw - straight) - math.pi / 6) < 0.02
+    assert yaws[-1] == (straight, 0.07)  # a bottle is round: straight in stays a way
+    assert _yaws(assets["milk"], turned, edge, MAX_SKEW, ceiling=True) == [yaws[-1], *yaws[:-1]]  # in the fridge
+    assert _yaws(assets["oatmeal"], turned, edge, MAX_SKEW) == [(straight, assets["oatmeal"].size[0])]
 
 
 def _episode(task: str, variant: str):
@@ -90,6 +117,13 @@ def test_side_pick_takes_a_toy_car_from_under_a_bookcase_level():
     obs = _run(episode, ctx, obs, SidePick("car"))
     assert all("car" in obs.finger_contacts[f] for f in ("left", "right"))  # held by contact
     assert obs.objects["car"].pos[2] > start[2] + 0.2  # out of the shelf, in the carry pose
+
+
+@pytest.mark.slow
+def test_side_pick_holds_a_heavy_carton_turned_off_square_through_the_withdraw():
+    episode, obs, ctx = _episode("restock_fridge", "v011")  # the milk (1.05 kg) on the island, 45 deg off
+    obs = _run(episode, ctx, obs, SidePick("milk"))
+    assert obs.holding("milk") and obs.gripper_opening < 0.075  # across two faces, not two corners
 
 
 @pytest.mark.slow
