@@ -42,6 +42,7 @@ STROKES = 4  # pushes of one item from one stance (more while it is short of the
 TILTS = (0.3, 0.6)  # rad the pushing fingers lean back (room for the wrist by a wall, reach over a deep top)
 DESCENT = 0.15  # the pinch's hand comes down to its pre-pose outside the edge from this far above it, m
 STACK_IN = 0.02  # a stacked item's centre lands this far inside the footprint under it, m
+PLACE_IN = 0.015  # an item set down at an edge has its centre this far inside the support, m
 PAIR_IN = 0.01  # ... and the two items' centre of mass this far inside the surface under them, m
 PUSH_REACH = 1.0  # m from the base to the pad behind the item: leaning fingers reach further than upright ones
 
@@ -347,7 +348,7 @@ def _along(edge: Edge, near) -> list[tuple[float, float]]:
 
 def _clear(ctx: SkillContext, obs: Observation, obj: str, support: Support, centre) -> bool:
     xmin, ymin, xmax, ymax = support.box
-    if not (xmin + 0.03 <= centre[0] <= xmax - 0.03 and ymin + 0.03 <= centre[1] <= ymax - 0.03):
+    if not (xmin + PLACE_IN <= centre[0] <= xmax - PLACE_IN and ymin + PLACE_IN <= centre[1] <= ymax - PLACE_IN):
         return False
     size = ctx.scene.objects[obj].asset.size
     r = math.hypot(size[0], size[1]) / 2
