@@ -69,10 +69,10 @@ class Edge:
         n = np.array(self.normal)
         t = np.array([-n[1], n[0]])
         foot = at[:2] + n * (self.coord - float(at[:2] @ n))
-        for dist in dists:
-            for shift in shifts:
-                x, y = foot + n * dist + t * shift
-                for turn in turns:
+        for turn in turns:  # every pose square on first (a stance search tries a limited number)
+            for dist in dists:
+                for shift in shifts:
+                    x, y = foot + n * dist + t * shift
                     yield float(x), float(y), math.atan2(-n[1], -n[0]) + turn
 
 
@@ -238,6 +238,7 @@ class PlaceAtEdge(Skill):
 
     name = "place"
     timeout_s = 120.0
+    in_front = False  # each edge only from stances in front of it (else rings round them all, nearest first)
 
     def __init__(self, obj: str, support: Support, near: tuple[float, float] | None = None) -> None:
         self.obj, self.support, self.near = obj, support, near
@@ -263,19 +264,21 @@ class PlaceAtEdge(Skill):
             target[2] = height + 0.01 + hold_dz
             options.append((target, [side_pinch(normal)]))
             normals.append(n)
-            front = Edge(self.support, normal, float(np.dot(foot, normal)))  # stand facing it, not reach round
+            front = Edge(self.support, normal, float(np.dot(foot, normal)))
             fronts.append(front.stances(np.asarray(foot, float), dists=PINCH_STAND, turns=PINCH_TURNS))
         if not options:
             raise self.fail(Reason.NO_SPACE, support=self.support.name)
         ctx.log("decision", skill=self.name, edges=len(options))
-        for k, front in enumerate(fronts):  # each edge from a stance in front of it
-            found = stance_search(ctx, obs, [options[k]], UP * 0.1, skip=(self.obj,), poses=front)
+        every = range(len(options))
+        searches = [([k], fronts[k]) for k in every] if self.in_front else [(list(every), None)]
+        for ks, poses in searches:
+            found = stance_search(ctx, obs, [options[k] for k in ks], UP * 0.1, skip=(self.obj,), poses=poses)
             if found is not None:
                 break
         else:
             raise self.fail(Reason.UNREACHABLE, support=self.support.name)
-        pose, (above, at, rot, _) = found
-        target, n = options[k][0], normals[k]
+        pose, (above, at, rot, j) = found
+        target, n = options[ks[j]][0], normals[ks[j]]
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
         obs = yield from cartesian(self.name, obs, ctx, target + UP * 0.1, rot, fallback=above, avoid=True)
         obs = yield from cartesian(self.name, obs, ctx, target, rot, fallback=at)
@@ -297,7 +300,11 @@ class StackAtEdge(PlaceAtEdge):
     """``PlaceAtEdge`` onto another flat item (``support`` its top face, ``support.owner`` the item): the
     held end over one of that item's own sides (its yaw, not its world box), where the held item's centre
     lands ``STACK_IN`` inside its footprint and the two items' centre of mass ``PAIR_IN`` inside the
-    surface under them (the side over that surface's edge too: the lower item overhangs it), deepest first."""
+    surface under them (the side over that surface's edge too: the lower item overhangs it), deepest first;
+    each side from stances in front of it (from rings round all four, the arm swept the held item through
+    the lower one to reach a far side)."""
+
+    in_front = True
 
     def spots(self, ctx: SkillContext, obs: Observation, reach_in: float) -> Iterator[tuple]:
         base = self.support.owner
