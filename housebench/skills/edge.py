@@ -5,9 +5,12 @@ overhang, fingers closing vertically; set down with the held end over a support'
   towards the robot until the item overhangs the edge by ``OVERHANG`` (its centre stays on the
   support); the robot stands facing that edge.
 - ``pick`` at the overhang (:class:`PickOverhang`): the hand horizontal, fingers above and below the
-  overhang, pad centre ``TIP_OFF`` + 38.5 mm out from the edge.
+  overhang, pad centre ``TIP_OFF`` + 38.5 mm out from the edge; down to its pre-pose from above,
+  outside the edge; the base square on to the edge or turned up to 0.5 rad off it.
 - ``place`` at an edge (:class:`PlaceAtEdge`): the item lowered flat onto a support with the held end
   over the edge (the lower finger passes outside it), released, the hand drawn out.
+- ``stack`` of a flat item (:class:`StackAtEdge`, for ``hand.Stack``): the same over one of the lower
+  flat item's own sides, from a stance in front of that side.
 """
 
 from __future__ import annotations
