@@ -5,9 +5,12 @@ overhang, fingers closing vertically; set down with the held end over a support'
   towards the robot until the item overhangs the edge by ``OVERHANG`` (its centre stays on the
   support); the robot stands facing that edge.
 - ``pick`` at the overhang (:class:`PickOverhang`): the hand horizontal, fingers above and below the
-  overhang, pad centre ``TIP_OFF`` + 38.5 mm out from the edge.
+  overhang, pad centre ``TIP_OFF`` + 38.5 mm out from the edge; down to its pre-pose from above,
+  outside the edge; the base square on to the edge or turned up to 0.5 rad off it.
 - ``place`` at an edge (:class:`PlaceAtEdge`): the item lowered flat onto a support with the held end
   over the edge (the lower finger passes outside it), released, the hand drawn out.
+- ``stack`` of a flat item (:class:`StackAtEdge`, for ``hand.Stack``): the same over one of the lower
+  flat item's own sides, from a stance in front of that side.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from housebench.skills.motion import cartesian, hold, pad_pose
 from housebench.skills.pick import CLOSED, OPEN, UP, Pick, approach, grasp_at, stance_search, to_carry
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
-from housebench.tasks.geometry import world_box
+from housebench.tasks.geometry import rotation, world_box
 
 OVERHANG = 0.06  # how far a pushed item sticks out over the edge, m
 TIP_OFF = 0.006  # fingertips stay this far outside the support's edge, m
@@ -36,8 +39,14 @@ PUSH_ROOM = 0.015  # ... the support reaches so far behind it (fingertips this f
 STAND = (0.25, 0.35, 0.45, 0.55, 0.65)  # base distances from the edge tried (0.25: under a table top), m
 PINCH_STAND = (0.55, 0.65, 0.75, 0.45, 0.85)  # ... for the pinch (a level hand close in folds the arm up), m
 SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3)  # ... and along it
+PINCH_TURNS = (0.0, -0.3, -0.5, 0.3, 0.5)  # rad the base turns off square for a level hand (square on, the
+# arm reaches it only from 0.6 m or more, which a wall close behind the stance does not leave)
 STROKES = 4  # pushes of one item from one stance (more while it is short of the overhang and still moving)
 TILTS = (0.3, 0.6)  # rad the pushing fingers lean back (room for the wrist by a wall, reach over a deep top)
+DESCENT = 0.15  # the pinch's hand comes down to its pre-pose outside the edge from this far above it, m
+STACK_IN = 0.02  # a stacked item's centre lands this far inside the footprint under it, m
+PLACE_IN = 0.015  # an item set down at an edge has its centre this far inside the support, m
+PAIR_IN = 0.01  # ... and the two items' centre of mass this far inside the surface under them, m
 PUSH_REACH = 1.0  # m from the base to the pad behind the item: leaning fingers reach further than upright ones
 
 
@@ -57,15 +66,17 @@ class Edge:
         """Half the box's extent along the normal."""
         return (box[3] - box[0]) / 2 if self.normal[0] else (box[4] - box[1]) / 2
 
-    def stances(self, at: np.ndarray, dists=STAND, shifts=SHIFTS) -> Iterator[tuple[float, float, float]]:
-        """Base poses in front of the edge opposite ``at`` (``dists`` out, ``shifts`` along), facing the support."""
+    def stances(self, at: np.ndarray, dists=STAND, shifts=SHIFTS, turns=(0.0,)) -> Iterator[tuple[float, float, float]]:
+        """Base poses in front of the edge opposite ``at`` (``dists`` out, ``shifts`` along), facing the
+        support (turned ``turns`` rad off square)."""
         n = np.array(self.normal)
         t = np.array([-n[1], n[0]])
         foot = at[:2] + n * (self.coord - float(at[:2] @ n))
-        for dist in dists:
-            for shift in shifts:
-                x, y = foot + n * dist + t * shift
-                yield float(x), float(y), math.atan2(-n[1], -n[0])
+        for turn in turns:  # every pose square on first (a stance search tries a limited number)
+            for dist in dists:
+                for shift in shifts:
+                    x, y = foot + n * dist + t * shift
+                    yield float(x), float(y), math.atan2(-n[1], -n[0]) + turn
 
 
 def edges(support: Support) -> list[Edge]:
@@ -212,12 +223,16 @@ class PickOverhang(Pick):
         n = np.array([*edge.normal, 0.0])
         pad = centre + n * (edge.coord - float(centre[:2] @ n[:2]) + TIP_OFF + FINGER_HALF)
         rot = side_pinch(edge.normal)
-        found = stance_search(ctx, obs, [(pad, [rot])], n * 0.1, poses=edge.stances(centre, dists=PINCH_STAND))
+        poses = edge.stances(centre, dists=PINCH_STAND, turns=PINCH_TURNS)
+        found = stance_search(ctx, obs, [(pad, [rot])], n * 0.1, poses=poses)
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in pad])
         pose, (pre, at, rot, _) = found
         ctx.log("stance", skill=self.name, target=self.obj, grasp="edge_pinch", base=[round(v, 3) for v in pose])
         obs = yield from approach(self, ctx, obs, pose)
+        # down to the pre-pose from above it, outside the edge: a joint motion straight there swept the
+        # hand through the overhang and knocked the item off
+        obs = yield from cartesian(self.name, obs, ctx, pad + n * 0.1 + UP * DESCENT, rot, fallback=pre, avoid=True)
         return (yield from grasp_at(self, ctx, obs, pad, rot, n * 0.1, (pre, at), UP * 0.08 + n * 0.1))
 
 
@@ -226,6 +241,7 @@ class PlaceAtEdge(Skill):
 
     name = "place"
     timeout_s = 120.0
+    in_front = False  # each edge only from stances in front of it (else rings round them all, nearest first)
 
     def __init__(self, obj: str, support: Support, near: tuple[float, float] | None = None) -> None:
         self.obj, self.support, self.near = obj, support, near
@@ -240,39 +256,92 @@ class PlaceAtEdge(Skill):
         return [g.On(predicate="on", items=[self.obj], support=self.support.name)]
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
-        pad, rot_now = pad_pose(ctx, obs)
-        held = obs.objects[self.obj]
-        box = np.array(world_box(held, ctx.scene.objects[self.obj].asset))
+        pad = pad_pose(ctx, obs)[0]
+        box = np.array(world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset))
         reach_in = float(np.hypot(*((box[:2] + box[3:5]) / 2 - pad[:2])))  # pad to item centre, horizontal
         hold_dz = pad[2] - box[2]
-        options, labels = [], []
-        for edge in edges(self.support):
-            n = np.array([*edge.normal, 0.0])
-            for at in _along(edge, self.near or obs.base[:2]):
-                foot = np.array([*at, 0.0])
-                target = foot + n * (TIP_OFF + FINGER_HALF)
-                target[2] = self.support.height + 0.01 + hold_dz
-                centre = target[:2] - n[:2] * reach_in
-                if not _clear(ctx, obs, self.obj, self.support, centre):
-                    continue
-                options.append((target, [side_pinch(edge.normal)]))
-                labels.append(edge)
-                break
+        options, normals, fronts = [], [], []
+        for foot, normal, height in self.spots(ctx, obs, reach_in):
+            n = np.array([*normal, 0.0])
+            target = np.array([*foot, 0.0]) + n * (TIP_OFF + FINGER_HALF)
+            target[2] = height + 0.01 + hold_dz
+            options.append((target, [side_pinch(normal)]))
+            normals.append(n)
+            front = Edge(self.support, normal, float(np.dot(foot, normal)))
+            fronts.append(front.stances(np.asarray(foot, float), dists=PINCH_STAND, turns=PINCH_TURNS))
         if not options:
             raise self.fail(Reason.NO_SPACE, support=self.support.name)
         ctx.log("decision", skill=self.name, edges=len(options))
-        found = stance_search(ctx, obs, options, UP * 0.1, skip=(self.obj,))
-        if found is None:
+        every = range(len(options))
+        searches = [([k], fronts[k]) for k in every] if self.in_front else [(list(every), None)]
+        for ks, poses in searches:
+            found = stance_search(ctx, obs, [options[k] for k in ks], UP * 0.1, skip=(self.obj,), poses=poses)
+            if found is not None:
+                break
+        else:
             raise self.fail(Reason.UNREACHABLE, support=self.support.name)
-        pose, (above, at, rot, k) = found
-        target, n = options[k][0], np.array([*labels[k].normal, 0.0])
+        pose, (above, at, rot, j) = found
+        target, n = options[ks[j]][0], normals[ks[j]]
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
-        obs = yield from cartesian(self.name, obs, ctx, target + UP * 0.1, rot, fallback=above)
+        obs = yield from cartesian(self.name, obs, ctx, target + UP * 0.1, rot, fallback=above, avoid=True)
         obs = yield from cartesian(self.name, obs, ctx, target, rot, fallback=at)
         obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
         obs = yield from cartesian(self.name, obs, ctx, target + n * 0.1, rot, fallback=at)  # out of the pinch
-        del rot_now
         return (yield from to_carry(self, ctx, obs))
+
+    def spots(self, ctx: SkillContext, obs: Observation, reach_in: float) -> Iterator[tuple]:
+        """(foot on an edge, its outward normal, surface height): on each edge of the support, the point
+        nearest ``near`` (else the robot) where the item (its centre ``reach_in`` in from the pad) has room."""
+        for edge in edges(self.support):
+            for at in _along(edge, self.near or obs.base[:2]):
+                if _clear(ctx, obs, self.obj, self.support, _set_centre(at, edge.normal, reach_in)):
+                    yield at, edge.normal, self.support.height
+                    break
+
+
+class StackAtEdge(PlaceAtEdge):
+    """``PlaceAtEdge`` onto another flat item (``support`` its top face, ``support.owner`` the item): the
+    held end over one of that item's own sides (its yaw, not its world box), where the held item's centre
+    lands ``STACK_IN`` inside its footprint and the two items' centre of mass ``PAIR_IN`` inside the
+    surface under them (the side over that surface's edge too: the lower item overhangs it), deepest first;
+    each side from stances in front of it (from rings round all four, the arm swept the held item through
+    the lower one to reach a far side)."""
+
+    in_front = True
+
+    def spots(self, ctx: SkillContext, obs: Observation, reach_in: float) -> Iterator[tuple]:
+        base = self.support.owner
+        pose, asset = obs.objects[base], ctx.scene.objects[base].asset
+        rot = rotation(pose.quat)
+        centre = np.asarray(pose.pos, float)
+        under = support_of(ctx, obs, base)
+        mass, held_mass = asset.mass, ctx.scene.objects[self.obj].asset.mass
+        found = []
+        for axis in (0, 1):
+            for sign in (1.0, -1.0):
+                normal = rot[:2, axis] * sign / np.linalg.norm(rot[:2, axis])
+                foot = centre[:2] + normal * asset.size[axis] / 2
+                landed = _set_centre(foot, normal, reach_in)
+                local = rot.T @ np.array([*(landed - centre[:2]), 0.0])
+                if any(abs(local[k]) > asset.size[k] / 2 - STACK_IN for k in (0, 1)):
+                    continue
+                pair = (mass * centre[:2] + held_mass * landed) / (mass + held_mass)  # the two books' centre of mass
+                depth = _depth(under.box, pair) if under else 0.0
+                if depth >= PAIR_IN:
+                    found.append((depth, tuple(foot), tuple(normal)))
+        for _, foot, normal in sorted(found, reverse=True):
+            yield foot, normal, self.support.height
+
+
+def _depth(box, xy) -> float:
+    """How far the point ``xy`` lies inside the 2-D ``box`` (negative: outside)."""
+    return min(xy[0] - box[0], box[2] - xy[0], xy[1] - box[1], box[3] - xy[1])
+
+
+def _set_centre(foot, normal, reach_in: float) -> np.ndarray:
+    """Where the centre of an item held ``reach_in`` in from the pad lands, horizontally, when the pinch
+    sets it down at ``foot`` on an edge with outward ``normal``."""
+    return np.asarray(foot, float) + np.asarray(normal) * (TIP_OFF + FINGER_HALF - reach_in)
 
 
 def _along(edge: Edge, near) -> list[tuple[float, float]]:
@@ -289,7 +358,7 @@ def _along(edge: Edge, near) -> list[tuple[float, float]]:
 
 def _clear(ctx: SkillContext, obs: Observation, obj: str, support: Support, centre) -> bool:
     xmin, ymin, xmax, ymax = support.box
-    if not (xmin + 0.03 <= centre[0] <= xmax - 0.03 and ymin + 0.03 <= centre[1] <= ymax - 0.03):
+    if not (xmin + PLACE_IN <= centre[0] <= xmax - PLACE_IN and ymin + PLACE_IN <= centre[1] <= ymax - PLACE_IN):
         return False
     size = ctx.scene.objects[obj].asset.size
     r = math.hypot(size[0], size[1]) / 2

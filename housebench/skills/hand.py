@@ -5,7 +5,7 @@
 - ``regrasp`` (:class:`Regrasp`): set the held object down on the support it was first taken from (the
   episode's start), open, and pick it again by its own grasp.
 - ``stack`` (:class:`Stack`): ``place`` onto the top face of another object where it is now (the
-  object stacked on is no obstacle to its own top); a flat item held at its end by ``PlaceAtEdge``.
+  object stacked on is no obstacle to its own top); a flat item held at its end by ``StackAtEdge``.
 - ``lay`` (:class:`Lay`): turn the wrist a quarter turn about the fingers' closing axis so the held
   object's up axis lies level, lower it until its side is ``SIDE_DROP`` over the surface, open, draw
   the hand out backwards and up.
@@ -29,7 +29,7 @@ from scipy.spatial.transform import Rotation
 from housebench.annotations.schema import Support
 from housebench.house.query import HouseQuery
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
-from housebench.skills.edge import PlaceAtEdge
+from housebench.skills.edge import StackAtEdge
 from housebench.skills.grasp import FINGER_HALF, TIP_CLEARANCE
 from housebench.skills.motion import cartesian, hold, pad_pose
 from housebench.skills.pick import (
@@ -118,7 +118,7 @@ def top_of(ctx: SkillContext, obs: Observation, base: str) -> Support:
 
 class Stack(Skill):
     """Put the held ``obj`` on top of the object ``base``: from above, centred on its top where it fits
-    (``place``), or a flat item held at its end with that end over the top's edge (``PlaceAtEdge``)."""
+    (``place``), or a flat item held at its end with that end over one of the base's sides (``StackAtEdge``)."""
 
     name = "stack"
     timeout_s = 120.0
@@ -140,7 +140,7 @@ class Stack(Skill):
         centre = ((top.box[0] + top.box[2]) / 2, (top.box[1] + top.box[3]) / 2)
         kinds = {p.kind for p in ctx.scene.objects[self.obj].asset.grasps}
         flat = kinds == {"edge_pinch_after_push"}
-        inner = PlaceAtEdge(self.obj, top, near=centre) if flat else OnTop(self.obj, support=top, near=centre)
+        inner = StackAtEdge(self.obj, top) if flat else OnTop(self.obj, support=top, near=centre)
         try:
             return (yield from inner.body(ctx, obs))
         except SkillFailure as failure:
