@@ -40,7 +40,6 @@ HAND_HALF, HAND_REACH = 0.041, 0.063  # the gripper link's half extents across a
 WALL_CLEAR = 0.015  # in a box, the hand keeps this far off the nearest wall where the item allows, m
 FLARED = math.radians(25.0)  # a round container's wall flaring further than this is leant along (a bowl's 32)
 PAD_HALF = 0.0135  # half the finger pad's width (across the closing direction), m
-PALM_LOW = 0.032  # the gripper link's lowest point over the pad centre, m
 TILT = 0.35  # rad a pinch in a box tilts the hand where the pad alone cannot keep the palm off the wall: the
 # palm's lower edge and the fingertip's then reach least across (27 mm from the pad, 41 mm upright)
 FINGER_CLEAR = 0.008  # each open finger passes at least this far off the item on the way down, m
@@ -68,12 +67,17 @@ class TopGrasp:
             rot = top_down(yaw)
             side = 1.0 if rot[:2, 1] @ np.asarray(self.towards) >= 0 else -1.0  # the closing axis, inwards or out
             rot = Rotation.from_rotvec(rot[:, 2] * side * self.lean).as_matrix() @ rot
-            if self.tilt:
-                a = self.tilt if rot[:2, 2] @ np.asarray(self.palm) >= 0 else -self.tilt  # palm: +z of the hand
-                c, s = math.cos(a), math.sin(a)
-                rot = rot @ np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
-            out.append(rot)
+            out.append(tilted(rot, self.tilt, -np.asarray(self.palm)) if self.tilt else rot)  # palm: +z of the hand
         return out
+
+
+def tilted(rot: np.ndarray, angle: float, towards) -> np.ndarray:
+    """``rot`` turned by ``angle`` about its fingers' closing axis (they stay level), the approach tipped
+    towards the horizontal direction ``towards`` (and so the palm away from it)."""
+    turn = Rotation.from_rotvec(angle * rot[:, 1]).as_matrix() @ rot
+    if turn[:2, 0] @ np.asarray(towards)[:2] >= 0.0:
+        return turn
+    return Rotation.from_rotvec(-angle * rot[:, 1]).as_matrix() @ rot
 
 
 def opening(width: float) -> float:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.spatial.transform import Rotation
 
 from housebench.house.query import HouseQuery
 from housebench.house.reach import candidates, near_cells
@@ -21,7 +20,7 @@ from housebench.house.stance import stance_free
 from housebench.planning.reach import first_reaching
 from housebench.robot.kinematics import ARM, top_down
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
-from housebench.skills.grasp import grasps, in_box
+from housebench.skills.grasp import grasps, in_box, tilted
 from housebench.skills.motion import (
     JOINT_SPEED,
     TUCK,
@@ -58,11 +57,9 @@ def top_down_option(target: np.ndarray, yaws) -> Option:
 
 
 def leaned(rot: np.ndarray, pose, target: np.ndarray, angle: float) -> np.ndarray:
-    """``rot`` turned by ``angle`` about its fingers' closing axis (they stay level), the approach tipped away
-    from the base at ``pose`` towards ``target``: the wrist above the pad comes back towards the base."""
-    turn = Rotation.from_rotvec(angle * rot[:, 1]).as_matrix() @ rot
-    away = (turn[0, 0] * (target[0] - pose[0]) + turn[1, 0] * (target[1] - pose[1])) >= 0.0
-    return turn if away else Rotation.from_rotvec(-angle * rot[:, 1]).as_matrix() @ rot
+    """``rot`` :func:`tilted` by ``angle``, the approach tipped away from the base at ``pose`` towards ``target``:
+    the wrist above the pad comes back towards the base."""
+    return tilted(rot, angle, np.asarray(target[:2]) - np.asarray(pose[:2]))
 
 
 def stance_search(
