@@ -30,7 +30,7 @@ from housebench.skills.contact import Shove
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
 from housebench.skills.hand import Lay, Lower, Regrasp, Stack, Upright
 from housebench.skills.knob import Turn
-from housebench.skills.motion import cartesian, held, hold, pad_pose
+from housebench.skills.motion import cartesian, held, hold, pad_pose, wrap
 from housebench.skills.navigate import OPEN_PART, Navigate, obstacle_boxes, part_box, planner
 from housebench.skills.pick import Pick, carry_pos, to_carry
 from housebench.skills.place import Place, Release
@@ -42,6 +42,7 @@ from housebench.tasks.predicates import head_camera
 
 STANCE = (0.6, 0.7, 0.5, 0.8, 0.9, 1.0, 1.2)  # ring radii beyond the target's half extent, in order
 HEAD_TOL, HEAD_WAIT_S = 0.03, 30.0  # rad, s: how close the head gets to its target, how long it may take
+PAN_MAX = 1.4  # rad: the head pans this far either way before the base turns (its stop: 1.57)
 LIFT_MARGIN = 0.015  # metres past the asked height: a held object hangs a little lower in the fingers
 MAX_GAP = 0.9  # metres: a stance stays this close to the target's box (the contracts ask for 1 m)
 DOOR_NEAR = 0.8  # metres: an open door this near the base is in the carry arm's way as the base turns
@@ -97,13 +98,14 @@ class Wait(Skill):
 
 
 class Look(Skill):
-    """Pan and tilt the head so the camera axis passes through an object's centre."""
+    """Pan and tilt the head so the camera axis passes through an object's centre; the base turns to
+    face it first when the pan would pass the head's stop (:data:`PAN_MAX`)."""
 
     name = "look"
 
     def __init__(self, world: World, obj: str) -> None:
         self.world, self.obj = world, obj
-        self.timeout_s = HEAD_WAIT_S + 5.0
+        self.timeout_s = HEAD_WAIT_S + 25.0
 
     def target(self) -> str:
         return self.obj
@@ -111,13 +113,17 @@ class Look(Skill):
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         asset = self.world.scene.objects[self.obj].asset
         centre = geometry.centre(obs.objects[self.obj], asset)
+        x, y, yaw = obs.base
+        bearing = math.atan2(centre[1] - y, centre[0] - x)
+        if abs(wrap(bearing - yaw)) > PAN_MAX:
+            obs = yield from Navigate((x, y, bearing), why=self.obj).body(ctx, obs)
         pan_joint, tilt_joint = HEAD_JOINTS
         joints = {pan_joint: 0.0, tilt_joint: 0.0}
         for _ in range(3):  # the camera moves with pan and tilt: a few fixed-point rounds
             eye, _ = head_camera(_view(obs, joints))
             d = centre - eye
             joints = {
-                pan_joint: math.atan2(d[1], d[0]) - obs.base[2],
+                pan_joint: wrap(math.atan2(d[1], d[0]) - obs.base[2]),
                 tilt_joint: math.atan2(-d[2], math.hypot(d[0], d[1])),
             }
         waited = 0.0  # the head is slow (joint damping 1000 against a gain of 100: tau = 10 s)

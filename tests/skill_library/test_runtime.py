@@ -44,6 +44,22 @@ def test_look_then_wait_runs_in_physics(files):
     assert episode.time >= 1.0  # the head moved and the wait held, in simulated time
 
 
+def test_look_past_the_heads_stop_turns_the_base_first(files):
+    # facing the far wall the apple lies about 83 deg to the right: past the pan the head allows (1.4 rad)
+    episode, run = _run(
+        files,
+        [
+            PlanNode(id="n1", verb="face", args={"target": "wall_2"}),
+            PlanNode(id="n2", verb="look", args={"object": "apple"}),
+        ],
+        horizon=60.0,
+    )
+    assert run.results == [{"node": "n1", "verb": "face", "ok": True}, {"node": "n2", "verb": "look", "ok": True}]
+    kinds = [(kind, d.get("node")) for _, kind, d in episode.events]
+    look = kinds[kinds.index(("node_pre", "n2")) : kinds.index(("node_post", "n2"))]
+    assert ("base_path", None) in look  # the base turned towards the apple before the head panned
+
+
 def test_a_failing_node_reports_measured_predicates_and_fallbacks(files):
     episode, run = _run(files, [PlanNode(id="n1", verb="lift", args={"object": "apple"})], horizon=5.0, attempts=1)
     assert run.results == [{"node": "n1", "verb": "lift", "ok": False}]
