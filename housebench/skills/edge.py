@@ -34,6 +34,7 @@ from housebench.tasks.geometry import rotation, world_box
 OVERHANG = 0.06  # how far a pushed item sticks out over the edge, m
 TIP_OFF = 0.006  # fingertips stay this far outside the support's edge, m
 PUSH_TIP = -0.004  # pushing fingertips aimed this far into the surface (it stops them; the arm sags ~1 cm), m
+PUSH_DEPTH = 0.04  # ... at most this far under the item's top (deeper, the palm comes down on a tall one), m
 PUSH_GAP = 0.04  # ... and this far behind the item (an arm at full reach falls ~2 cm short), m, where
 PUSH_ROOM = 0.015  # ... the support reaches so far behind it (fingertips this far inside its far edge: a wall), m
 STAND = (0.25, 0.35, 0.45, 0.55, 0.65)  # base distances from the edge tried (0.25: under a table top), m
@@ -112,13 +113,19 @@ def overhanging(ctx: SkillContext, obs: Observation, obj: str, at_least: float) 
 
 
 class PushToEdge(ObjectSkill):
+    """Draw the item towards the robot until it sticks out ``overhang`` over an edge of its support (negative:
+    its face stops that far inside), over the edges with ``normals`` only when given."""
+
     name = "push"
     timeout_s = 90.0
 
+    def __init__(self, obj: str, overhang: float = OVERHANG, normals: frozenset | None = None) -> None:
+        super().__init__(obj)
+        self.overhang, self.normals = overhang, normals
+
     def postconditions(self, ctx: SkillContext):
-        return [
-            g.AtEdge(predicate="at_edge", items=[self.obj], support=self.support.name, min_overhang=OVERHANG - 0.025)
-        ]
+        least = self.overhang - 0.025
+        return [g.AtEdge(predicate="at_edge", items=[self.obj], support=self.support.name, min_overhang=least)]
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         support = support_of(ctx, obs, self.obj)
@@ -128,10 +135,11 @@ class PushToEdge(ObjectSkill):
         box = np.array(world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset))
         centre = (box[:3] + box[3:]) / 2
         tried = []
-        for edge in sorted(edges(support), key=lambda e: OVERHANG - e.out(box)):
-            if edge.half(box) < OVERHANG + 0.025:  # pushed that far, it would tip over the edge
+        ways = [e for e in edges(support) if self.normals is None or e.normal in self.normals]
+        for edge in sorted(ways, key=lambda e: self.overhang - e.out(box)):
+            if edge.half(box) < self.overhang + 0.025:  # pushed that far, it would tip over the edge
                 continue
-            travel = OVERHANG - edge.out(box)
+            travel = self.overhang - edge.out(box)
             if travel <= 0:
                 return obs
             options = [(_push_start(box, edge, rot), [rot]) for rot in (_top_down_along(edge, t) for t in TILTS)]
@@ -147,7 +155,7 @@ class PushToEdge(ObjectSkill):
             obs = yield from self._stroke(ctx, obs, edge, start, rot, travel)
             for _ in range(STROKES - 1):  # closed loop: again from behind the item while it is short of the edge
                 box = world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset)
-                short = OVERHANG - edge.out(box)
+                short = self.overhang - edge.out(box)
                 if short <= 0.015 or travel - short < 0.005:  # there, or the last stroke did not move it
                     break
                 travel = short
@@ -185,10 +193,11 @@ class PushToEdge(ObjectSkill):
 
 def _push_start(box, edge: Edge, rot: np.ndarray) -> np.ndarray:
     """The pad behind the item in the world ``box`` for a push over ``edge`` with the hand at ``rot``: the
-    fingertips :func:`_gap` behind it and ``PUSH_TIP`` over the surface."""
+    fingertips :func:`_gap` behind it and ``PUSH_TIP`` over the surface, or ``PUSH_DEPTH`` under a taller
+    item's top (the palm stays over it)."""
     box = np.asarray(box, float)
     tip = (box[:3] + box[3:]) / 2 - np.array([*edge.normal, 0.0]) * (edge.half(box) + _gap(box, edge))
-    tip[2] = edge.support.height + PUSH_TIP
+    tip[2] = max(edge.support.height + PUSH_TIP, box[5] - PUSH_DEPTH)
     return tip - rot[:, 0] * FINGER_HALF
 
 

@@ -234,7 +234,9 @@ def turn_clear(ctx: SkillContext, obs: Observation, at: tuple[float, float], sta
 def headings(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]], yaw: float) -> list[float]:
     """The heading each leg of ``path`` is driven at: lengthwise, forwards or backwards, whichever turns less,
     the last leg facing ``yaw``; where a turn on the way would sweep the arm into the house or a prop (a turn
-    in a doorway), the directions whose turns keep it clear (fewest turns that hit, then least turning)."""
+    in a doorway), the directions whose turns keep it clear (fewest turns that hit, then least turning), and a
+    turn that still hits the long way round where that keeps clear. Headings are continuous (not wrapped):
+    the turn to each is the difference from the one before."""
     th = obs.base[2]
     choices = []
     for k, (a, b) in enumerate(zip(path, path[1:])):
@@ -274,8 +276,16 @@ def headings(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]
     if hits(greedy) == 0:
         return [start + turn for _, start, turn in turns(greedy)]
     best = min(itertools.product(*choices), key=lambda plan: (hits(plan), sum(abs(t) for _, _, t in turns(plan))))
-    ctx.log("turns", greedy_hits=hits(greedy), chosen_hits=hits(best))
-    return [start + turn for _, start, turn in turns(best)]
+    out, shift, long_ways = [], 0.0, 0
+    for a, start, turn in turns(best):  # a turn that hits either way the short way, the long way round if clear
+        key = (a, round(start, 3), round(turn, 3))
+        if abs(turn) > 0.02 and not checked[key]:
+            other = turn - math.copysign(2 * math.pi, turn)
+            if turn_clear(ctx, obs, a, start, other):
+                shift, long_ways = shift + other - turn, long_ways + 1
+        out.append(start + turn + shift)
+    ctx.log("turns", greedy_hits=hits(greedy), chosen_hits=hits(best), long_ways=long_ways)
+    return out
 
 
 def drive(
@@ -287,7 +297,7 @@ def drive(
     :func:`headings` chooses them; settles at the end."""
     th = obs.base[2]
     for (a, b), heading in zip(zip(path, path[1:]), headings(ctx, obs, path, yaw)):
-        turn = wrap(heading - th)
+        turn = heading - th  # as planned: the long way round where the short one hits
         for f in ramp(abs(turn) / YAW_SPEED, ctx.control_dt) if abs(turn) > 0.02 else ():
             obs = yield Action(base=(a[0], a[1], th + turn * f), **extra)
         th = th + turn

@@ -30,8 +30,8 @@ import numpy as np
 
 from housebench.annotations.schema import AssetAnnotation, HouseAnnotations, Support
 from housebench.robot.kinematics import side
-from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
-from housebench.skills.edge import Edge, edges, support_of
+from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
+from housebench.skills.edge import Edge, PushToEdge, edges, support_of
 from housebench.skills.grasp import FINGER_HALF, MAX_WIDTH, extent, opening, round_item
 from housebench.skills.motion import cartesian, hold, pad_pose, wrap
 from housebench.skills.navigate import moving_boxes
@@ -68,6 +68,7 @@ STAND = (0.5, 0.6, 0.7, 0.8, 0.9)  # m from the edge (nearer: the carried hand m
 SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3, -0.45, 0.45)  # ... and along it (wide: an open door stands beside a fridge)
 NEAR_STAND = (0.48, 0.5, 0.525, 0.55)  # m from the edge: beside an open door, as near as the carried arm lets
 NEAR_SHIFTS = tuple(s * k for k in range(14, 25) for s in (-0.025, 0.025))  # ... 0.35-0.6 m along, either side
+SLIDE_OVER = -0.1  # m: an item too deep in for the level hand is drawn until its face is this far inside the edge
 REACH = 0.85  # m: no base farther than this from the pad (pick.stance_search tries none)
 OPEN_KEEP = 0.04  # m: on an open top the object keeps this much more off the edges than its footprint (held
 # tipped it lands wider; a toy set down 1 cm from a desk's edge tipped over it or fell off)
@@ -296,7 +297,10 @@ def entry_stance(skill: Skill, ctx: SkillContext, obs: Observation, entries: lis
 
 
 class SidePick(Pick):
-    """The pick of an item under a ceiling: the level hand from the support's open side (same contract)."""
+    """The pick of an item under a ceiling: the level hand from the support's open side (same contract); on an
+    open top, an item too deep in for it is first drawn towards the edge (:class:`PushToEdge`)."""
+
+    timeout_s = Pick.timeout_s + PushToEdge.timeout_s
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
@@ -304,20 +308,18 @@ class SidePick(Pick):
         fit = grip_height(asset.size[2], pinch_height(asset))
         if support is None or fit is None:
             raise self.fail(Reason.UNSUPPORTED, support=support and support.name, height=asset.size[2])
-        pitch, dz = fit
-        ceiling = low_ceiling(support, asset.size[2])
-        box = np.array(world_box(pose, asset))
-        corners, centre = _corners(asset, pose), (box[:2] + box[3:5]) / 2
-        entries = []
-        for edge, yaw, width, aslant in _ways(asset, pose, open_edges(ctx.scene.house, support), ceiling):
-            a = np.array([math.cos(yaw), math.sin(yaw)])
-            near, far = float(np.min(corners @ a)), float(np.max(corners @ a))
-            pad = np.array([*(centre + a * (near + PALM_BACK - centre @ a)), support.height + dz])
-            back = _back(edge, pad, yaw, far - float(pad[:2] @ a), ceiling)
-            entries.append(Entry(pad, hand_rot(yaw, pitch), back, edge, width, aslant=aslant))
-        if not entries:
-            raise self.fail(Reason.UNSUPPORTED, why="no side fits the fingers from an open edge", support=support.name)
-        base, out, at, entry = entry_stance(self, ctx, obs, entries)
+        entries = self._entries(ctx, obs, support, fit)
+        try:
+            base, out, at, entry = entry_stance(self, ctx, obs, entries)
+        except SkillFailure as far:
+            if support.clearance is not None:  # under a ceiling the pushing hand, pointing down, has no room
+                raise
+            # on an open top, too deep in for the level hand: drawn to the edge of a way in first
+            normals = frozenset(e.edge.normal for e in entries)
+            ctx.log("decision", skill=self.name, target=self.obj, slide_to=sorted(normals), after=far.reason.value)
+            obs = yield from PushToEdge(self.obj, overhang=SLIDE_OVER, normals=normals).body(ctx, obs)
+            entries = self._entries(ctx, obs, support, fit)
+            base, out, at, entry = entry_stance(self, ctx, obs, entries)
         pad, rot, back, gap = entry.pad, entry.rot, entry.back, opening(entry.width)
         obs = yield from approach(self, ctx, obs, base)
         obs = yield from cartesian(self.name, obs, ctx, pad + back, rot, fallback=out, avoid=entry.aslant, gripper=gap)
@@ -333,12 +335,30 @@ class SidePick(Pick):
             yield from cartesian(self.name, obs, ctx, pad + back, rot, gripper=OPEN)
             raise self.fail(Reason.MISSED, touching=touching, gap=round(obs.gripper_opening, 4))
         ctx.log("grasped", obj=self.obj, gap=round(obs.gripper_opening, 4))
-        lift = UP * max(0.0, min(LIFT, _ceiling(support) - box[5]))
+        lift = UP * max(0.0, min(LIFT, _ceiling(support) - world_box(pose, asset)[5]))
         obs = yield from cartesian(self.name, obs, ctx, pad + lift, rot)
         obs = yield from cartesian(self.name, obs, ctx, pad + lift + back, rot)
         if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="withdraw", height=round(obs.objects[self.obj].pos[2], 3))
         return (yield from to_carry(self, ctx, obs, rot))
+
+    def _entries(self, ctx: SkillContext, obs: Observation, support: Support, fit) -> list[Entry]:
+        """One :class:`Entry` per way in from an open edge of ``support`` (``fit``: pitch, pad height)."""
+        asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
+        pitch, dz = fit
+        ceiling = low_ceiling(support, asset.size[2])
+        box = np.array(world_box(pose, asset))
+        corners, centre = _corners(asset, pose), (box[:2] + box[3:5]) / 2
+        entries = []
+        for edge, yaw, width, aslant in _ways(asset, pose, open_edges(ctx.scene.house, support), ceiling):
+            a = np.array([math.cos(yaw), math.sin(yaw)])
+            near, far = float(np.min(corners @ a)), float(np.max(corners @ a))
+            pad = np.array([*(centre + a * (near + PALM_BACK - centre @ a)), support.height + dz])
+            back = _back(edge, pad, yaw, far - float(pad[:2] @ a), ceiling)
+            entries.append(Entry(pad, hand_rot(yaw, pitch), back, edge, width, aslant=aslant))
+        if not entries:
+            raise self.fail(Reason.UNSUPPORTED, why="no side fits the fingers from an open edge", support=support.name)
+        return entries
 
     def _true_up(self, ctx: SkillContext, obs: Observation, short: np.ndarray, rot: np.ndarray, gap: float):
         """Paused at ``short``, the arm stands off its target (1 cm measured; the fingers clear a tissue box
