@@ -234,9 +234,9 @@ def turn_clear(ctx: SkillContext, obs: Observation, at: tuple[float, float], sta
 def headings(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]], yaw: float) -> list[float]:
     """The heading each leg of ``path`` is driven at: lengthwise, forwards or backwards, whichever turns less,
     the last leg facing ``yaw``; where a turn on the way would sweep the arm into the house or a prop (a turn
-    in a doorway), the directions whose turns keep it clear (fewest turns that hit, then least turning), and a
-    turn that still hits the long way round where that keeps clear. Headings are continuous (not wrapped):
-    the turn to each is the difference from the one before."""
+    in a doorway), the directions whose turns keep it clear (fewest turns that hit, then least turning), and,
+    holding something, a turn that still hits the long way round where that keeps clear (it knocked the item
+    out). Headings are continuous (not wrapped): the turn to each is the difference from the one before."""
     th = obs.base[2]
     choices = []
     for k, (a, b) in enumerate(zip(path, path[1:])):
@@ -277,9 +277,9 @@ def headings(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]
         return [start + turn for _, start, turn in turns(greedy)]
     best = min(itertools.product(*choices), key=lambda plan: (hits(plan), sum(abs(t) for _, _, t in turns(plan))))
     out, shift, long_ways = [], 0.0, 0
-    for a, start, turn in turns(best):  # a turn that hits either way the short way, the long way round if clear
+    for a, start, turn in turns(best):  # holding something, a turn that hits the short way goes the long way if clear
         key = (a, round(start, 3), round(turn, 3))
-        if abs(turn) > 0.02 and not checked[key]:
+        if abs(turn) > 0.02 and not checked[key] and held(obs) is not None:
             other = turn - math.copysign(2 * math.pi, turn)
             if turn_clear(ctx, obs, a, start, other):
                 shift, long_ways = shift + other - turn, long_ways + 1

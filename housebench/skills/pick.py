@@ -28,7 +28,6 @@ from housebench.skills.motion import (
     arm_planner,
     base_joints,
     cartesian,
-    held,
     hold,
     ik,
     lies_in,
@@ -47,7 +46,7 @@ APPROACH = 0.12  # pre-grasp height above the grasp, m
 LIFT = 0.15  # lift after closing, m
 OPEN, CLOSED = 0.1, 0.0  # finger gap targets, m
 CARRY = (0.3, 0.0, 1.15)  # pad position in the base frame while carrying
-LEAD_IN = 0.35  # m: a held item's last leg into a stance, driven head-on
+LEAD_IN = 0.35  # m: the last leg into a stance driven straight in (an item held level sticks out ahead)
 LEANS = (0.15, 0.3)  # rad: the hand's lean away from the base, tried in turn where no upright grasp is clear
 
 
@@ -159,20 +158,22 @@ def to_carry(skill: Skill, ctx: SkillContext, obs: Observation, rot: np.ndarray 
     return (yield from move_arm(skill.name, obs, waypoints, ctx, speed=speed, avoid=True, **extra))
 
 
-def approach(skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tuple[str, ...] = ()) -> SkillGen:
-    """Drive to ``pose`` with the arm in the carry pose; holding something, the last :data:`LEAD_IN` head-on."""
+def approach(
+    skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tuple[str, ...] = (), head_on: bool = False
+) -> SkillGen:
+    """Drive to ``pose`` with the arm in the carry pose; ``head_on``, the last :data:`LEAD_IN` straight in."""
     if math.dist(obs.base[:2], pose[:2]) > 0.02 or abs(wrap(obs.base[2] - pose[2])) > 0.03:
         if np.linalg.norm(pad_pose(ctx, obs)[0] - carry_pos(obs)) > 0.03:
             obs = yield from to_carry(skill, ctx, obs)
-        if held(obs) is not None:
+        if head_on:
             obs = yield from _lead_in(skill, ctx, obs, pose, skip)
         obs = yield from Navigate(pose, why=skill.target(), skip=skip).body(ctx, obs)
     return obs
 
 
 def _lead_in(skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tuple[str, ...]) -> SkillGen:
-    """To :data:`LEAD_IN` behind ``pose``, facing it, where that is on the free floor (else nowhere): the held
-    item, driven sideways into a stance, swept a bookcase's side and was knocked out of the fingers."""
+    """To :data:`LEAD_IN` behind ``pose``, facing it, where that is on the free floor (else nowhere): an item
+    held level, driven sideways into a stance, swept a bookcase's side and was knocked out of the fingers."""
     x, y, yaw = pose
     lead = (x - LEAD_IN * math.cos(yaw), y - LEAD_IN * math.sin(yaw), yaw)
     if math.dist(obs.base[:2], pose[:2]) <= LEAD_IN:

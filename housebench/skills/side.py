@@ -428,7 +428,7 @@ class SidePlace(Place):
         base, out, at, entry = entry_stance(self, ctx, obs, entries, skip=(self.obj,))
         target, rot, back = entry.pad, entry.rot, entry.back
         raise_ = UP * max(0.0, min(RAISE, top - bottom))
-        obs = yield from approach(self, ctx, obs, base, skip=(self.obj,))
+        obs = yield from approach(self, ctx, obs, base, skip=(self.obj,), head_on=True)
         obs = yield from cartesian(self.name, obs, ctx, target + back + raise_, rot, fallback=out)
         if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="approach", height=round(obs.objects[self.obj].pos[2], 3))

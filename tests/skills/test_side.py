@@ -127,6 +127,16 @@ def test_side_pick_holds_a_heavy_carton_turned_off_square_through_the_withdraw()
 
 
 @pytest.mark.slow
+def test_side_pick_draws_an_item_too_deep_in_to_the_edge_first():
+    episode, obs, ctx = _episode("shelve_on_level", "v005")  # the tissue box 0.35 m in from the desk's ends
+    ctx.log, start = episode.log, obs.objects["box"].pos
+    obs = _run(episode, ctx, obs, SidePick("box"))
+    pushes = [d for _, kind, d in episode.events if kind == "stance" and d["skill"] == "push"]
+    assert pushes and pushes[0]["edge"] in ([-1.0, 0.0], [1.0, 0.0])  # along its length, to a desk end
+    assert obs.holding("box") and obs.objects["box"].pos[2] > start[2] + 0.2  # moved by contact, then lifted
+
+
+@pytest.mark.slow
 def test_side_place_leaves_a_tissue_box_on_a_bookcase_level_and_the_hand_empty():
     episode, obs, ctx = _episode("shelve_on_level", "v000")
     level = next(s for s in ctx.scene.house.supports if s.name == "bookcase_tall/level_2")
