@@ -68,7 +68,7 @@ def arm_clear(
     scene = arm_planner(ctx).scene
     hand = None if touch else held(obs)
     props = {} if touch else {n: p for n, p in obstacles(ctx, obs).items() if n == hand or n not in skip}
-    scene.sync(obs.joints, props, hand)
+    scene.sync(obs.joints, props, hand, obs.parts)
     return all(dist >= 0.0 for dist in scene.contacts(joints).values()) if touch else not scene.contacts(joints)
 
 
@@ -78,7 +78,7 @@ def clear_path(skill: str, obs: Observation, ctx: SkillContext, waypoints: list[
     round what it hits to the last one; ``waypoints`` as they are when the planner finds none (logged
     either way)."""
     planner = arm_planner(ctx)
-    planner.scene.sync(obs.joints, obstacles(ctx, obs), held(obs))
+    planner.scene.sync(obs.joints, obstacles(ctx, obs), held(obs), obs.parts)
     start = [obs.joints[j] for j in ARM]
     planner.start(start)
     path = [start, *([w.get(j, obs.joints[j]) for j in ARM] for w in waypoints)]
@@ -219,7 +219,7 @@ def turn_clear(ctx: SkillContext, obs: Observation, at: tuple[float, float], sta
     the props while the base at ``at`` turns by ``turn`` from heading ``start`` (contacts it starts in may
     not deepen)."""
     planner = arm_planner(ctx)
-    planner.scene.sync(obs.joints, obstacles(ctx, obs), held(obs))
+    planner.scene.sync(obs.joints, obstacles(ctx, obs), held(obs), obs.parts)
     arm = [obs.joints[j] for j in ARM]
     steps = max(1, math.ceil(abs(turn) / TURN_STEP))
     planner.scene.set_joints(base_joints((*at, start)))
