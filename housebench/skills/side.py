@@ -298,7 +298,8 @@ def entry_stance(skill: Skill, ctx: SkillContext, obs: Observation, entries: lis
 class SidePick(Pick):
     """The pick of an item under a ceiling: the level hand from the support's open side (same contract)."""
 
-    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+    def _entries(self, ctx: SkillContext, obs: Observation) -> list[Entry]:
+        """The ways in through the open edges of the item's support (``UNSUPPORTED`` when none fits)."""
         asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
         support = support_of(ctx, obs, self.obj)
         fit = grip_height(asset.size[2], pinch_height(asset))
@@ -317,7 +318,17 @@ class SidePick(Pick):
             entries.append(Entry(pad, hand_rot(yaw, pitch), back, edge, width, aslant=aslant))
         if not entries:
             raise self.fail(Reason.UNSUPPORTED, why="no side fits the fingers from an open edge", support=support.name)
-        base, out, at, entry = entry_stance(self, ctx, obs, entries)
+        return entries
+
+    def stance(self, ctx: SkillContext, obs: Observation) -> tuple[float, float, float]:
+        """The base pose this pick reaches in from (its body drives there first)."""
+        return entry_stance(self, ctx, obs, self._entries(ctx, obs))[0]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
+        support = support_of(ctx, obs, self.obj)
+        box = np.array(world_box(pose, asset))
+        base, out, at, entry = entry_stance(self, ctx, obs, self._entries(ctx, obs))
         pad, rot, back, gap = entry.pad, entry.rot, entry.back, opening(entry.width)
         obs = yield from approach(self, ctx, obs, base)
         obs = yield from cartesian(self.name, obs, ctx, pad + back, rot, fallback=out, avoid=entry.aslant, gripper=gap)
@@ -366,7 +377,8 @@ class SidePlace(Place):
     def postconditions(self, ctx: SkillContext):
         return [*super().postconditions(ctx), g.HandEmpty(predicate="hand_empty")]
 
-    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+    def _entries(self, ctx: SkillContext, obs: Observation) -> list[Entry]:
+        """The ways in to a free spot through the support's open edges (``NO_SPACE`` when none)."""
         if not side_held(ctx, obs):
             raise self.fail(Reason.UNSUPPORTED, why="held from above")
         asset, held = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
@@ -376,9 +388,8 @@ class SidePlace(Place):
         yaw_now = math.atan2(rot_now[1, 0], rot_now[0, 0])
         obj_yaw = math.atan2(rotation(held.quat)[1, 0], rotation(held.quat)[0, 0])
         near = np.asarray(self.near or obs.base[:2], float)
-        top = _ceiling(self.support) - asset.size[2]  # the highest the object's bottom may go
+        bottom, top = self._room(ctx)
         ceiling = low_ceiling(self.support, asset.size[2])
-        bottom = self.support.height + DROP
         if bottom > top:
             raise self.fail(Reason.NO_SPACE, support=self.support.name, why="taller than the room under the ceiling")
         moving = moving_boxes(ctx, obs, skip=(self.obj,))
@@ -405,8 +416,20 @@ class SidePlace(Place):
             entries.append(Entry(target, spin @ rot_now, _back(edge, target, yaw, ahead, ceiling), edge, ahead=ahead))
         if not entries:
             raise self.fail(Reason.NO_SPACE, support=self.support.name)
-        base, out, at, entry = entry_stance(self, ctx, obs, entries, skip=(self.obj,))
+        return entries
+
+    def _room(self, ctx: SkillContext) -> tuple[float, float]:
+        """(release height of the object's bottom, the highest its bottom may go under the ceiling)."""
+        return self.support.height + DROP, _ceiling(self.support) - ctx.scene.objects[self.obj].asset.size[2]
+
+    def stance(self, ctx: SkillContext, obs: Observation) -> tuple[float, float, float]:
+        """The base pose this place reaches in from (its body drives there first)."""
+        return entry_stance(self, ctx, obs, self._entries(ctx, obs), skip=(self.obj,))[0]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        base, out, at, entry = entry_stance(self, ctx, obs, self._entries(ctx, obs), skip=(self.obj,))
         target, rot, back = entry.pad, entry.rot, entry.back
+        bottom, top = self._room(ctx)
         raise_ = UP * max(0.0, min(RAISE, top - bottom))
         obs = yield from approach(self, ctx, obs, base, skip=(self.obj,))
         obs = yield from cartesian(self.name, obs, ctx, target + back + raise_, rot, fallback=out)
