@@ -28,6 +28,7 @@ from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, Sk
 from housebench.skills.body import Pose
 from housebench.skills.contact import Shove
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
+from housebench.skills.front import lead_in
 from housebench.skills.hand import Lay, Lower, Regrasp, Stack, Upright
 from housebench.skills.knob import Turn
 from housebench.skills.motion import cartesian, held, hold, pad_pose
@@ -230,13 +231,46 @@ def _place(args, world, ctx, obs, path) -> Skill:
 def _navigate(args, world, ctx, obs, path) -> Skill:
     """With an empty hand the arm tucked to a door or button (as open and close drive in) and away from
     beside an open door (the carry arm, turning there, knocked the microwave door half shut), unfolded
-    at the stance; else in the carry pose."""
+    at the stance; else in the carry pose. The stance is the next call's own where that is a side pick
+    or place of the target (:func:`_next_stance`), driven to as that skill's approach drives; else a ring
+    pose round the target (:func:`stance`)."""
     name = args["target"]
     if held(obs) is None and name in world.query.parts:
         return Sequence("navigate", Pose("tuck"), Navigate(stance(world, ctx, obs, name), why=name))
-    if held(obs) is None and _beside_open_door(world, obs):
-        return Sequence("navigate", Pose("tuck"), Navigate(stance(world, ctx, obs, name), why=name), Carry())
-    return Sequence("navigate", Carry(), *_arrive(stance(world, ctx, obs, name), obs, name))
+    own = _next_stance(name, world, ctx, obs)
+    pose = own or stance(world, ctx, obs, name)
+    hand = held(obs)
+    if hand is None and _beside_open_door(world, obs):
+        return Sequence("navigate", Pose("tuck"), Navigate(pose, why=name), Carry())
+    if own is not None:  # as the skill's own approach drives, in front of an appliance's opening first
+        skip = (hand,) if hand else ()
+        front = lead_in(ctx, obs, support) if (support := _named_support(world, name)) else None
+        lead = (Navigate(front, why=f"in front of {name}", skip=skip),) if front else ()
+        return Sequence("navigate", Carry(), *lead, Navigate(own, why=name, skip=skip))
+    return Sequence("navigate", Carry(), *_arrive(pose, obs, name))
+
+
+def _named_support(world: World, name: str) -> Support | None:
+    """The support ``name`` names (None for an object or a part)."""
+    if name in world.scene.objects:
+        return None
+    found = refs.supports(name, world.places, world.scene.house)
+    return found[0] if found else None
+
+
+def _next_stance(name: str, world: World, ctx: SkillContext, obs: Observation) -> tuple[float, float, float] | None:
+    """The base pose of the plan's next call when it is a side pick or place of ``name`` (an item in or
+    bound for a fridge or microwave), or None. Driven to a ring pose first, the pick's own approach swept
+    the carry arm into the fridge's side, and the carried juice, turning by the door towards a ring pose,
+    swung the open fridge door shut."""
+    verb, args = world.next_call or ("", {})
+    if verb not in ("pick", "place") or name not in (args.get("object"), args.get("support")):
+        return None
+    try:
+        skill = EXECUTORS[verb](args, world, ctx, obs, "")
+        return skill.stance(ctx, obs) if isinstance(skill, (SidePick, SidePlace)) else None
+    except SkillFailure:  # none reaches from here: the call says so itself
+        return None
 
 
 def _beside_open_door(world: World, obs: Observation) -> bool:
