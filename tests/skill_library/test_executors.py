@@ -89,14 +89,14 @@ def test_an_empty_hand_leaves_an_open_door_tucked_and_unfolds_at_the_stance(chil
 
 def test_a_navigate_before_a_side_pick_drives_to_the_picks_own_stance(chill):
     """Driven to a ring pose first, the pick's own approach swept the carry arm into the fridge's side: the
-    navigate goes where the pick stands, as the pick's approach drives (carry pose, one Navigate)."""
+    navigate goes where the pick stands (carry pose, facing the way there, turned at the stance)."""
     world, ctx, obs = chill
     world.bound_for = {"juice": "fridge/shelf_2"}
     world.next_call = ("pick", {"object": "juice"})
     try:
         nav = EXECUTORS["navigate"]({"target": "juice"}, world, ctx, obs, "grid_path")
-        assert [p.name for p in nav.parts] == ["carry", "navigate"]
-        assert nav.parts[1].pose == SidePick("juice").stance(ctx, obs)
+        assert [p.name for p in nav.parts] == ["carry", "navigate", "navigate"]
+        assert nav.parts[-1].pose == SidePick("juice").stance(ctx, obs)
         world.next_call = ("pick", {"object": "oatmeal"})  # another object's pick: a ring pose round the target
         ring = EXECUTORS["navigate"]({"target": "juice"}, world, ctx, obs, "grid_path")
         assert ring.parts[-1].pose == stance(world, ctx, obs, "juice")
