@@ -119,6 +119,8 @@ class ArmScene:
         self._held_geom = {name: m.geom(f"held:{name}").id for name in self.props}
         self._asset = {name: scene.objects[name].asset for name in self.props}
         self._adr = {m.joint(j).name: int(m.jnt_qposadr[j]) for j in range(m.njnt)}
+        part_bodies = {m.body(f"part:{p}").id for p in self.parts}
+        self.part_geoms = {g for g in range(m.ngeom) if int(m.geom_bodyid[g]) in part_bodies}
         self.held: str | None = None
 
     def _below(self, body: int, root: int) -> bool:
@@ -186,6 +188,10 @@ class ArmScene:
         for a, b, dist in zip(c.geom1.tolist(), c.geom2.tolist(), c.dist.tolist()):
             out[a, b] = min(dist, out.get((a, b), MARGIN))
         return out
+
+    def touches_parts(self, joints: Mapping[str, float] | None = None) -> bool:
+        """Whether the arm or the held box comes within ``MARGIN`` of an articulated part (an open door)."""
+        return any(a in self.part_geoms or b in self.part_geoms for a, b in self.contacts(joints))
 
     def names(self, pairs: Iterable[Pair]) -> list[str]:
         """Readable pairs: ``body:geom`` of each side."""
