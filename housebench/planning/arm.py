@@ -1,12 +1,14 @@
 """Arm motion in the house: collision checks of joint paths and OMPL RRT-Connect around what they hit.
 
 The planning model is the kinematic robot among static copies of the house's obstacle boxes and a
-floor plane, the props as mocap bodies (a box of the asset's size; a container as its floor and four
-walls, so the hand may reach in), and for every prop a box on the gripper link, switched on while
-that prop is held (attached at the measured pose relative to the hand, detached once let go). Only
-the arm (the shoulder pan link and below) and the held box are checked: the base and the torso
-column stand where the stance footprint put them. Contacts a motion starts in (the fingers round what
-they just let go) do not count against it while they get no closer.
+floor plane, the boxes of each articulated part (a door's panel and handle) on a mocap body turned or
+slid to the part's measured joint value (a door held shut in the model stood across the open fridge:
+the arm's way round it swung the real door), the props as mocap bodies (a box of the asset's size; a
+container as its floor and four walls, so the hand may reach in), and for every prop a box on the
+gripper link, switched on while that prop is held (attached at the measured pose relative to the
+hand, detached once let go). Only the arm (the shoulder pan link and below) and the held box are
+checked: the base and the torso column stand where the stance footprint put them. Contacts a motion
+starts in (the fingers round what they just let go) do not count against it while they get no closer.
 """
 
 from __future__ import annotations
@@ -61,6 +63,11 @@ def prop_boxes(asset: AssetAnnotation) -> list[tuple[np.ndarray, np.ndarray]]:
     ]
 
 
+def _turn(axis: np.ndarray, angle: float) -> np.ndarray:
+    """The quaternion of a turn by ``angle`` about the unit ``axis``."""
+    return np.array([np.cos(angle / 2), *(np.sin(angle / 2) * axis)])
+
+
 def _quat(matrix: np.ndarray) -> np.ndarray:
     q = np.zeros(4)
     mujoco.mju_mat2Quat(q, np.ascontiguousarray(matrix).ravel())
@@ -76,10 +83,14 @@ class ArmScene:
         world = spec.worldbody
         static = {"contype": 0, "conaffinity": 1, "margin": MARGIN}
         world.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[0, 0, 1], **static)
+        self.parts = {p.name: p for p in scene.house.articulated}
+        moving = {p: world.add_body(name=f"part:{p}", mocap=True, pos=self.parts[p].pivot) for p in self.parts}
         for k, obstacle in enumerate(scene.house.obstacles):
             lo, hi = np.array(obstacle.box[:3]), np.array(obstacle.box[3:])
             half = (hi - lo) / 2
-            world.add_geom(name=f"{obstacle.name}#{k}", type=BOX, pos=lo + half, size=half, **static)
+            part = next((p for p in self.parts if obstacle.name.startswith(p + "/")), None)
+            body, origin = (moving[part], np.asarray(self.parts[part].pivot)) if part else (world, np.zeros(3))
+            body.add_geom(name=f"{obstacle.name}#{k}", type=BOX, pos=lo + half - origin, size=half, **static)
         hand = spec.body(HAND)
         self.props = sorted(scene.objects)
         for name in self.props:
@@ -108,6 +119,8 @@ class ArmScene:
         self._held_geom = {name: m.geom(f"held:{name}").id for name in self.props}
         self._asset = {name: scene.objects[name].asset for name in self.props}
         self._adr = {m.joint(j).name: int(m.jnt_qposadr[j]) for j in range(m.njnt)}
+        part_bodies = {m.body(f"part:{p}").id for p in self.parts}
+        self.part_geoms = {g for g in range(m.ngeom) if int(m.geom_bodyid[g]) in part_bodies}
         self.held: str | None = None
 
     def _below(self, body: int, root: int) -> bool:
@@ -117,11 +130,26 @@ class ArmScene:
             body = int(self.model.body_parentid[body])
         return False
 
-    def sync(self, joints: Mapping[str, float], objects: Mapping[str, ObjectState], held: str | None) -> None:
+    def sync(
+        self,
+        joints: Mapping[str, float],
+        objects: Mapping[str, ObjectState],
+        held: str | None,
+        parts: Mapping[str, float] | None = None,
+    ) -> None:
         """Props where ``objects`` has them; ``held`` (or none) attached to the hand where it is now
-        relative to the hand at ``joints``."""
+        relative to the hand at ``joints``; the articulated parts at their ``parts`` joint values (a part
+        not named: closed)."""
         m, d = self.model, self.data
         self.set_joints(joints)
+        for name, part in self.parts.items():
+            mocap = m.body_mocapid[m.body(f"part:{name}").id]
+            moved = (parts or {}).get(name, part.closed) - part.closed
+            axis = np.asarray(part.axis, float)
+            if part.joint == "revolute":
+                d.mocap_pos[mocap], d.mocap_quat[mocap] = part.pivot, _turn(axis, moved)
+            else:
+                d.mocap_pos[mocap], d.mocap_quat[mocap] = np.asarray(part.pivot) + axis * moved, (1.0, 0, 0, 0)
         mujoco.mj_kinematics(m, d)
         for name in self.props:
             mocap = m.body_mocapid[m.body(f"prop:{name}").id]
@@ -160,6 +188,10 @@ class ArmScene:
         for a, b, dist in zip(c.geom1.tolist(), c.geom2.tolist(), c.dist.tolist()):
             out[a, b] = min(dist, out.get((a, b), MARGIN))
         return out
+
+    def touches_parts(self, joints: Mapping[str, float] | None = None) -> bool:
+        """Whether the arm or the held box comes within ``MARGIN`` of an articulated part (an open door)."""
+        return any(a in self.part_geoms or b in self.part_geoms for a, b in self.contacts(joints))
 
     def names(self, pairs: Iterable[Pair]) -> list[str]:
         """Readable pairs: ``body:geom`` of each side."""

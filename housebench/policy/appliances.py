@@ -36,15 +36,16 @@ import numpy as np
 
 from housebench.annotations.schema import ApplianceAnnotation, Support
 from housebench.house.query import HouseQuery
-from housebench.skills.articulate import Close, Door, Open, door_part, seg_dist
+from housebench.skills.articulate import Close, Door, Open, door_part
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
 from housebench.skills.body import Pose
 from housebench.skills.edge import support_of
-from housebench.skills.navigate import OPEN_PART, Navigate, moving_boxes
+from housebench.skills.front import lead_in, opening_front, owner
+from housebench.skills.navigate import Navigate
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place, Release
 from housebench.skills.press import Press, Wait
-from housebench.skills.side import SidePick, SidePlace, free_opening, open_edges, side_held
+from housebench.skills.side import SidePick, SidePlace, side_held
 from housebench.state import Observation, SimState
 from housebench.tasks import goal as g
 from housebench.tasks import refs
@@ -56,8 +57,6 @@ REACH_Z = 0.9  # m: the shelf height a carry into an appliance tries first (then
 WAIT_MARGIN_S = 10.0  # s added to the thermal model's time to the target
 STAGE_OUT = 0.3  # m in front of the appliance's handle: where on the staging surface the item goes
 STAGE_MIN_Z, STAGE_MAX_Z = 0.3, 1.25  # m: a staging surface is no floor, and a top-down place reaches it
-FRONT = 0.8  # m out from an appliance's opening: where the base goes, tucked, after a pull from the door's outer side
-LEAD_CLEAR = 0.45  # m: a carry's base goes first to that pose when it stands this far off the open door
 
 
 @dataclass
@@ -97,15 +96,6 @@ def _inside(app: ApplianceAnnotation, ctx: SkillContext) -> list[Support]:
     return sorted(refs.inside_supports(app.name, ctx.scene.house), key=lambda s: abs(s.height - REACH_Z))
 
 
-def _owner(supports: list[Support], ctx: SkillContext) -> ApplianceAnnotation | None:
-    """The appliance every one of ``supports`` is inside, if any."""
-    for app in ctx.scene.house.appliances:
-        inner = {s.name for s in refs.inside_supports(app.name, ctx.scene.house)}
-        if supports and all(s.name in inner for s in supports):
-            return app
-    return None
-
-
 def plan(ctx: SkillContext, state: SimState) -> list[Step]:
     """The flow's steps for the goal from ``state`` (empty when no appliance takes part)."""
     goal, house = ctx.task.goal, ctx.scene.house
@@ -135,7 +125,7 @@ def plan(ctx: SkillContext, state: SimState) -> list[Step]:
         if not isinstance(cond, g.On):
             continue
         supports = refs.supports(cond.support, goal.places, house)
-        into = _owner(supports, ctx)
+        into = owner(ctx.scene.house, supports)
         if into is not None:
             supports = [s for s in _inside(into, ctx) if s in supports]
         for obj in items(cond):
@@ -269,7 +259,7 @@ class ApplianceFlow:
         if self._outside(step.target, obs):
             # the carry arm, driven round the door's free edge from the pull's stance, swung it shut (microwave
             # 1.38 -> 0.25 rad): tucked, the base goes round to the opening first
-            front = self._front(step.target, obs)
+            front = opening_front(self.ctx, obs, step.target)
             self.ctx.log("decision", step=step.describe(), choice="tuck, round to the opening", base=front)
             _, obs = yield Pose("tuck")
             if front is not None:
@@ -284,22 +274,6 @@ class ApplianceFlow:
         hinge = Door(part)
         normal = hinge.normal(obs.parts.get(door, part.closed))
         return float(np.dot(np.asarray(obs.base[:2]) - hinge.pivot[:2], normal[:2])) > 0.0
-
-    def _front(self, door: str, obs: Observation) -> tuple[float, float, float] | None:
-        """The base pose ``FRONT`` out from the middle of the opening that the open ``door`` leaves free,
-        facing it (None when its appliance has no surface inside)."""
-        app = next(a for a in self.ctx.scene.house.appliances if a.door == door)
-        inner = refs.inside_supports(app.name, self.ctx.scene.house)
-        if not inner:
-            return None
-        low = min(inner, key=lambda s: s.height)
-        edge = open_edges(self.ctx.scene.house, low)[0]
-        top = low.height + (low.clearance or 0.0)
-        box = free_opening(edge, moving_boxes(self.ctx, obs), low.height, top).box
-        n = np.asarray(edge.normal)
-        mid = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
-        at = mid + n * (edge.coord - float(mid @ n) + FRONT)
-        return float(at[0]), float(at[1]), math.atan2(-n[1], -n[0])
 
     def _close(self, step: Step, obs: Observation) -> Script:
         return (yield from self._retried(lambda: Close(step.target), step.describe(), obs))
@@ -357,14 +331,14 @@ class ApplianceFlow:
                     ctx.log(
                         "decision", step=step.describe(), choice="stage", support=stage.name, after=failure.reason.value
                     )
-                    obs = yield from self._stage(obj, stage, _owner(step.supports, ctx), obs)
+                    obs = yield from self._stage(obj, stage, owner(ctx.scene.house, step.supports), obs)
                     staged = True
                     continue
                 if failure is not None and not obs.holding(obj):
                     ctx.log("decision", step=step.describe(), attempt=attempt, choice="re-pick")
                     continue
             support = supports[0]
-            front = self._lead_in(support, obs)
+            front = lead_in(self.ctx, obs, support)
             if front is not None:  # the last leg in: square to the opening, off the door's edge
                 ctx.log("decision", step=step.describe(), choice="round to the opening", base=front)
                 _, obs = yield Navigate(front, why=f"in front of {support.name}", skip=(obj,))
@@ -372,7 +346,7 @@ class ApplianceFlow:
             if self._placed(obj, support, obs):
                 return obs
             if failure is None:  # on the support by the skill's check, but not in the cavity
-                failure = SkillFailure("place", Reason.POSTCONDITION, outside=_owner([support], ctx).name)
+                failure = SkillFailure("place", Reason.POSTCONDITION, outside=owner(ctx.scene.house, [support]).name)
             if failure.reason in (Reason.UNREACHABLE, Reason.NO_SPACE) and len(supports) > 1:
                 supports = supports[1:] + supports[:1]  # the next surface next time
             ctx.log("decision", step=step.describe(), attempt=attempt, choice="again", after=failure.reason.value)
@@ -384,28 +358,10 @@ class ApplianceFlow:
             _, obs = yield Release()
         return obs
 
-    def _lead_in(self, support: Support, obs: Observation) -> tuple[float, float, float] | None:
-        """The pose in front of the opening (:meth:`_front`) of the appliance ``support`` is in, when its
-        door is open and that pose keeps ``LEAD_CLEAR`` off the door (the microwave's): the carried hand,
-        driven straight to the place's stance from the fridge, shoved the microwave door from 1.77 to 1.0
-        rad and the place stalled against it (shoulder_pan 0.23 rad off)."""
-        app = _owner([support], self.ctx)
-        part = door_part(self.ctx, app.door) if app is not None and app.door else None
-        if (
-            part is None
-            or part.joint != "revolute"
-            or abs(obs.parts.get(part.name, part.closed) - part.closed) < OPEN_PART
-        ):
-            return None
-        front = self._front(part.name, obs)
-        hinge, edge = Door(part).segment(obs.parts[part.name])
-        clear = front is not None and seg_dist(np.asarray(front[:2]), hinge, edge) >= LEAD_CLEAR
-        return front if clear else None
-
     def _staging(self, obj: str, step: Step, obs: Observation) -> Support | None:
         """Where an item with no side grasp where it stands is set down first (from above) for one: the
         open top nearest the appliance it goes into, if it stands on another open top (None else)."""
-        app, under = _owner(step.supports, self.ctx), support_of(self.ctx, obs, obj)
+        app, under = owner(self.ctx.scene.house, step.supports), support_of(self.ctx, obs, obj)
         if app is None or under is None or under.clearance is not None:
             return None
         owners = {a.name for a in self.ctx.scene.house.appliances}
@@ -441,7 +397,7 @@ class ApplianceFlow:
         on = g.On(predicate="on", items=[obj], support=support.name)
         if obs.holding(obj) or not self.ctx.judge([on], obs.state).success:
             return False
-        app = _owner([support], self.ctx)
+        app = owner(self.ctx.scene.house, [support])
         return app is None or getattr(_appliance_at(obs.state, self.ctx, obj), "name", None) == app.name
 
 
@@ -450,5 +406,5 @@ def _box_distance(box, x: float, y: float) -> float:
 
 
 def _needed_doors(ctx: SkillContext, obs: Observation, step: Step) -> list[str]:
-    apps = [_appliance_at(obs.state, ctx, step.target), _owner(step.supports, ctx)]
+    apps = [_appliance_at(obs.state, ctx, step.target), owner(ctx.scene.house, step.supports)]
     return sorted({a.door for a in apps if a is not None and a.door})

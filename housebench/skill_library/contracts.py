@@ -40,6 +40,7 @@ class World:
     places: dict[str, list[str]] = field(default_factory=dict)
     state: SimState | None = None  # None: every object at its annotated pose
     bound_for: dict[str, str] = field(default_factory=dict)  # object -> where the plan being run sets it next
+    next_call: tuple[str, dict[str, Any]] | None = None  # (verb, arguments) of the call the plan being run makes next
 
     def __post_init__(self) -> None:
         self.roles = {n: self.roles.get(n, o.asset.category) for n, o in self.scene.objects.items()}

@@ -121,6 +121,7 @@ class SubgraphRun:
         for i, (node, skill) in enumerate(self.order):
             args = {k: self._value(v) for k, v in node.args.items()}
             self.world.bound_for = bound_for(steps[i:])
+            self.world.next_call = self._resolved(steps[i + 1]) if i + 1 < len(steps) else None
             ok, obs = yield from self.call(node.id, skill, args, obs, self.attempts)
             self.results.append({"node": node.id, "verb": node.verb, "ok": ok})
             if not ok:
@@ -132,6 +133,12 @@ class SubgraphRun:
     def _value(self, value: Any) -> Any:
         m = REF.match(value) if isinstance(value, str) else None
         return self.outputs[m[1]][m[2]] if m else value
+
+    def _resolved(self, step: tuple[str, dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+        """A (verb, arguments) step, a reference to an output not made yet left as written."""
+        verb, args = step
+        made = {k: v for k, v in args.items() if not ((m := REF.match(str(v))) and m[1] not in self.outputs)}
+        return verb, {**args, **{k: self._value(v) for k, v in made.items()}}
 
     def call(self, where: str, skill: SkillNode, args: dict[str, Any], obs: Observation, attempts: int) -> Run:
         """One node (or a nested call) with its retries and fallbacks: ``(ok, last observation)``."""
@@ -189,11 +196,12 @@ class SubgraphRun:
     def _execute(self, where: str, skill: SkillNode, grounded, path, obs: Observation):
         """Run the chosen path: ``(error or "", last observation)``."""
         if skill.calls:
-            steps, outer = calls(grounded, self.world), self.world.bound_for
+            steps, outer, after = calls(grounded, self.world), self.world.bound_for, self.world.next_call
             for k, (verb, args) in enumerate(steps, 1):
                 self.world.bound_for = {**outer, **bound_for(steps[k - 1 :])}
+                self.world.next_call = steps[k] if k < len(steps) else after
                 ok, obs = yield from self.call(f"{where}.{k}", skills()[verb], args, obs, self.attempts)
-                self.world.bound_for = outer
+                self.world.bound_for, self.world.next_call = outer, after
                 if not ok:
                     return f"call {where}.{k} ({verb}) failed", obs
             self.held = None  # a called skill's moment is not the nested contract's

@@ -68,7 +68,7 @@ def arm_clear(
     scene = arm_planner(ctx).scene
     hand = None if touch else held(obs)
     props = {} if touch else {n: p for n, p in obstacles(ctx, obs).items() if n == hand or n not in skip}
-    scene.sync(obs.joints, props, hand)
+    scene.sync(obs.joints, props, hand, obs.parts)
     return all(dist >= 0.0 for dist in scene.contacts(joints).values()) if touch else not scene.contacts(joints)
 
 
@@ -78,7 +78,7 @@ def clear_path(skill: str, obs: Observation, ctx: SkillContext, waypoints: list[
     round what it hits to the last one; ``waypoints`` as they are when the planner finds none (logged
     either way)."""
     planner = arm_planner(ctx)
-    planner.scene.sync(obs.joints, obstacles(ctx, obs), held(obs))
+    planner.scene.sync(obs.joints, obstacles(ctx, obs), held(obs), obs.parts)
     start = [obs.joints[j] for j in ARM]
     planner.start(start)
     path = [start, *([w.get(j, obs.joints[j]) for j in ARM] for w in waypoints)]
@@ -212,6 +212,7 @@ def ready_arm(ctx: SkillContext) -> dict[str, float]:
 
 
 TURN_STEP = 0.1  # rad between the base headings a turn's sweep is checked at
+LEG_STEP = 0.1  # m between the base positions a leg's sweep is checked at
 
 
 def turn_clear(ctx: SkillContext, obs: Observation, at: tuple[float, float], start: float, turn: float) -> bool:
@@ -219,7 +220,7 @@ def turn_clear(ctx: SkillContext, obs: Observation, at: tuple[float, float], sta
     the props while the base at ``at`` turns by ``turn`` from heading ``start`` (contacts it starts in may
     not deepen)."""
     planner = arm_planner(ctx)
-    planner.scene.sync(obs.joints, obstacles(ctx, obs), held(obs))
+    planner.scene.sync(obs.joints, obstacles(ctx, obs), held(obs), obs.parts)
     arm = [obs.joints[j] for j in ARM]
     steps = max(1, math.ceil(abs(turn) / TURN_STEP))
     planner.scene.set_joints(base_joints((*at, start)))
@@ -231,12 +232,30 @@ def turn_clear(ctx: SkillContext, obs: Observation, at: tuple[float, float], sta
     return True
 
 
+def leg_clear(
+    ctx: SkillContext, obs: Observation, a: tuple[float, float], b: tuple[float, float], heading: float
+) -> bool:
+    """Whether the arm as it is now (what it holds attached) keeps clear of the articulated parts (an open
+    door: the base planner keeps only the base off it) while the base drives from ``a`` to ``b`` facing
+    ``heading``."""
+    scene = arm_planner(ctx).scene
+    scene.sync(obs.joints, obstacles(ctx, obs), held(obs), obs.parts)
+    steps = max(1, math.ceil(math.dist(a, b) / LEG_STEP))
+    for k in range(steps + 1):
+        x, y = (a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps)
+        if scene.touches_parts(base_joints((x, y, heading))):
+            return False
+    return True
+
+
 def headings(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]], yaw: float) -> list[float]:
     """The heading each leg of ``path`` is driven at: lengthwise, forwards or backwards, whichever turns less,
     the last leg facing ``yaw``; where a turn on the way would sweep the arm into the house or a prop (a turn
-    in a doorway), the directions whose turns keep it clear (fewest turns that hit, then least turning), and,
-    holding something, a turn that still hits the long way round where that keeps clear (it knocked the item
-    out). Headings are continuous (not wrapped): the turn to each is the difference from the one before."""
+    in a doorway), or a leg would carry it through an open door (the carried juice, driven forwards past the
+    fridge door's edge, swung it from 1.27 to 0.27 rad), the directions that keep it clear (fewest turns and
+    legs that hit, then least turning), and, holding something, a turn that still hits the long way round
+    where that keeps clear (it knocked the item out). Headings are continuous (not wrapped): the turn to each
+    is the difference from the one before."""
     th = obs.base[2]
     choices = []
     for k, (a, b) in enumerate(zip(path, path[1:])):
@@ -265,12 +284,16 @@ def headings(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]
 
     def hits(plan) -> int:
         n = 0
-        for a, start, turn in turns(plan):
+        for (a, start, turn), b in zip(turns(plan), path[1:]):
             if abs(turn) > 0.02:
                 key = (a, round(start, 3), round(turn, 3))
                 if key not in checked:
                     checked[key] = turn_clear(ctx, obs, a, start, turn)
                 n += not checked[key]
+            leg = (a, b, round(start + turn, 3))
+            if leg not in checked:
+                checked[leg] = leg_clear(ctx, obs, a, b, start + turn)
+            n += not checked[leg]
         return n
 
     if hits(greedy) == 0:

@@ -122,7 +122,7 @@ def stance_search(
         if not walls:
             return True
         scene = arm_planner(ctx).scene
-        scene.sync(obs.joints, {n: obs.objects[n] for n in walls}, None)
+        scene.sync(obs.joints, {n: obs.objects[n] for n in walls}, None, obs.parts)
         return all(dist >= 0.0 for dist in scene.contacts(at).values())
 
     if poses is None:

@@ -302,13 +302,37 @@ class SidePick(Pick):
 
     timeout_s = Pick.timeout_s + PushToEdge.timeout_s
 
-    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+    def _entries(self, ctx: SkillContext, obs: Observation) -> list[Entry]:
+        """The ways in through the open edges of the item's support (``UNSUPPORTED`` when none fits)."""
         asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
         support = support_of(ctx, obs, self.obj)
         fit = grip_height(asset.size[2], pinch_height(asset))
         if support is None or fit is None:
             raise self.fail(Reason.UNSUPPORTED, support=support and support.name, height=asset.size[2])
-        entries = self._entries(ctx, obs, support, fit)
+        pitch, dz = fit
+        ceiling = low_ceiling(support, asset.size[2])
+        box = np.array(world_box(pose, asset))
+        corners, centre = _corners(asset, pose), (box[:2] + box[3:5]) / 2
+        entries = []
+        for edge, yaw, width, aslant in _ways(asset, pose, open_edges(ctx.scene.house, support), ceiling):
+            a = np.array([math.cos(yaw), math.sin(yaw)])
+            near, far = float(np.min(corners @ a)), float(np.max(corners @ a))
+            pad = np.array([*(centre + a * (near + PALM_BACK - centre @ a)), support.height + dz])
+            back = _back(edge, pad, yaw, far - float(pad[:2] @ a), ceiling)
+            entries.append(Entry(pad, hand_rot(yaw, pitch), back, edge, width, aslant=aslant))
+        if not entries:
+            raise self.fail(Reason.UNSUPPORTED, why="no side fits the fingers from an open edge", support=support.name)
+        return entries
+
+    def stance(self, ctx: SkillContext, obs: Observation) -> tuple[float, float, float]:
+        """The base pose this pick reaches in from (its body drives there first)."""
+        return entry_stance(self, ctx, obs, self._entries(ctx, obs))[0]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
+        support = support_of(ctx, obs, self.obj)
+        box = np.array(world_box(pose, asset))
+        entries = self._entries(ctx, obs)
         try:
             base, out, at, entry = entry_stance(self, ctx, obs, entries)
         except SkillFailure as far:
@@ -318,8 +342,7 @@ class SidePick(Pick):
             normals = frozenset(e.edge.normal for e in entries)
             ctx.log("decision", skill=self.name, target=self.obj, slide_to=sorted(normals), after=far.reason.value)
             obs = yield from PushToEdge(self.obj, overhang=SLIDE_OVER, normals=normals).body(ctx, obs)
-            entries = self._entries(ctx, obs, support, fit)
-            base, out, at, entry = entry_stance(self, ctx, obs, entries)
+            base, out, at, entry = entry_stance(self, ctx, obs, self._entries(ctx, obs))
         pad, rot, back, gap = entry.pad, entry.rot, entry.back, opening(entry.width)
         obs = yield from approach(self, ctx, obs, base)
         obs = yield from cartesian(self.name, obs, ctx, pad + back, rot, fallback=out, avoid=entry.aslant, gripper=gap)
@@ -335,30 +358,12 @@ class SidePick(Pick):
             yield from cartesian(self.name, obs, ctx, pad + back, rot, gripper=OPEN)
             raise self.fail(Reason.MISSED, touching=touching, gap=round(obs.gripper_opening, 4))
         ctx.log("grasped", obj=self.obj, gap=round(obs.gripper_opening, 4))
-        lift = UP * max(0.0, min(LIFT, _ceiling(support) - world_box(pose, asset)[5]))
+        lift = UP * max(0.0, min(LIFT, _ceiling(support) - box[5]))
         obs = yield from cartesian(self.name, obs, ctx, pad + lift, rot)
         obs = yield from cartesian(self.name, obs, ctx, pad + lift + back, rot)
         if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="withdraw", height=round(obs.objects[self.obj].pos[2], 3))
         return (yield from to_carry(self, ctx, obs, rot))
-
-    def _entries(self, ctx: SkillContext, obs: Observation, support: Support, fit) -> list[Entry]:
-        """One :class:`Entry` per way in from an open edge of ``support`` (``fit``: pitch, pad height)."""
-        asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
-        pitch, dz = fit
-        ceiling = low_ceiling(support, asset.size[2])
-        box = np.array(world_box(pose, asset))
-        corners, centre = _corners(asset, pose), (box[:2] + box[3:5]) / 2
-        entries = []
-        for edge, yaw, width, aslant in _ways(asset, pose, open_edges(ctx.scene.house, support), ceiling):
-            a = np.array([math.cos(yaw), math.sin(yaw)])
-            near, far = float(np.min(corners @ a)), float(np.max(corners @ a))
-            pad = np.array([*(centre + a * (near + PALM_BACK - centre @ a)), support.height + dz])
-            back = _back(edge, pad, yaw, far - float(pad[:2] @ a), ceiling)
-            entries.append(Entry(pad, hand_rot(yaw, pitch), back, edge, width, aslant=aslant))
-        if not entries:
-            raise self.fail(Reason.UNSUPPORTED, why="no side fits the fingers from an open edge", support=support.name)
-        return entries
 
     def _true_up(self, ctx: SkillContext, obs: Observation, short: np.ndarray, rot: np.ndarray, gap: float):
         """Paused at ``short``, the arm stands off its target (1 cm measured; the fingers clear a tissue box
@@ -386,7 +391,8 @@ class SidePlace(Place):
     def postconditions(self, ctx: SkillContext):
         return [*super().postconditions(ctx), g.HandEmpty(predicate="hand_empty")]
 
-    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+    def _entries(self, ctx: SkillContext, obs: Observation) -> list[Entry]:
+        """The ways in to a free spot through the support's open edges (``NO_SPACE`` when none)."""
         if not side_held(ctx, obs):
             raise self.fail(Reason.UNSUPPORTED, why="held from above")
         asset, held = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
@@ -396,9 +402,8 @@ class SidePlace(Place):
         yaw_now = math.atan2(rot_now[1, 0], rot_now[0, 0])
         obj_yaw = math.atan2(rotation(held.quat)[1, 0], rotation(held.quat)[0, 0])
         near = np.asarray(self.near or obs.base[:2], float)
-        top = _ceiling(self.support) - asset.size[2]  # the highest the object's bottom may go
+        bottom, top = self._room(ctx)
         ceiling = low_ceiling(self.support, asset.size[2])
-        bottom = self.support.height + DROP
         if bottom > top:
             raise self.fail(Reason.NO_SPACE, support=self.support.name, why="taller than the room under the ceiling")
         moving = moving_boxes(ctx, obs, skip=(self.obj,))
@@ -425,8 +430,20 @@ class SidePlace(Place):
             entries.append(Entry(target, spin @ rot_now, _back(edge, target, yaw, ahead, ceiling), edge, ahead=ahead))
         if not entries:
             raise self.fail(Reason.NO_SPACE, support=self.support.name)
-        base, out, at, entry = entry_stance(self, ctx, obs, entries, skip=(self.obj,))
+        return entries
+
+    def _room(self, ctx: SkillContext) -> tuple[float, float]:
+        """(release height of the object's bottom, the highest its bottom may go under the ceiling)."""
+        return self.support.height + DROP, _ceiling(self.support) - ctx.scene.objects[self.obj].asset.size[2]
+
+    def stance(self, ctx: SkillContext, obs: Observation) -> tuple[float, float, float]:
+        """The base pose this place reaches in from (its body drives there first)."""
+        return entry_stance(self, ctx, obs, self._entries(ctx, obs), skip=(self.obj,))[0]
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        base, out, at, entry = entry_stance(self, ctx, obs, self._entries(ctx, obs), skip=(self.obj,))
         target, rot, back = entry.pad, entry.rot, entry.back
+        bottom, top = self._room(ctx)
         raise_ = UP * max(0.0, min(RAISE, top - bottom))
         obs = yield from approach(self, ctx, obs, base, skip=(self.obj,), head_on=True)
         obs = yield from cartesian(self.name, obs, ctx, target + back + raise_, rot, fallback=out)

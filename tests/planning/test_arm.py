@@ -1,5 +1,6 @@
 """The arm's planning model: collision checks see real contacts (MuJoCo's, no mocks), RRT-Connect goes
-round a wall the straight joint path hits, a held prop's box follows the hand, a container's cavity is free."""
+round a wall the straight joint path hits, a held prop's box follows the hand, a container's cavity is free,
+a door stands where its measured joint value swings it."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ import numpy as np
 import pytest
 
 from housebench.annotations.schema import (
+    ArticulatedPart,
     AssetAnnotation,
     ContainerProfile,
     Footprint,
+    Handle,
     HouseAnnotations,
     Obstacle,
     PlacedObject,
@@ -159,3 +162,33 @@ def test_a_contact_the_motion_starts_in_may_only_get_looser(ik):
     away, deeper = arm_at(ik, (0.6, -0.3, 0.8)), arm_at(ik, (0.6, 0.0, 0.8))
     assert planner.free([away[j] for j in ARM])
     assert not planner.free([deeper[j] for j in ARM])
+
+
+def test_a_door_stands_where_its_measured_joint_value_swings_it(ik):
+    """A door panel across the pad's way while shut, swung a quarter turn about its hinge (x = 0.5, y =
+    0.5) out of it, away from the robot, into the way of a pad further out: the model follows the joint value."""
+    panel = Obstacle(name="cupboard/door/panel", box=(0.5, -0.5, 0.4, 0.52, 0.5, 1.2))
+    door = ArticulatedPart(
+        name="cupboard/door",
+        owner="cupboard",
+        category="door",
+        joint="revolute",
+        axis=(0.0, 0.0, 1.0),
+        pivot=(0.5, 0.5, 0.4),
+        limits=(0.0, 2.0),
+        closed=0.0,
+        open=1.57,
+        box=panel.box,
+        handle=Handle(center=(0.53, -0.4, 0.8), normal=(1.0, 0.0, 0.0), grasp=(-1.0, 0.0, 0.0), box=panel.box),
+    )
+    sc = scene([panel])
+    sc = sc.model_copy(update={"house": sc.house.model_copy(update={"articulated": [door]})})
+    arm = ArmScene(sc)
+    across = arm_at(ik, (0.51, 0.0, 0.8))  # the pad in the shut panel
+    beyond = arm_at(ik, (0.6, 0.51, 0.9))  # in the panel swung open (x 0.5 -> 1.5, y 0.5 -> 0.52)
+    arm.sync(across, poses(sc), None)
+    assert any(h.startswith("cupboard/door/panel#0|") for h in arm.names(arm.contacts()))
+    arm.sync(across, poses(sc), None, {"cupboard/door": math.pi / 2})  # swung out of the way
+    assert arm.contacts() == {}
+    arm.sync(beyond, poses(sc), None, {"cupboard/door": math.pi / 2})
+    assert any(h.startswith("cupboard/door/panel#0|") for h in arm.names(arm.contacts()))

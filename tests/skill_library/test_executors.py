@@ -1,6 +1,7 @@
 """The runtime's executors choose the skills the appliance flow runs: a side pick for an item the plan
 sets on a fridge shelf, the arm tucked before a close and for a drive to or from a door, a carry-pose
-stance reached facing the way there (on a built chill_drink scene; no physics is stepped)."""
+stance reached facing the way there, the next side pick's own stance driven to as the pick would (on a
+built chill_drink scene; no physics is stepped)."""
 
 from __future__ import annotations
 
@@ -84,3 +85,20 @@ def test_an_empty_hand_leaves_an_open_door_tucked_and_unfolds_at_the_stance(chil
         there = dataclasses.replace(obs, base=base, parts={**obs.parts, "fridge/door": 1.27})
         nav = EXECUTORS["navigate"]({"target": "juice"}, world, ctx, there, "grid_path")
         assert [p.name for p in nav.parts][: len(names)] == names
+
+
+def test_a_navigate_before_a_side_pick_drives_to_the_picks_own_stance(chill):
+    """Driven to a ring pose first, the pick's own approach swept the carry arm into the fridge's side: the
+    navigate goes where the pick stands (carry pose, facing the way there, turned at the stance)."""
+    world, ctx, obs = chill
+    world.bound_for = {"juice": "fridge/shelf_2"}
+    world.next_call = ("pick", {"object": "juice"})
+    try:
+        nav = EXECUTORS["navigate"]({"target": "juice"}, world, ctx, obs, "grid_path")
+        assert [p.name for p in nav.parts] == ["carry", "navigate", "navigate"]
+        assert nav.parts[-1].pose == SidePick("juice").stance(ctx, obs)
+        world.next_call = ("pick", {"object": "oatmeal"})  # another object's pick: a ring pose round the target
+        ring = EXECUTORS["navigate"]({"target": "juice"}, world, ctx, obs, "grid_path")
+        assert ring.parts[-1].pose == stance(world, ctx, obs, "juice")
+    finally:
+        world.next_call, world.bound_for = None, {}

@@ -105,3 +105,21 @@ def test_a_fallback_gets_one_fallback_of_its_own(files, monkeypatch):
     episode, _ = _run(files, [PlanNode(id="n1", verb="lift", args={"object": "apple"})], horizon=10.0, attempts=2)
     taken = [(d["node"], d["verb"]) for _, kind, d in episode.events if kind == "fallback"]
     assert taken[:2] == [("n1", "pick"), ("n1/pick", "navigate")]  # the pick's base_near: drive to the apple
+
+
+def test_each_call_sees_the_call_the_plan_makes_next(files, monkeypatch):
+    """A navigate's executor reads the next call (it drives to the next side pick's own stance)."""
+    seen = []
+
+    def spy(args, world, *_):
+        seen.append(world.next_call)
+        return _Still()
+
+    monkeypatch.setitem(EXECUTORS, "wait", spy)
+    nodes = [
+        PlanNode(id="n1", verb="wait", args={"seconds": 0.1}),
+        PlanNode(id="n2", verb="look", args={"object": "apple"}),
+        PlanNode(id="n3", verb="wait", args={"seconds": 0.1}),
+    ]
+    _run(files, nodes, horizon=40.0, attempts=1)
+    assert seen == [("look", {"object": "apple"}), None]

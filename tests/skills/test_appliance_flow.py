@@ -14,6 +14,7 @@ from housebench.policy.appliances import ApplianceFlow, Step, plan, wait_budget
 from housebench.robot.kinematics import side
 from housebench.skills.base import SkillContext
 from housebench.skills.edge import support_of
+from housebench.skills.front import lead_in
 from housebench.skills.motion import ik, ready_arm
 from housebench.skills.navigate import part_box
 from housebench.skills.side import side_held
@@ -263,11 +264,10 @@ def test_a_carry_into_the_microwave_comes_in_square_to_its_opening_not_the_fridg
     door (1.77 -> 1.0 rad) and the place stalled against it: the base first stops in front of the opening,
     where that pose stands clear of the door; the fridge's own door leaves no such pose."""
     ctx, state = _ctx_state("heat_breakfast", "v000")
-    flow = ApplianceFlow(ctx, _obs(state), attempts=1)
     supports = {s.name: s for s in ctx.scene.house.supports}
     opened = state.model_copy(deep=True)
     opened.joints.update({"microwave/door": 1.77, "fridge/door": 1.27})
-    x, y, yaw = flow._lead_in(supports["microwave/bottom"], _obs(opened))
+    x, y, yaw = lead_in(ctx, _obs(opened), supports["microwave/bottom"])
     assert x == pytest.approx(supports["microwave/bottom"].box[2] + 0.8) and abs(abs(yaw) - math.pi) < 1e-6
-    assert flow._lead_in(supports["fridge/shelf_2"], _obs(opened)) is None  # 0.27 m from the door's edge
-    assert flow._lead_in(supports["microwave/bottom"], _obs(state)) is None  # shut: no door to keep off
+    assert lead_in(ctx, _obs(opened), supports["fridge/shelf_2"]) is None  # 0.27 m from the door's edge
+    assert lead_in(ctx, _obs(state), supports["microwave/bottom"]) is None  # shut: no door to keep off

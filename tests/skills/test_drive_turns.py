@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from housebench.robot.kinematics import ARM, top_down
-from housebench.skills.motion import base_joints, headings, ik, ready_arm, turn_clear, wrap
+from housebench.skills.motion import base_joints, headings, ik, leg_clear, ready_arm, turn_clear, wrap
 from housebench.skills.pick import CARRY
 from tests.conftest import built_episode
 
@@ -48,3 +48,28 @@ def test_the_leg_through_the_door_is_driven_forwards_so_the_turns_keep_clear(car
     assert abs(wrap(last - FACING)) < 1e-9
     assert turn_clear(ctx, obs, PATH[0], START[2], wrap(first - START[2]))
     assert turn_clear(ctx, obs, PATH[1], first, wrap(last - first))
+
+
+def _carry_at(ctx, obs, base, parts):
+    """``obs`` with the base at ``base``, the arm in the carry pose (fingers across the heading), ``parts``."""
+    x, y, th = base
+    pad = (x + CARRY[0] * math.cos(th) - CARRY[1] * math.sin(th), y + CARRY[0] * math.sin(th) + CARRY[1] * math.cos(th))
+    start = {**obs.joints, **ready_arm(ctx), **base_joints(base)}
+    arm = ik(ctx).solve(start, (*pad, CARRY[2]), top_down(th + math.pi / 2), max_iters=200).joints
+    joints = {**obs.joints, **{j: arm[j] for j in ARM}, **base_joints(base)}
+    return replace(obs, joints=joints, base=base, parts={**obs.parts, **parts})
+
+
+def test_a_leg_past_the_open_fridge_door_is_driven_with_the_arm_on_the_far_side():
+    """chill_drink v006: from the juice's pick stance south past the open fridge door's edge (1.27 rad), the
+    carry arm on the door's side swung it to 0.27 rad; driven backwards, the arm passes on the far side."""
+    _, ctx, obs = built_episode("chill_drink", "v006", horizon_s=10.0)
+    path = [(1.722, 3.699), (1.725, 3.125), (1.37, 2.65)]
+    south = math.atan2(path[1][1] - path[0][1], path[1][0] - path[0][0])
+    carrying = _carry_at(ctx, obs, (*path[0], 0.0), {"fridge/door": 1.27})
+    assert not leg_clear(ctx, carrying, path[0], path[1], south)
+    assert leg_clear(ctx, carrying, path[0], path[1], wrap(south + math.pi))
+    shut = _carry_at(ctx, obs, (*path[0], 0.0), {"fridge/door": 0.0})
+    assert leg_clear(ctx, shut, path[0], path[1], south)  # the door shut: nothing in the way
+    first, _ = headings(ctx, carrying, path, math.pi)
+    assert abs(wrap(first - south - math.pi)) < 1e-9
