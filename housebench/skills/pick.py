@@ -201,8 +201,7 @@ class Pick(ObjectSkill):
         ctx.log("stance", skill=self.name, target=self.obj, grasp=grasp.kind, base=base, lean=lean)
         obs = yield from approach(self, ctx, obs, pose)
         joints = (above, at)
-        pre, lift = UP * APPROACH, UP * LIFT
-        return (yield from grasp_at(self, ctx, obs, grasp.pad, rot, pre, joints, lift, grasp.opening, aim=True))
+        return (yield from grasp_at(self, ctx, obs, grasp.pad, rot, UP * APPROACH, joints, UP * LIFT, grasp.opening))
 
 
 def containing(ctx: SkillContext, obs: Observation, obj: str) -> tuple[str, ...]:
@@ -220,16 +219,14 @@ def grasp_at(
     joints: tuple[dict[str, float], dict[str, float]],
     lift: np.ndarray,
     opening: float = OPEN,
-    aim: bool = False,
 ) -> SkillGen:
-    """From the stance: fingers open (to ``opening``) to ``pad + pre``, straight in to ``pad`` (with ``aim``,
-    :func:`true_up` across: a pick from above), close, check both fingers touch the object (``MISSED``),
-    move by ``lift``, check it is still held (``DROPPED``), carry pose."""
+    """From the stance: fingers open (to ``opening``) to ``pad + pre``, straight in to ``pad`` (the aim
+    :func:`true_up` across), close, check both fingers touch the object (``MISSED``), move by ``lift``, check it is
+    still held (``DROPPED``), carry pose."""
     obj = skill.target()
     obs = yield from cartesian(skill.name, obs, ctx, pad + pre, rot, fallback=joints[0], avoid=True, gripper=opening)
     obs = yield from cartesian(skill.name, obs, ctx, pad, rot, fallback=joints[1], gripper=opening)
-    if aim:
-        obs, _ = yield from true_up(skill, ctx, obs, pad, rot, opening, level=True)
+    obs, _ = yield from true_up(skill, ctx, obs, pad, rot, opening, level=True)
     obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
     touching = [f for f, names in obs.finger_contacts.items() if obj in names]
     if len(touching) < 2:
