@@ -47,9 +47,6 @@ LIFT = 0.15  # lift after closing, m
 OPEN, CLOSED = 0.1, 0.0  # finger gap targets, m
 CARRY = (0.3, 0.0, 1.15)  # pad position in the base frame while carrying
 LEANS = (0.15, 0.3)  # rad: the hand's lean away from the base, tried in turn where no upright grasp is clear
-SETTLE_S = 0.8  # s the arm is held still before its stand-off is measured
-ALIGN_TOL = 0.003  # m: how near its target the pad must come before the fingers close
-TRUE_UP = 3  # corrections of the aim at most
 
 
 Option = tuple[np.ndarray, list[np.ndarray]]  # target position of the pad, rotations to try there
@@ -220,13 +217,11 @@ def grasp_at(
     lift: np.ndarray,
     opening: float = OPEN,
 ) -> SkillGen:
-    """From the stance: fingers open (to ``opening``) to ``pad + pre``, straight in to ``pad`` (the aim
-    :func:`true_up` across), close, check both fingers touch the object (``MISSED``), move by ``lift``, check it is
-    still held (``DROPPED``), carry pose."""
+    """From the stance: fingers open (to ``opening``) to ``pad + pre``, straight in to ``pad``, close, check both
+    fingers touch the object (``MISSED``), move by ``lift``, check it is still held (``DROPPED``), carry pose."""
     obj = skill.target()
     obs = yield from cartesian(skill.name, obs, ctx, pad + pre, rot, fallback=joints[0], avoid=True, gripper=opening)
     obs = yield from cartesian(skill.name, obs, ctx, pad, rot, fallback=joints[1], gripper=opening)
-    obs, _ = yield from true_up(skill, ctx, obs, pad, rot, opening, level=True)
     obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
     touching = [f for f, names in obs.finger_contacts.items() if obj in names]
     if len(touching) < 2:
@@ -237,26 +232,3 @@ def grasp_at(
     if not obs.holding(obj):
         raise skill.fail(Reason.DROPPED, where="lift", height=round(obs.objects[obj].pos[2], 3))
     return (yield from to_carry(skill, ctx, obs, rot))
-
-
-def true_up(
-    skill: Skill, ctx: SkillContext, obs: Observation, goal: np.ndarray, rot: np.ndarray, gap: float, level=False
-):
-    """Held still at ``goal``, the arm stands off it (about 1 cm: a top pinch of a rubber duck 8 mm along
-    its length took it on its sloping flank, and it was squeezed out of the fingers in the carry): aim off
-    by the measured offset until the pad is within ``ALIGN_TOL`` of ``goal``, the fingers open to ``gap``;
-    ``level``: across only (a hand coming down stands high where its fingertips meet the support; aimed
-    lower, it pressed the duck into the floor and stalled). Returns (obs, the aim's offset, kept for a
-    move on from there)."""
-    bias, mask = np.zeros(3), np.array([1.0, 1.0, 0.0 if level else 1.0])
-    obs = yield from hold(obs, SETTLE_S, ctx, gripper=gap)
-    for _ in range(TRUE_UP):
-        off = (goal - pad_pose(ctx, obs)[0]) * mask
-        if np.linalg.norm(off) <= ALIGN_TOL:
-            break
-        bias += off
-        obs = yield from cartesian(skill.name, obs, ctx, goal + bias, rot, gripper=gap)
-        obs = yield from hold(obs, SETTLE_S, ctx, gripper=gap)
-    off = (goal - pad_pose(ctx, obs)[0]) * mask
-    ctx.log("aligned", skill=skill.name, target=skill.target(), off=[round(float(v), 4) for v in off])
-    return obs, bias
