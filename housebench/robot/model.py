@@ -12,7 +12,10 @@ Element names lose the ``robot0:`` prefix in :func:`fetch_spec`; a scene attache
 Set for manipulation (each measured in ``tests/robot/test_grasp_physics.py``): the fingers push at most
 ``FINGER_FORCE`` newtons (upstream's unlimited kp 3e4 squeezes ~950 N and sinks the pads into what they
 hold); the forearm roll loses upstream's spring (stiffness 10 pulls it off its target); the roll joints get
-limits (unlimited, the IK wanders); a ``pad`` site marks the centre of the finger pads, the grasp frame.
+limits (unlimited, the IK wanders); a ``pad`` site marks the centre of the finger pads, the grasp frame;
+the finger geoms' contacts take their own stiff solver settings (upstream's solimp 0.99, solref 0.01) by
+``FINGER_PRIORITY`` rather than their mean with a prop's default (0.9-0.95, 0.02), under which a held
+load crept out of the pinch (a bowl with an apple, held by its rim, fell after 40-85 s).
 A scene sets an elliptic friction cone with ``IMPRATIO`` (:func:`manipulation_options`).
 """
 
@@ -23,6 +26,7 @@ import mujoco
 from housebench.robot.fetch import (
     BASE_CLEARANCE,
     BASE_JOINTS,
+    FINGER_BODIES,
     FINGER_JOINTS,
     HEAD_JOINTS,
     IMPRATIO,
@@ -45,6 +49,7 @@ _GAINS = {
 FINGER_FORCE = 60.0  # newtons, each finger
 ROLL_RANGE = 3.1  # rad: limits of the upperarm, forearm and wrist roll joints (unlimited upstream)
 PAD = "pad"  # site at the centre of the finger pads (gripper_link origin; the fingertips are 38.5 mm further)
+FINGER_PRIORITY = 1  # contact priority of the finger geoms over the props' (0)
 
 
 def manipulation_options(option: mujoco.MjOption | object) -> None:
@@ -109,6 +114,9 @@ def fetch_spec(contype: int = 0, conaffinity: int = 0) -> mujoco.MjSpec:
         body.gravcomp = 1.0
     for geom in base.find_all(mujoco.mjtObj.mjOBJ_GEOM):
         geom.contype, geom.conaffinity = contype, conaffinity
+    for finger in FINGER_BODIES.values():
+        for geom in spec.body(finger).geoms:
+            geom.priority = FINGER_PRIORITY
     for joint in spec.joints:
         kp, ratio = _GAINS[_group(joint.name)]
         act = spec.add_actuator(name=_short(joint.name), target=_short(joint.name), trntype=mujoco.mjtTrn.mjTRN_JOINT)

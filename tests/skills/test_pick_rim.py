@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pytest
 
+from housebench.skill_library.executors import Wait
 from housebench.skills.base import SkillContext
 from housebench.skills.motion import pad_pose
 from housebench.skills.pick import Pick
@@ -24,7 +25,7 @@ TASK, VARIANT = "bring_fruit_bowl", "v000"
 
 @pytest.mark.slow
 def test_rim_pinch_takes_a_bowl_with_fruit_in_it():
-    job = built_job(TASK, VARIANT, "noop", horizon_s=150.0)
+    job = built_job(TASK, VARIANT, "noop", horizon_s=300.0)
     episode = job.open()
     obs = episode.reset(0)
     ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)
@@ -41,3 +42,6 @@ def test_rim_pinch_takes_a_bowl_with_fruit_in_it():
     table = next(s for s in ctx.scene.house.supports if s.name == "coffee_table/top")
     _, (rot,) = Place("bowl", support=table)._options(ctx, obs)[0]
     assert np.allclose(rot, hand)  # set down with the lean it is carried with
+    failure, obs = run_skill(episode, ctx, obs, Wait(100.0))
+    assert failure is None and obs.holding("bowl")
+    assert ctx.judge([g.Inside(predicate="inside", items=["apple"], container="bowl")], obs.state).success
