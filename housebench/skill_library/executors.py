@@ -28,6 +28,7 @@ from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, Sk
 from housebench.skills.body import Pose
 from housebench.skills.contact import Shove
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
+from housebench.skills.grasp import edge_only
 from housebench.skills.hand import Lay, Lower, Regrasp, Stack, Upright
 from housebench.skills.knob import Turn
 from housebench.skills.motion import cartesian, held, hold, pad_pose
@@ -199,11 +200,6 @@ class Lift(Skill):
         return (yield from cartesian(self.name, obs, ctx, pos + (0.0, 0.0, up), rot, gripper=0.0))
 
 
-def _edge_only(world: World, name: str) -> bool:
-    """Whether the object is taken only at an overhang (a flat item: book, plate)."""
-    return {g.kind for g in world.scene.objects[name].asset.grasps} == {"edge_pinch_after_push"}
-
-
 def _bound_supports(world: World, obj: str) -> list[Support]:
     """The supports the plan being run sets ``obj`` on next (none for a container or nothing)."""
     where = world.bound_for.get(obj)
@@ -220,7 +216,7 @@ def _pick(args, world, ctx, obs, path) -> Skill:
 
 def _place(args, world, ctx, obs, path) -> Skill:
     obj, support = args["object"], _support(world, args["support"])
-    if _edge_only(world, obj):
+    if edge_only(world.scene.objects[obj].asset):
         return PlaceAtEdge(obj, support=support)
     if low_ceiling(support, world.scene.objects[obj].asset.size[2]) or side_held(ctx, obs):
         return SidePlace(obj, support)

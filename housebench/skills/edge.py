@@ -23,6 +23,7 @@ import numpy as np
 
 from housebench.annotations.schema import Support
 from housebench.house.query import HouseQuery
+from housebench.robot.kinematics import top_down
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import FINGER_HALF
 from housebench.skills.motion import cartesian, hold, pad_pose
@@ -287,7 +288,9 @@ class PlaceAtEdge(Skill):
         obs = yield from cartesian(self.name, obs, ctx, target, rot, fallback=at)
         obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
         obs = yield from cartesian(self.name, obs, ctx, target + n * 0.1, rot, fallback=at)  # out of the pinch
-        return (yield from to_carry(self, ctx, obs))
+        # the empty hand to the carry every skill starts from, pointing down (from the level pinch's hand, the
+        # next push's line to its stroke ended with the elbow flipped, which stalled on the way down)
+        return (yield from to_carry(self, ctx, obs, top_down(obs.base[2] + math.pi / 2)))
 
     def spots(self, ctx: SkillContext, obs: Observation, reach_in: float) -> Iterator[tuple]:
         """(foot on an edge, its outward normal, surface height): on each edge of the support, the point

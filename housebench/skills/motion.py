@@ -18,12 +18,16 @@ from housebench.planning.arm import ArmPlanner, ArmScene
 from housebench.robot.fetch import ARM_JOINTS, BASE_JOINTS, HOME, TORSO_JOINT
 from housebench.robot.kinematics import ARM, FetchIK, top_down
 from housebench.skills.base import Reason, SkillContext, SkillFailure, SkillGen
+from housebench.skills.grasp import edge_only
 from housebench.state import Action, ObjectState, Observation
 from housebench.tasks.geometry import rotation
 
 JOINT_SPEED = 0.8  # rad/s (m/s for the torso) of the fastest joint along an arm motion
+END_HELD_SPEED = 0.4  # ... while the hand holds a flat item by its end (a book swung out of the pinch at 0.8)
 BASE_SPEED = 0.4  # m/s
 YAW_SPEED = 0.8  # rad/s
+END_HELD_DRIVE = (0.2, 0.3)  # m/s, rad/s with a flat item held by its end (a book turned out of the pinch at
+# 0.8 rad/s and slid out of it driven sideways at 0.4 m/s)
 TUCK = {j: HOME[j] for j in (TORSO_JOINT, *ARM_JOINTS)}
 
 
@@ -40,6 +44,18 @@ def held(obs: Observation) -> str | None:
     """The prop both fingers touch (what an arm motion carries), or None."""
     both = set(obs.finger_contacts.get("left", ())) & set(obs.finger_contacts.get("right", ()))
     return next((name for name in sorted(both) if name in obs.objects), None)
+
+
+def end_held(ctx: SkillContext, obs: Observation) -> bool:
+    """Whether the hand holds a flat item by its end (one taken only at an overhang: the pinch bears the
+    item's weight on a lever)."""
+    hand = held(obs)
+    return hand is not None and edge_only(ctx.scene.objects[hand].asset)
+
+
+def tucked(obs: Observation) -> bool:
+    """Whether the arm and torso stand in the tuck."""
+    return all(abs(obs.joints[j] - TUCK[j]) < 0.05 for j in ARM)
 
 
 def lies_in(ctx: SkillContext, obs: Observation, obj: str, container: str) -> bool:
@@ -137,8 +153,11 @@ def move_arm(
     avoid: bool = False,
     **extra,
 ) -> SkillGen:
-    """Through each joint-space waypoint in turn, interpolated at ``speed``; settles at the last one.
-    ``avoid``: round the house and the props where the path would hit them (:func:`clear_path`)."""
+    """Through each joint-space waypoint in turn, interpolated at ``speed`` (at most ``END_HELD_SPEED`` for a
+    flat item held by its end); settles at the last one. ``avoid``: round the house and the props where the
+    path would hit them (:func:`clear_path`)."""
+    if end_held(ctx, obs):
+        speed = min(speed, END_HELD_SPEED)
     if avoid:
         waypoints = clear_path(skill, obs, ctx, list(waypoints))
     current = {j: obs.joints[j] for j in ARM}
@@ -284,15 +303,17 @@ def drive(
     """The base along ``path`` (x, y waypoints). Each leg is driven lengthwise (facing along it, or
     backwards), so the arm never sweeps sideways past a door frame; before the last leg (which leaves the
     free floor towards a stance) it turns to ``yaw`` and drives that leg facing it; the directions as
-    :func:`headings` chooses them; settles at the end."""
+    :func:`headings` chooses them (at ``END_HELD_DRIVE`` speeds with a flat item held by its end); settles
+    at the end."""
     th = obs.base[2]
+    base_speed, yaw_speed = END_HELD_DRIVE if end_held(ctx, obs) else (BASE_SPEED, YAW_SPEED)
     for (a, b), heading in zip(zip(path, path[1:]), headings(ctx, obs, path, yaw)):
         turn = wrap(heading - th)
-        for f in ramp(abs(turn) / YAW_SPEED, ctx.control_dt) if abs(turn) > 0.02 else ():
+        for f in ramp(abs(turn) / yaw_speed, ctx.control_dt) if abs(turn) > 0.02 else ():
             obs = yield Action(base=(a[0], a[1], th + turn * f), **extra)
         th = th + turn
         leg = math.dist(a, b)
-        for f in ramp(leg / BASE_SPEED, ctx.control_dt) if leg > 1e-6 else ():
+        for f in ramp(leg / base_speed, ctx.control_dt) if leg > 1e-6 else ():
             obs = yield Action(base=(a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, th), **extra)
     goal = (*path[-1], th)
     waited = 0.0
