@@ -31,7 +31,7 @@ from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
 from housebench.skills.grasp import edge_only
 from housebench.skills.hand import Lay, Lower, Regrasp, Stack, Upright
 from housebench.skills.knob import Turn
-from housebench.skills.motion import cartesian, held, hold, pad_pose
+from housebench.skills.motion import arm_clear, base_joints, cartesian, held, hold, pad_pose, turn_clear, wrap
 from housebench.skills.navigate import OPEN_PART, Navigate, obstacle_boxes, part_box, planner
 from housebench.skills.pick import Pick, carry_pos, to_carry
 from housebench.skills.place import Place, Release
@@ -232,7 +232,7 @@ def _navigate(args, world, ctx, obs, path) -> Skill:
         return Sequence("navigate", Pose("tuck"), Navigate(stance(world, ctx, obs, name), why=name))
     if held(obs) is None and _beside_open_door(world, obs):
         return Sequence("navigate", Pose("tuck"), Navigate(stance(world, ctx, obs, name), why=name), Carry())
-    return Sequence("navigate", Carry(), *_arrive(stance(world, ctx, obs, name), obs, name))
+    return Sequence("navigate", Carry(), *_arrive(stance(world, ctx, obs, name), ctx, obs, name))
 
 
 def _beside_open_door(world: World, obs: Observation) -> bool:
@@ -247,15 +247,22 @@ def _beside_open_door(world: World, obs: Observation) -> bool:
     return False
 
 
-def _arrive(pose, obs: Observation, why: str) -> tuple[Skill, ...]:
+def _arrive(pose, ctx: SkillContext, obs: Observation, why: str) -> tuple[Skill, ...]:
     """Drive to ``pose`` facing the way there, then turn on the spot: turned before the last leg (as a
     plain navigate does), the carry arm swept what the path passes (it shoved an open fridge door past
-    its stop)."""
-    x, y, _ = pose
+    its stop). Where the arm as it is (with what it holds) would stand in the house facing the way there,
+    or sweep into it turning on the spot, backing in; where both would, as a plain navigate (a book held
+    out ahead, driven at the study desk's wall, struck it and turned in the pinch)."""
+    x, y, yaw = pose
     if math.dist((x, y), obs.base[:2]) < 0.05:
         return (Navigate(pose, why=why),)
-    heading = math.atan2(y - obs.base[1], x - obs.base[0])
-    return Navigate((x, y, heading), why=why), Navigate(pose, why=why)
+    ahead = math.atan2(y - obs.base[1], x - obs.base[0])
+    for heading in (ahead, wrap(ahead + math.pi)):
+        if arm_clear(ctx, obs, base_joints((x, y, heading))) and turn_clear(
+            ctx, obs, (x, y), heading, wrap(yaw - heading)
+        ):
+            return Navigate((x, y, heading), why=why), Navigate(pose, why=why)
+    return (Navigate(pose, why=why),)
 
 
 def _face(args, world, ctx, obs, path) -> Skill:

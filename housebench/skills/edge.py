@@ -242,7 +242,7 @@ class PlaceAtEdge(Skill):
 
     name = "place"
     timeout_s = 120.0
-    in_front = False  # each edge only from stances in front of it (else rings round them all, nearest first)
+    in_front = False  # each spot only from stances in front of it (else rings round them all first)
 
     def __init__(self, obj: str, support: Support, near: tuple[float, float] | None = None) -> None:
         self.obj, self.support, self.near = obj, support, near
@@ -272,9 +272,10 @@ class PlaceAtEdge(Skill):
             fronts.append(front.stances(np.asarray(foot, float), dists=PINCH_STAND, turns=PINCH_TURNS))
         if not options:
             raise self.fail(Reason.NO_SPACE, support=self.support.name)
-        ctx.log("decision", skill=self.name, edges=len(options))
+        ctx.log("decision", skill=self.name, spots=len(options))
         every = range(len(options))
-        searches = [([k], fronts[k]) for k in every] if self.in_front else [(list(every), None)]
+        in_front = [([k], fronts[k]) for k in every]  # rings alone found none by the study desk's wall
+        searches = in_front if self.in_front else [(list(every), None), *in_front]
         for ks, poses in searches:
             found = stance_search(ctx, obs, [options[k] for k in ks], UP * 0.1, skip=(self.obj,), poses=poses)
             if found is not None:
@@ -293,13 +294,17 @@ class PlaceAtEdge(Skill):
         return (yield from to_carry(self, ctx, obs, top_down(obs.base[2] + math.pi / 2)))
 
     def spots(self, ctx: SkillContext, obs: Observation, reach_in: float) -> Iterator[tuple]:
-        """(foot on an edge, its outward normal, surface height): on each edge of the support, the point
-        nearest ``near`` (else the robot) where the item (its centre ``reach_in`` in from the pad) has room."""
-        for edge in edges(self.support):
-            for at in _along(edge, self.near or obs.base[:2]):
-                if _clear(ctx, obs, self.obj, self.support, _set_centre(at, edge.normal, reach_in)):
-                    yield at, edge.normal, self.support.height
-                    break
+        """(foot on an edge, its outward normal, surface height): every point along the support's edges where
+        the item (its centre ``reach_in`` in from the pad) has room, nearest ``near`` (else the robot) first
+        (one point an edge left the study desk's end by the wall, beside a mug, out of every stance's reach)."""
+        near = self.near or obs.base[:2]
+        found = [
+            (at, edge.normal, self.support.height)
+            for edge in edges(self.support)
+            for at in _along(edge, near)
+            if _clear(ctx, obs, self.obj, self.support, _set_centre(at, edge.normal, reach_in))
+        ]
+        return iter(sorted(found, key=lambda spot: math.dist(spot[0], near)))
 
 
 class StackAtEdge(PlaceAtEdge):
