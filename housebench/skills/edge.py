@@ -28,7 +28,7 @@ from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, Ski
 from housebench.skills.grasp import FINGER_HALF
 from housebench.skills.motion import cartesian, hold, pad_pose
 from housebench.skills.pick import CLOSED, OPEN, UP, Pick, approach, grasp_at, stance_search, to_carry
-from housebench.state import Action, Observation
+from housebench.state import Action, ObjectState, Observation
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import rotation, world_box
 
@@ -49,6 +49,7 @@ STACK_IN = 0.02  # a stacked item's centre lands this far inside the footprint u
 PLACE_IN = 0.015  # an item set down at an edge has its centre this far inside the support, m
 PAIR_IN = 0.01  # ... and the two items' centre of mass this far inside the surface under them, m
 PUSH_REACH = 1.0  # m from the base to the pad behind the item: leaning fingers reach further than upright ones
+CENTRE_IN = 0.02  # a pushed item's centre stays this far inside the edge, m
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,23 @@ class Edge:
         nx, ny = self.normal
         face = box[3] if nx > 0 else -box[0] if nx < 0 else box[4] if ny > 0 else -box[1]
         return face - self.coord
+
+    def pinch_out(self, pose: ObjectState, size) -> float:
+        """How far the flat item at ``pose`` (footprint ``size[:2]``) sticks out over this edge on the line
+        through its centre along the normal, where the pinch takes it (askew, it sticks out further at a
+        corner: pushed to ``OVERHANG`` there, a book was pinched 1.2 cm deep and crept out of the fingers)."""
+        return float(np.asarray(pose.pos[:2]) @ self.normal) - self.coord + self._reach(pose, size)
+
+    def pinch_short(self, pose: ObjectState, size) -> float:
+        """How much further the item must go for :meth:`pinch_out` to reach ``OVERHANG``, or as far as keeps
+        its centre ``CENTRE_IN`` inside the edge."""
+        reach = self._reach(pose, size)
+        return min(OVERHANG, reach - CENTRE_IN) - self.pinch_out(pose, size)
+
+    def _reach(self, pose: ObjectState, size) -> float:
+        """From the item's centre to its side along the normal."""
+        n, rot = np.array(self.normal), rotation(pose.quat)
+        return min(size[k] / 2 / abs(float(rot[:2, k] @ n)) for k in (0, 1) if abs(float(rot[:2, k] @ n)) > 1e-6)
 
     def half(self, box: tuple[float, ...]) -> float:
         """Half the box's extent along the normal."""
@@ -103,13 +121,13 @@ def support_of(ctx: SkillContext, obs: Observation, obj: str) -> Support | None:
 
 
 def overhanging(ctx: SkillContext, obs: Observation, obj: str, at_least: float) -> Edge | None:
-    """The edge of its support the item sticks out over by ``at_least``, if any."""
+    """The edge of its support the item sticks out over by ``at_least`` where the pinch takes it, if any."""
     support = support_of(ctx, obs, obj)
     if support is None:
         return None
-    box = world_box(obs.objects[obj], ctx.scene.objects[obj].asset)
-    best = max(edges(support), key=lambda e: e.out(box))
-    return best if best.out(box) >= at_least else None
+    pose, size = obs.objects[obj], ctx.scene.objects[obj].asset.size
+    best = max(edges(support), key=lambda e: e.pinch_out(pose, size))
+    return best if best.pinch_out(pose, size) >= at_least else None
 
 
 class PushToEdge(ObjectSkill):
@@ -128,11 +146,12 @@ class PushToEdge(ObjectSkill):
         self.support = support
         box = np.array(world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset))
         centre = (box[:3] + box[3:]) / 2
+        size = ctx.scene.objects[self.obj].asset.size
         tried = []
         for edge in sorted(edges(support), key=lambda e: OVERHANG - e.out(box)):
             if edge.half(box) < OVERHANG + 0.025:  # pushed that far, it would tip over the edge
                 continue
-            travel = OVERHANG - edge.out(box)
+            travel = edge.pinch_short(obs.objects[self.obj], size)
             if travel <= 0:
                 return obs
             options = [(_push_start(box, edge, rot), [rot]) for rot in (_top_down_along(edge, t) for t in TILTS)]
@@ -148,7 +167,7 @@ class PushToEdge(ObjectSkill):
             obs = yield from self._stroke(ctx, obs, edge, start, rot, travel)
             for _ in range(STROKES - 1):  # closed loop: again from behind the item while it is short of the edge
                 box = world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset)
-                short = OVERHANG - edge.out(box)
+                short = edge.pinch_short(obs.objects[self.obj], size)
                 if short <= 0.015 or travel - short < 0.005:  # there, or the last stroke did not move it
                     break
                 travel = short

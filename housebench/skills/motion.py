@@ -297,17 +297,33 @@ def headings(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]
     return [start + turn for _, start, turn in turns(best)]
 
 
+def turn_hits(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]], plan: list[float]) -> int:
+    """How many turns of driving ``path`` at the headings ``plan`` sweep the arm as it is into the house or a prop."""
+    hits, now = 0, obs.base[2]
+    for a, heading in zip(path, plan):
+        turn = wrap(heading - now)
+        hits += abs(turn) > 0.02 and not turn_clear(ctx, obs, a, now, turn)
+        now += turn
+    return hits
+
+
 def drive(
     skill: str, obs: Observation, path: list[tuple[float, float]], yaw: float, ctx: SkillContext, **extra
 ) -> SkillGen:
     """The base along ``path`` (x, y waypoints). Each leg is driven lengthwise (facing along it, or
     backwards), so the arm never sweeps sideways past a door frame; before the last leg (which leaves the
     free floor towards a stance) it turns to ``yaw`` and drives that leg facing it; the directions as
-    :func:`headings` chooses them (at ``END_HELD_DRIVE`` speeds with a flat item held by its end); settles
-    at the end."""
+    :func:`headings` chooses them; where turning before the last leg sweeps the arm into the house and
+    driving it lengthwise, then turning at its end, does not, the latter (at ``END_HELD_DRIVE`` speeds with
+    a flat item held by its end); settles at the end."""
     th = obs.base[2]
     base_speed, yaw_speed = END_HELD_DRIVE if end_held(ctx, obs) else (BASE_SPEED, YAW_SPEED)
-    for (a, b), heading in zip(zip(path, path[1:]), headings(ctx, obs, path, yaw)):
+    plan = headings(ctx, obs, path, yaw)
+    if turn_hits(ctx, obs, path, plan):
+        late = headings(ctx, obs, [*path, path[-1]], yaw)  # a last leg of none: the turn at the end
+        if turn_hits(ctx, obs, [*path, path[-1]], late) < turn_hits(ctx, obs, path, plan):
+            path, plan = [*path, path[-1]], late
+    for (a, b), heading in zip(zip(path, path[1:]), plan):
         turn = wrap(heading - th)
         for f in ramp(abs(turn) / yaw_speed, ctx.control_dt) if abs(turn) > 0.02 else ():
             obs = yield Action(base=(a[0], a[1], th + turn * f), **extra)
