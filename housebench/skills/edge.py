@@ -121,13 +121,18 @@ def support_of(ctx: SkillContext, obs: Observation, obj: str) -> Support | None:
 
 
 def overhanging(ctx: SkillContext, obs: Observation, obj: str, at_least: float) -> Edge | None:
-    """The edge of its support the item sticks out over by ``at_least`` where the pinch takes it, if any."""
+    """The edge of its support the item sticks out over by ``at_least`` where the pinch takes it, else by its
+    box (a push that stalled short leaves a corner out: a light notebook is still taken there), if any."""
     support = support_of(ctx, obs, obj)
     if support is None:
         return None
     pose, size = obs.objects[obj], ctx.scene.objects[obj].asset.size
-    best = max(edges(support), key=lambda e: e.pinch_out(pose, size))
-    return best if best.pinch_out(pose, size) >= at_least else None
+    box = world_box(pose, ctx.scene.objects[obj].asset)
+    for out in (lambda e: e.pinch_out(pose, size), lambda e: e.out(box)):
+        best = max(edges(support), key=out)
+        if out(best) >= at_least:
+            return best
+    return None
 
 
 class PushToEdge(ObjectSkill):

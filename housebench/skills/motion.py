@@ -26,8 +26,8 @@ JOINT_SPEED = 0.8  # rad/s (m/s for the torso) of the fastest joint along an arm
 END_HELD_SPEED = 0.4  # ... while the hand holds a flat item by its end (a book swung out of the pinch at 0.8)
 BASE_SPEED = 0.4  # m/s
 YAW_SPEED = 0.8  # rad/s
-END_HELD_DRIVE = (0.2, 0.3)  # m/s, rad/s with a flat item held by its end (a book turned out of the pinch at
-# 0.8 rad/s and slid out of it driven sideways at 0.4 m/s)
+END_HELD_DRIVE = (BASE_SPEED, 0.3)  # m/s, rad/s with a flat item held by its end (a book turned out of the pinch at
+# 0.8 rad/s; 0.2 m/s legs, tried, ran desk_prep v002 out of its 400 s)
 TUCK = {j: HOME[j] for j in (TORSO_JOINT, *ARM_JOINTS)}
 
 
@@ -307,6 +307,22 @@ def turn_hits(ctx: SkillContext, obs: Observation, path: list[tuple[float, float
     return hits
 
 
+def turning_last(
+    ctx: SkillContext, obs: Observation, path: list[tuple[float, float]], yaw: float
+) -> tuple[list[tuple[float, float]], list[float]]:
+    """``path`` and its :func:`headings`; where turning to ``yaw`` before the last leg sweeps the arm into the
+    house and driving that leg lengthwise, then turning at its end, sweeps it into less, the latter (the path
+    with its goal twice: a last leg of none)."""
+    plan = headings(ctx, obs, path, yaw)
+    hits = turn_hits(ctx, obs, path, plan)
+    if hits:
+        late = [*path, path[-1]]
+        late_plan = headings(ctx, obs, late, yaw)
+        if turn_hits(ctx, obs, late, late_plan) < hits:
+            return late, late_plan
+    return path, plan
+
+
 def drive(
     skill: str, obs: Observation, path: list[tuple[float, float]], yaw: float, ctx: SkillContext, **extra
 ) -> SkillGen:
@@ -318,11 +334,7 @@ def drive(
     a flat item held by its end); settles at the end."""
     th = obs.base[2]
     base_speed, yaw_speed = END_HELD_DRIVE if end_held(ctx, obs) else (BASE_SPEED, YAW_SPEED)
-    plan = headings(ctx, obs, path, yaw)
-    if turn_hits(ctx, obs, path, plan):
-        late = headings(ctx, obs, [*path, path[-1]], yaw)  # a last leg of none: the turn at the end
-        if turn_hits(ctx, obs, [*path, path[-1]], late) < turn_hits(ctx, obs, path, plan):
-            path, plan = [*path, path[-1]], late
+    path, plan = turning_last(ctx, obs, path, yaw)
     for (a, b), heading in zip(zip(path, path[1:]), plan):
         turn = wrap(heading - th)
         for f in ramp(abs(turn) / yaw_speed, ctx.control_dt) if abs(turn) > 0.02 else ():

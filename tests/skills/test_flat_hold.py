@@ -13,7 +13,7 @@ from scipy.spatial.transform import Rotation
 from housebench.annotations.schema import Support
 from housebench.robot.kinematics import ARM
 from housebench.skills.base import SkillFailure
-from housebench.skills.edge import CENTRE_IN, OVERHANG, Edge, PlaceAtEdge, edges
+from housebench.skills.edge import CENTRE_IN, OVERHANG, Edge, PlaceAtEdge, edges, overhanging, support_of
 from housebench.skills.motion import (
     BASE_SPEED,
     END_HELD_DRIVE,
@@ -103,3 +103,23 @@ def test_an_arm_motion_and_a_drive_are_gentle_while_a_flat_item_is_held_by_its_e
         for leg, turn in ((BASE_SPEED, YAW_SPEED), END_HELD_DRIVE)
     ]
     assert gentle - plain == frames[1] - frames[0]  # a quarter turn and a 1 m leg at the held speeds
+
+
+def test_an_item_out_at_a_corner_only_is_still_taken_there():
+    # desk_prep v003: the push stalled with the notebook's corner out and its centre line 2 cm short; the pick
+    # asking for the pinch line's overhang alone found none and the push and pick were repeated to the end
+    _, ctx, obs = built_episode("desk_prep", "v000", horizon_s=10.0)  # the notebook on the side table
+    table = support_of(ctx, obs, "notebook")
+    west = next(e for e in edges(table) if e.normal == (-1.0, 0.0))
+    size = ctx.scene.objects["notebook"].asset.size
+
+    def at(x: float, yaw_deg: float):
+        pose = _book(x, 1.8, yaw_deg).model_copy(update={"pos": (x, 1.8, table.height)})
+        return replace(obs, objects={**obs.objects, "notebook": pose})
+
+    square = at(table.box[0] + 0.074 - 0.04, 0.0)  # 4 cm out along its centre line
+    assert overhanging(ctx, square, "notebook", 0.03) == west
+    askew = at(table.box[0] + 0.08, 35.0)  # its corner 4 cm out, its centre line 1 cm
+    assert west.pinch_out(askew.objects["notebook"], size) < 0.03
+    assert overhanging(ctx, askew, "notebook", 0.03) == west
+    assert overhanging(ctx, at(table.box[0] + 0.2, 35.0), "notebook", 0.03) is None
