@@ -329,12 +329,12 @@ def drive(
     """The base along ``path`` (x, y waypoints). Each leg is driven lengthwise (facing along it, or
     backwards), so the arm never sweeps sideways past a door frame; before the last leg (which leaves the
     free floor towards a stance) it turns to ``yaw`` and drives that leg facing it; the directions as
-    :func:`headings` chooses them; where turning before the last leg sweeps the arm into the house and
-    driving it lengthwise, then turning at its end, does not, the latter (at ``END_HELD_DRIVE`` speeds with
-    a flat item held by its end); settles at the end."""
+    :func:`headings` chooses them; with a flat item held by its end, at ``END_HELD_DRIVE`` speeds and the last
+    turn as :func:`turning_last` makes it (for every drive, it broke restock_fridge's open from inside the
+    fridge door); settles at the end."""
     th = obs.base[2]
     base_speed, yaw_speed = END_HELD_DRIVE if end_held(ctx, obs) else (BASE_SPEED, YAW_SPEED)
-    path, plan = turning_last(ctx, obs, path, yaw)
+    path, plan = turning_last(ctx, obs, path, yaw) if end_held(ctx, obs) else (path, headings(ctx, obs, path, yaw))
     for (a, b), heading in zip(zip(path, path[1:]), plan):
         turn = wrap(heading - th)
         for f in ramp(abs(turn) / yaw_speed, ctx.control_dt) if abs(turn) > 0.02 else ():
