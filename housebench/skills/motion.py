@@ -26,8 +26,8 @@ JOINT_SPEED = 0.8  # rad/s (m/s for the torso) of the fastest joint along an arm
 END_HELD_SPEED = 0.4  # ... while the hand holds a flat item by its end (a book swung out of the pinch at 0.8)
 BASE_SPEED = 0.4  # m/s
 YAW_SPEED = 0.8  # rad/s
-END_HELD_DRIVE = (BASE_SPEED, 0.3)  # m/s, rad/s with a flat item held by its end (a book turned out of the pinch at
-# 0.8 rad/s; 0.2 m/s legs, tried, ran desk_prep v002 out of its 400 s)
+END_HELD_YAW_SPEED = 0.3  # rad/s with a flat item held by its end (a book turned out of the pinch at 0.8; legs at
+# 0.2 m/s as well, tried, ran desk_prep v002 out of its 400 s)
 TUCK = {j: HOME[j] for j in (TORSO_JOINT, *ARM_JOINTS)}
 
 
@@ -329,19 +329,20 @@ def drive(
     """The base along ``path`` (x, y waypoints). Each leg is driven lengthwise (facing along it, or
     backwards), so the arm never sweeps sideways past a door frame; before the last leg (which leaves the
     free floor towards a stance) it turns to ``yaw`` and drives that leg facing it; the directions as
-    :func:`headings` chooses them; with a flat item held by its end, at ``END_HELD_DRIVE`` speeds and the last
-    turn as :func:`turning_last` makes it (for every drive, it broke restock_fridge's open from inside the
-    fridge door); settles at the end."""
+    :func:`headings` chooses them; with a flat item held by its end, turning at ``END_HELD_YAW_SPEED`` and the
+    last turn as :func:`turning_last` makes it (for every drive, it broke restock_fridge's open from inside
+    the fridge door); settles at the end."""
     th = obs.base[2]
-    base_speed, yaw_speed = END_HELD_DRIVE if end_held(ctx, obs) else (BASE_SPEED, YAW_SPEED)
-    path, plan = turning_last(ctx, obs, path, yaw) if end_held(ctx, obs) else (path, headings(ctx, obs, path, yaw))
+    gentle = end_held(ctx, obs)
+    yaw_speed = END_HELD_YAW_SPEED if gentle else YAW_SPEED
+    path, plan = turning_last(ctx, obs, path, yaw) if gentle else (path, headings(ctx, obs, path, yaw))
     for (a, b), heading in zip(zip(path, path[1:]), plan):
         turn = wrap(heading - th)
         for f in ramp(abs(turn) / yaw_speed, ctx.control_dt) if abs(turn) > 0.02 else ():
             obs = yield Action(base=(a[0], a[1], th + turn * f), **extra)
         th = th + turn
         leg = math.dist(a, b)
-        for f in ramp(leg / base_speed, ctx.control_dt) if leg > 1e-6 else ():
+        for f in ramp(leg / BASE_SPEED, ctx.control_dt) if leg > 1e-6 else ():
             obs = yield Action(base=(a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, th), **extra)
     goal = (*path[-1], th)
     waited = 0.0
