@@ -6,9 +6,11 @@ slid to the part's measured joint value (a door held shut in the model stood acr
 the arm's way round it swung the real door), the props as mocap bodies (a box of the asset's size; a
 container as its floor and four walls, so the hand may reach in), and for every prop a box on the
 gripper link, switched on while that prop is held (attached at the measured pose relative to the
-hand, detached once let go). Only the arm (the shoulder pan link and below) and the held box are
-checked: the base and the torso column stand where the stance footprint put them. Contacts a motion
-starts in (the fingers round what they just let go) do not count against it while they get no closer.
+hand, detached once let go). The arm (the shoulder pan link and below) and the held box are checked
+against the house and the props, the held box against the robot's own base, torso column and head too
+(a book held by its end, swung past the base on the way to the carry, turned in the fingers); the base
+and the column themselves stand where the stance footprint put them. Contacts a motion starts in (the
+fingers round what they just let go) do not count against it while they get no closer.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ WALL = 0.006  # least wall thickness of a container's boxes, m
 CHECKS = 20000  # state checks RRT-Connect may spend (about 1 s), and the simplification as many again
 DEEPER = 0.003  # a contact a motion starts in may get this much closer, m
 FAR = (0.0, 0.0, -100.0)  # where a prop that is held or absent is parked
+HOUSE, BODY = 1, 2  # collision bits: the house and the props; the robot's base, column and head
 
 BOX = mujoco.mjtGeom.mjGEOM_BOX
 Pair = tuple[int, int]
@@ -79,9 +82,9 @@ class ArmScene:
 
     def __init__(self, scene: SceneAnnotations) -> None:
         spec = mujoco.MjSpec()
-        spec.attach(fetch_spec(contype=1, conaffinity=0), prefix=PREFIX, frame=spec.worldbody.add_frame())
+        spec.attach(fetch_spec(contype=HOUSE, conaffinity=0), prefix=PREFIX, frame=spec.worldbody.add_frame())
         world = spec.worldbody
-        static = {"contype": 0, "conaffinity": 1, "margin": MARGIN}
+        static = {"contype": 0, "conaffinity": HOUSE, "margin": MARGIN}
         world.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[0, 0, 1], **static)
         self.parts = {p.name: p for p in scene.house.articulated}
         moving = {p: world.add_body(name=f"part:{p}", mocap=True, pos=self.parts[p].pivot) for p in self.parts}
@@ -112,10 +115,11 @@ class ArmScene:
         m = self.model
         root = m.body(ARM_ROOT).id
         arm_bodies = {b for b in range(m.nbody) if self._below(b, root)}
-        robot = m.geom_contype == 1
+        robot = m.geom_contype == HOUSE
         for g in np.nonzero(robot)[0]:
-            if m.geom_bodyid[g] not in arm_bodies:
-                m.geom_contype[g] = 0  # base, torso column, head: never checked
+            if m.geom_bodyid[g] not in arm_bodies:  # base, torso column, head: met by the held box alone
+                m.geom_contype[g], m.geom_conaffinity[g] = 0, BODY
+                m.body_conaffinity[m.geom_bodyid[g]] = BODY
         self._held_geom = {name: m.geom(f"held:{name}").id for name in self.props}
         self._asset = {name: scene.objects[name].asset for name in self.props}
         self._adr = {m.joint(j).name: int(m.jnt_qposadr[j]) for j in range(m.njnt)}
@@ -168,7 +172,7 @@ class ArmScene:
             centre = np.asarray(pose.pos) + r_obj @ [0.0, 0.0, asset.size[2] / 2 - asset.bottom_offset]
             m.body_pos[body] = r_hand.T @ (centre - d.xpos[hand])
             m.body_quat[body] = _quat(r_hand.T @ r_obj)
-            m.geom_contype[geom] = m.body_contype[body] = 1  # the broad phase reads the body's class too
+            m.geom_contype[geom] = m.body_contype[body] = HOUSE | BODY  # the broad phase reads the body's class too
         self.held = held
         mujoco.mj_kinematics(m, d)
 

@@ -29,9 +29,10 @@ from housebench.skills.body import Pose
 from housebench.skills.contact import Shove
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
 from housebench.skills.front import lead_in
+from housebench.skills.grasp import edge_only
 from housebench.skills.hand import Lay, Lower, Regrasp, Stack, Upright
 from housebench.skills.knob import Turn
-from housebench.skills.motion import cartesian, held, hold, pad_pose, wrap
+from housebench.skills.motion import arm_clear, base_joints, cartesian, held, hold, pad_pose, turn_clear, wrap
 from housebench.skills.navigate import OPEN_PART, Navigate, obstacle_boxes, part_box, planner
 from housebench.skills.pick import Pick, carry_pos, to_carry
 from housebench.skills.place import Place, Release
@@ -206,11 +207,6 @@ class Lift(Skill):
         return (yield from cartesian(self.name, obs, ctx, pos + (0.0, 0.0, up), rot, gripper=0.0))
 
 
-def _edge_only(world: World, name: str) -> bool:
-    """Whether the object is taken only at an overhang (a flat item: book, plate)."""
-    return {g.kind for g in world.scene.objects[name].asset.grasps} == {"edge_pinch_after_push"}
-
-
 def _bound_supports(world: World, obj: str) -> list[Support]:
     """The supports the plan being run sets ``obj`` on next (none for a container or nothing)."""
     where = world.bound_for.get(obj)
@@ -227,7 +223,7 @@ def _pick(args, world, ctx, obs, path) -> Skill:
 
 def _place(args, world, ctx, obs, path) -> Skill:
     obj, support = args["object"], _support(world, args["support"])
-    if _edge_only(world, obj):
+    if edge_only(world.scene.objects[obj].asset):
         return PlaceAtEdge(obj, support=support)
     if low_ceiling(support, world.scene.objects[obj].asset.size[2]) or side_held(ctx, obs):
         return SidePlace(obj, support)
@@ -251,8 +247,10 @@ def _navigate(args, world, ctx, obs, path) -> Skill:
         return Sequence("navigate", Pose("tuck"), Navigate(pose, why=name), Carry())
     front = lead_in(ctx, obs, support) if own and (support := _named_support(world, name)) else None
     if front is not None:  # into an appliance: in front of its opening first, then on to the place's stance
-        return Sequence("navigate", Carry(), Navigate(front, why=f"in front of {name}"), *_arrive(pose, front, name))
-    return Sequence("navigate", Carry(), *_arrive(pose, obs.base, name))
+        return Sequence(
+            "navigate", Carry(), Navigate(front, why=f"in front of {name}"), *_arrive(pose, front, ctx, obs, name)
+        )
+    return Sequence("navigate", Carry(), *_arrive(pose, obs.base, ctx, obs, name))
 
 
 def _named_support(world: World, name: str) -> Support | None:
@@ -290,15 +288,22 @@ def _beside_open_door(world: World, obs: Observation) -> bool:
     return False
 
 
-def _arrive(pose, start, why: str) -> tuple[Skill, ...]:
+def _arrive(pose, start, ctx: SkillContext, obs: Observation, why: str) -> tuple[Skill, ...]:
     """Drive from ``start`` (x, y, ...) to ``pose`` facing the way there, then turn on the spot: turned
     before the last leg (as a plain navigate does), the carry arm swept what the path passes (it shoved an
-    open fridge door past its stop)."""
-    x, y, _ = pose
+    open fridge door past its stop). Where the arm as it is (with what it holds) would stand in the house
+    facing the way there, or sweep into it turning on the spot, backing in; where both would, as a plain
+    navigate (a book held out ahead, driven at the study desk's wall, struck it and turned in the pinch)."""
+    x, y, yaw = pose
     if math.dist((x, y), start[:2]) < 0.05:
         return (Navigate(pose, why=why),)
-    heading = math.atan2(y - start[1], x - start[0])
-    return Navigate((x, y, heading), why=why), Navigate(pose, why=why)
+    ahead = math.atan2(y - start[1], x - start[0])
+    for heading in (ahead, wrap(ahead + math.pi)):
+        if arm_clear(ctx, obs, base_joints((x, y, heading))) and turn_clear(
+            ctx, obs, (x, y), heading, wrap(yaw - heading)
+        ):
+            return Navigate((x, y, heading), why=why), Navigate(pose, why=why)
+    return (Navigate(pose, why=why),)
 
 
 def _face(args, world, ctx, obs, path) -> Skill:

@@ -23,11 +23,12 @@ import numpy as np
 
 from housebench.annotations.schema import Support
 from housebench.house.query import HouseQuery
+from housebench.robot.kinematics import top_down
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import FINGER_HALF
 from housebench.skills.motion import cartesian, hold, pad_pose
 from housebench.skills.pick import CLOSED, OPEN, UP, Pick, approach, grasp_at, stance_search, to_carry
-from housebench.state import Action, Observation
+from housebench.state import Action, ObjectState, Observation
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import rotation, world_box
 
@@ -49,6 +50,7 @@ STACK_IN = 0.02  # a stacked item's centre lands this far inside the footprint u
 PLACE_IN = 0.015  # an item set down at an edge has its centre this far inside the support, m
 PAIR_IN = 0.01  # ... and the two items' centre of mass this far inside the surface under them, m
 PUSH_REACH = 1.0  # m from the base to the pad behind the item: leaning fingers reach further than upright ones
+CENTRE_IN = 0.02  # a pushed item's centre stays this far inside the edge, m
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,23 @@ class Edge:
         nx, ny = self.normal
         face = box[3] if nx > 0 else -box[0] if nx < 0 else box[4] if ny > 0 else -box[1]
         return face - self.coord
+
+    def pinch_out(self, pose: ObjectState, size) -> float:
+        """How far the flat item at ``pose`` (footprint ``size[:2]``) sticks out over this edge on the line
+        through its centre along the normal, where the pinch takes it (askew, it sticks out further at a
+        corner: pushed to ``OVERHANG`` there, a book was pinched 1.2 cm deep and crept out of the fingers)."""
+        return float(np.asarray(pose.pos[:2]) @ self.normal) - self.coord + self._reach(pose, size)
+
+    def pinch_short(self, pose: ObjectState, size, overhang: float = OVERHANG) -> float:
+        """How much further the item must go for :meth:`pinch_out` to reach ``overhang``, or as far as keeps
+        its centre ``CENTRE_IN`` inside the edge."""
+        reach = self._reach(pose, size)
+        return min(overhang, reach - CENTRE_IN) - self.pinch_out(pose, size)
+
+    def _reach(self, pose: ObjectState, size) -> float:
+        """From the item's centre to its side along the normal."""
+        n, rot = np.array(self.normal), rotation(pose.quat)
+        return min(size[k] / 2 / abs(float(rot[:2, k] @ n)) for k in (0, 1) if abs(float(rot[:2, k] @ n)) > 1e-6)
 
     def half(self, box: tuple[float, ...]) -> float:
         """Half the box's extent along the normal."""
@@ -103,13 +122,18 @@ def support_of(ctx: SkillContext, obs: Observation, obj: str) -> Support | None:
 
 
 def overhanging(ctx: SkillContext, obs: Observation, obj: str, at_least: float) -> Edge | None:
-    """The edge of its support the item sticks out over by ``at_least``, if any."""
+    """The edge of its support the item sticks out over by ``at_least`` where the pinch takes it, else by its
+    box (a push that stalled short leaves a corner out: a light notebook is still taken there), if any."""
     support = support_of(ctx, obs, obj)
     if support is None:
         return None
-    box = world_box(obs.objects[obj], ctx.scene.objects[obj].asset)
-    best = max(edges(support), key=lambda e: e.out(box))
-    return best if best.out(box) >= at_least else None
+    pose, size = obs.objects[obj], ctx.scene.objects[obj].asset.size
+    box = world_box(pose, ctx.scene.objects[obj].asset)
+    for out in (lambda e: e.pinch_out(pose, size), lambda e: e.out(box)):
+        best = max(edges(support), key=out)
+        if out(best) >= at_least:
+            return best
+    return None
 
 
 class PushToEdge(ObjectSkill):
@@ -134,12 +158,13 @@ class PushToEdge(ObjectSkill):
         self.support = support
         box = np.array(world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset))
         centre = (box[:3] + box[3:]) / 2
+        size = ctx.scene.objects[self.obj].asset.size
         tried = []
         ways = [e for e in edges(support) if self.normals is None or e.normal in self.normals]
         for edge in sorted(ways, key=lambda e: self.overhang - e.out(box)):
             if edge.half(box) < self.overhang + 0.025:  # pushed that far, it would tip over the edge
                 continue
-            travel = self.overhang - edge.out(box)
+            travel = edge.pinch_short(obs.objects[self.obj], size, self.overhang)
             if travel <= 0:
                 return obs
             options = [(_push_start(box, edge, rot), [rot]) for rot in (_top_down_along(edge, t) for t in TILTS)]
@@ -155,7 +180,7 @@ class PushToEdge(ObjectSkill):
             obs = yield from self._stroke(ctx, obs, edge, start, rot, travel)
             for _ in range(STROKES - 1):  # closed loop: again from behind the item while it is short of the edge
                 box = world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset)
-                short = self.overhang - edge.out(box)
+                short = edge.pinch_short(obs.objects[self.obj], size, self.overhang)
                 if short <= 0.015 or travel - short < 0.005:  # there, or the last stroke did not move it
                     break
                 travel = short
@@ -250,7 +275,7 @@ class PlaceAtEdge(Skill):
 
     name = "place"
     timeout_s = 120.0
-    in_front = False  # each edge only from stances in front of it (else rings round them all, nearest first)
+    in_front = False  # each spot only from stances in front of it (else rings round them all first)
 
     def __init__(self, obj: str, support: Support, near: tuple[float, float] | None = None) -> None:
         self.obj, self.support, self.near = obj, support, near
@@ -280,9 +305,10 @@ class PlaceAtEdge(Skill):
             fronts.append(front.stances(np.asarray(foot, float), dists=PINCH_STAND, turns=PINCH_TURNS))
         if not options:
             raise self.fail(Reason.NO_SPACE, support=self.support.name)
-        ctx.log("decision", skill=self.name, edges=len(options))
+        ctx.log("decision", skill=self.name, spots=len(options))
         every = range(len(options))
-        searches = [([k], fronts[k]) for k in every] if self.in_front else [(list(every), None)]
+        in_front = [([k], fronts[k]) for k in every]  # rings alone found none by the study desk's wall
+        searches = in_front if self.in_front else [(list(every), None), *in_front]
         for ks, poses in searches:
             found = stance_search(ctx, obs, [options[k] for k in ks], UP * 0.1, skip=(self.obj,), poses=poses)
             if found is not None:
@@ -296,16 +322,22 @@ class PlaceAtEdge(Skill):
         obs = yield from cartesian(self.name, obs, ctx, target, rot, fallback=at)
         obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
         obs = yield from cartesian(self.name, obs, ctx, target + n * 0.1, rot, fallback=at)  # out of the pinch
-        return (yield from to_carry(self, ctx, obs))
+        # the empty hand to the carry every skill starts from, pointing down (from the level pinch's hand, the
+        # next push's line to its stroke ended with the elbow flipped, which stalled on the way down)
+        return (yield from to_carry(self, ctx, obs, top_down(obs.base[2] + math.pi / 2)))
 
     def spots(self, ctx: SkillContext, obs: Observation, reach_in: float) -> Iterator[tuple]:
-        """(foot on an edge, its outward normal, surface height): on each edge of the support, the point
-        nearest ``near`` (else the robot) where the item (its centre ``reach_in`` in from the pad) has room."""
-        for edge in edges(self.support):
-            for at in _along(edge, self.near or obs.base[:2]):
-                if _clear(ctx, obs, self.obj, self.support, _set_centre(at, edge.normal, reach_in)):
-                    yield at, edge.normal, self.support.height
-                    break
+        """(foot on an edge, its outward normal, surface height): every point along the support's edges where
+        the item (its centre ``reach_in`` in from the pad) has room, nearest ``near`` (else the robot) first
+        (one point an edge left the study desk's end by the wall, beside a mug, out of every stance's reach)."""
+        near = self.near or obs.base[:2]
+        found = [
+            (at, edge.normal, self.support.height)
+            for edge in edges(self.support)
+            for at in _along(edge, near)
+            if _clear(ctx, obs, self.obj, self.support, _set_centre(at, edge.normal, reach_in))
+        ]
+        return iter(sorted(found, key=lambda spot: math.dist(spot[0], near)))
 
 
 class StackAtEdge(PlaceAtEdge):

@@ -47,6 +47,11 @@ OPEN_MARGIN = 0.03  # the fingers open this much wider than what they take (not 
 # finger would land on the container's contents, a pinch inside a box on its walls), m
 
 
+def edge_only(asset: AssetAnnotation) -> bool:
+    """Whether the item is taken only at an overhang (a flat item: book, notebook, plate), so held by its end."""
+    return {g.kind for g in asset.grasps} == {"edge_pinch_after_push"}
+
+
 @dataclass(frozen=True)
 class TopGrasp:
     kind: str

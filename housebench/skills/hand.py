@@ -30,7 +30,7 @@ from housebench.annotations.schema import Support
 from housebench.house.query import HouseQuery
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.edge import StackAtEdge
-from housebench.skills.grasp import FINGER_HALF, TIP_CLEARANCE
+from housebench.skills.grasp import FINGER_HALF, TIP_CLEARANCE, edge_only
 from housebench.skills.motion import cartesian, hold, pad_pose
 from housebench.skills.pick import (
     APPROACH,
@@ -138,8 +138,7 @@ class Stack(Skill):
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         top = top_of(ctx, obs, self.base)
         centre = ((top.box[0] + top.box[2]) / 2, (top.box[1] + top.box[3]) / 2)
-        kinds = {p.kind for p in ctx.scene.objects[self.obj].asset.grasps}
-        flat = kinds == {"edge_pinch_after_push"}
+        flat = edge_only(ctx.scene.objects[self.obj].asset)
         inner = StackAtEdge(self.obj, top) if flat else OnTop(self.obj, support=top, near=centre)
         try:
             return (yield from inner.body(ctx, obs))

@@ -18,12 +18,16 @@ from housebench.planning.arm import ArmPlanner, ArmScene
 from housebench.robot.fetch import ARM_JOINTS, BASE_JOINTS, HOME, TORSO_JOINT
 from housebench.robot.kinematics import ARM, FetchIK, top_down
 from housebench.skills.base import Reason, SkillContext, SkillFailure, SkillGen
+from housebench.skills.grasp import edge_only
 from housebench.state import Action, ObjectState, Observation
 from housebench.tasks.geometry import rotation
 
 JOINT_SPEED = 0.8  # rad/s (m/s for the torso) of the fastest joint along an arm motion
+END_HELD_SPEED = 0.4  # ... while the hand holds a flat item by its end (a book swung out of the pinch at 0.8)
 BASE_SPEED = 0.4  # m/s
 YAW_SPEED = 0.8  # rad/s
+END_HELD_YAW_SPEED = 0.3  # rad/s with a flat item held by its end (a book turned out of the pinch at 0.8; legs at
+# 0.2 m/s as well, tried, ran desk_prep v002 out of its 400 s)
 TUCK = {j: HOME[j] for j in (TORSO_JOINT, *ARM_JOINTS)}
 
 
@@ -40,6 +44,18 @@ def held(obs: Observation) -> str | None:
     """The prop both fingers touch (what an arm motion carries), or None."""
     both = set(obs.finger_contacts.get("left", ())) & set(obs.finger_contacts.get("right", ()))
     return next((name for name in sorted(both) if name in obs.objects), None)
+
+
+def end_held(ctx: SkillContext, obs: Observation) -> bool:
+    """Whether the hand holds a flat item by its end (one taken only at an overhang: the pinch bears the
+    item's weight on a lever)."""
+    hand = held(obs)
+    return hand is not None and edge_only(ctx.scene.objects[hand].asset)
+
+
+def tucked(obs: Observation) -> bool:
+    """Whether the arm and torso stand in the tuck."""
+    return all(abs(obs.joints[j] - TUCK[j]) < 0.05 for j in ARM)
 
 
 def lies_in(ctx: SkillContext, obs: Observation, obj: str, container: str) -> bool:
@@ -137,8 +153,11 @@ def move_arm(
     avoid: bool = False,
     **extra,
 ) -> SkillGen:
-    """Through each joint-space waypoint in turn, interpolated at ``speed``; settles at the last one.
-    ``avoid``: round the house and the props where the path would hit them (:func:`clear_path`)."""
+    """Through each joint-space waypoint in turn, interpolated at ``speed`` (at most ``END_HELD_SPEED`` for a
+    flat item held by its end); settles at the last one. ``avoid``: round the house and the props where the
+    path would hit them (:func:`clear_path`)."""
+    if end_held(ctx, obs):
+        speed = min(speed, END_HELD_SPEED)
     if avoid:
         waypoints = clear_path(skill, obs, ctx, list(waypoints))
     current = {j: obs.joints[j] for j in ARM}
@@ -311,17 +330,48 @@ def headings(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]
     return out
 
 
+def turn_hits(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]], plan: list[float]) -> int:
+    """How many turns of driving ``path`` at the headings ``plan`` sweep the arm as it is into the house or a prop."""
+    hits, now = 0, obs.base[2]
+    for a, heading in zip(path, plan):
+        turn = wrap(heading - now)
+        hits += abs(turn) > 0.02 and not turn_clear(ctx, obs, a, now, turn)
+        now += turn
+    return hits
+
+
+def turning_last(
+    ctx: SkillContext, obs: Observation, path: list[tuple[float, float]], yaw: float
+) -> tuple[list[tuple[float, float]], list[float]]:
+    """``path`` and its :func:`headings`; where turning to ``yaw`` before the last leg sweeps the arm into the
+    house and driving that leg lengthwise, then turning at its end, sweeps it into less, the latter (the path
+    with its goal twice: a last leg of none)."""
+    plan = headings(ctx, obs, path, yaw)
+    hits = turn_hits(ctx, obs, path, plan)
+    if hits:
+        late = [*path, path[-1]]
+        late_plan = headings(ctx, obs, late, yaw)
+        if turn_hits(ctx, obs, late, late_plan) < hits:
+            return late, late_plan
+    return path, plan
+
+
 def drive(
     skill: str, obs: Observation, path: list[tuple[float, float]], yaw: float, ctx: SkillContext, **extra
 ) -> SkillGen:
     """The base along ``path`` (x, y waypoints). Each leg is driven lengthwise (facing along it, or
     backwards), so the arm never sweeps sideways past a door frame; before the last leg (which leaves the
     free floor towards a stance) it turns to ``yaw`` and drives that leg facing it; the directions as
-    :func:`headings` chooses them; settles at the end."""
+    :func:`headings` chooses them; with a flat item held by its end, turning at ``END_HELD_YAW_SPEED`` and the
+    last turn as :func:`turning_last` makes it (for every drive, it broke restock_fridge's open from inside
+    the fridge door); settles at the end."""
     th = obs.base[2]
-    for (a, b), heading in zip(zip(path, path[1:]), headings(ctx, obs, path, yaw)):
+    gentle = end_held(ctx, obs)
+    yaw_speed = END_HELD_YAW_SPEED if gentle else YAW_SPEED
+    path, plan = turning_last(ctx, obs, path, yaw) if gentle else (path, headings(ctx, obs, path, yaw))
+    for (a, b), heading in zip(zip(path, path[1:]), plan):
         turn = heading - th  # as planned: the long way round where the short one hits
-        for f in ramp(abs(turn) / YAW_SPEED, ctx.control_dt) if abs(turn) > 0.02 else ():
+        for f in ramp(abs(turn) / yaw_speed, ctx.control_dt) if abs(turn) > 0.02 else ():
             obs = yield Action(base=(a[0], a[1], th + turn * f), **extra)
         th = th + turn
         leg = math.dist(a, b)

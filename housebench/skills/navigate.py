@@ -1,4 +1,5 @@
-"""navigate: drive the base to a pose along an A* path over the free floor (arm held as it is)."""
+"""navigate: drive the base to a pose along an A* path over the free floor (arm held as it is); with the arm
+out of the tuck, through cells with room for it where there are such (:func:`arm_room`)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ import math
 import networkx as nx
 import numpy as np
 
-from housebench.annotations.schema import ArticulatedPart, HouseAnnotations
+from housebench.annotations.schema import ArticulatedPart, Footprint, HouseAnnotations
 from housebench.house.floor import FloorGrid, free_grid, grid_axes
 from housebench.house.query import HouseQuery
+from housebench.house.stance import HIGH, MARGIN, TOP_BOX
 from housebench.planning.base_path import BasePlanner, NoPath, grid_graph
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
-from housebench.skills.motion import drive
+from housebench.skills.motion import drive, tucked
 from housebench.state import Observation
 from housebench.tasks.geometry import world_box
 
@@ -71,13 +73,16 @@ def moving_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()
     return [part_box(part, q) for part, q in _open_parts(ctx, obs, skip).values()] + prop_boxes(ctx, obs, skip)
 
 
-HouseFloor = tuple[tuple[float, float, float, float], FloorGrid, nx.Graph]
+HouseFloor = tuple[tuple[float, float, float, float], FloorGrid, nx.Graph, np.ndarray]
 _FLOORS: dict[str, HouseFloor] = {}  # per house (its annotations' hash): one process plans in few houses
+ARM_SIDE = TOP_BOX[2] + MARGIN  # m: the carry arm's reach to the side (the stance footprint's, with its margin)
+ARM_TOP = 1.6  # m: above the carry arm (its wrist stands about 1.45 m up)
 
 
 def _house_floor(ctx: SkillContext) -> HouseFloor:
-    """The bounds of the house's free-floor grid, its free cells without props and their graph, built
-    once per house and process (every episode of a worker plans in the same house; nothing mutates them)."""
+    """The bounds of the house's free-floor grid, its free cells without props, their graph and the cells
+    with room for the carry arm (:func:`arm_room`), built once per house and process (every episode of a
+    worker plans in the same house; nothing mutates them)."""
     key = hashlib.sha256(ctx.scene.house.model_dump_json().encode()).hexdigest()
     if key not in _FLOORS:
         if len(_FLOORS) >= 4:
@@ -93,16 +98,24 @@ def _build_house_floor(house: HouseAnnotations) -> HouseFloor:
     bounds = (float(xs[0]) - res / 2, float(ys[0]) - res / 2)
     bounds += (bounds[0] + len(xs) * res, bounds[1] + len(ys) * res)
     free = free_grid((o.box for o in house.obstacles), bounds, house.robot.footprint, res)
-    return bounds, free, grid_graph(free.free)
+    return bounds, free, grid_graph(free.free), arm_room(house, bounds, res)
+
+
+def arm_room(house: HouseAnnotations, bounds: tuple[float, ...], res: float) -> np.ndarray:
+    """The cells whose centre keeps :data:`ARM_SIDE` off every box of the house between the stance
+    footprint's ``HIGH`` and :data:`ARM_TOP`: a base there turns the carry arm clear of door jambs, walls
+    and tall furniture (at the 0.28 m the footprint keeps, the upper arm struck a door jamb)."""
+    band = Footprint(radius=0.0, base_height=HIGH, column_radius=ARM_SIDE, column=(0.0, 0.0, 0.0, 0.0), height=ARM_TOP)
+    return free_grid((o.box for o in house.obstacles), bounds, band, res).free
 
 
 def planner(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> BasePlanner:
     """A base planner over the free floor with the props and open parts where they stand now (but
     ``skip``). The house's own part of the grid and its graph are built once per house (:func:`_house_floor`): a
     cell is free when it is free of the house and of what moves."""
-    bounds, house, graph = ctx.tool("house_floor", lambda: _house_floor(ctx))  # hashed once per context
+    bounds, house, graph, room = ctx.tool("house_floor", lambda: _house_floor(ctx))  # hashed once per context
     props = free_grid(moving_boxes(ctx, obs, skip), bounds, ctx.scene.house.robot.footprint, house.resolution)
-    return BasePlanner(FloorGrid(props.x0, props.y0, props.resolution, house.free & props.free), graph)
+    return BasePlanner(FloorGrid(props.x0, props.y0, props.resolution, house.free & props.free), graph, room)
 
 
 class Navigate(Skill):
@@ -121,7 +134,7 @@ class Navigate(Skill):
             path = [start, self.pose[:2]]
         else:
             try:
-                path = planner(ctx, obs, self.skip).path(start, self.pose[:2])
+                path = planner(ctx, obs, self.skip).path(start, self.pose[:2], roomy=not tucked(obs))
             except NoPath as err:
                 raise self.fail(Reason.NO_PATH, error=str(err)) from None
         ctx.log("base_path", waypoints=len(path), length=round(sum(math.dist(a, b) for a, b in zip(path, path[1:])), 3))

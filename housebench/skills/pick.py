@@ -18,12 +18,11 @@ from housebench.house.query import HouseQuery
 from housebench.house.reach import candidates, near_cells
 from housebench.house.stance import stance_free
 from housebench.planning.reach import first_reaching
-from housebench.robot.kinematics import ARM, top_down
+from housebench.robot.kinematics import top_down
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import grasps, in_box, tilted
 from housebench.skills.motion import (
     JOINT_SPEED,
-    TUCK,
     arm_clear,
     arm_planner,
     base_joints,
@@ -35,6 +34,7 @@ from housebench.skills.motion import (
     move_arm,
     pad_pose,
     ready_arm,
+    tucked,
     wrap,
 )
 from housebench.skills.navigate import Navigate, obstacle_boxes, planner
@@ -144,11 +144,11 @@ def to_carry(skill: Skill, ctx: SkillContext, obs: Observation, rot: np.ndarray 
     """The arm to the carry pose, the hand turned to ``rot`` (default: as it is; from the tuck, fingers
     across the heading): from the tuck by a joint motion, else along a straight line; round the house and
     the props where that would hit them."""
-    tucked = all(abs(obs.joints[j] - TUCK[j]) < 0.05 for j in ARM)
+    folded = tucked(obs)
     if rot is None:
-        rot = top_down(obs.base[2] + math.pi / 2) if tucked else pad_pose(ctx, obs)[1]
+        rot = top_down(obs.base[2] + math.pi / 2) if folded else pad_pose(ctx, obs)[1]
     try:
-        if tucked:
+        if folded:
             raise skill.fail(Reason.UNREACHABLE, where="tucked")
         waypoints = line_waypoints(skill.name, obs, ctx, carry_pos(obs), rot)
         speed = 0.5

@@ -23,7 +23,7 @@ from housebench.annotations.schema import (
     Room,
     SceneAnnotations,
 )
-from housebench.planning.arm import HAND, ArmPlanner, ArmScene
+from housebench.planning.arm import BODY, HAND, HOUSE, ArmPlanner, ArmScene
 from housebench.robot import fetch
 from housebench.robot.kinematics import ARM, FetchIK, top_down
 from housebench.state import ObjectState
@@ -121,7 +121,7 @@ def test_a_held_prop_is_attached_to_the_hand_and_detached_when_let_go(ik):
     m, d = arm.model, arm.data
     held, hand = m.geom("held:cube").id, m.body(HAND).id
     np.testing.assert_allclose(d.geom_xpos[held], (0.6, 0.0, 0.885), atol=1e-3)  # the cube's centre
-    assert m.geom_contype[held] == 1
+    assert m.geom_contype[held] == HOUSE | BODY  # the house and the props, and the robot's own base
     assert d.mocap_pos[m.body_mocapid[m.body("prop:cube").id]][2] < -50  # its static copy is parked
 
     lifted = arm_at(ik, (0.5, 0.3, 1.1))
@@ -138,6 +138,21 @@ def test_a_held_prop_is_attached_to_the_hand_and_detached_when_let_go(ik):
     assert tm.geom_contype[tm.geom("held:cube").id] == 0
     assert not any("held:" in h for h in table.names(table.contacts()))
     np.testing.assert_allclose(td.geom_xpos[tm.geom("cube#0").id], (0.6, 0.0, 0.885), atol=1e-9)
+
+
+def test_a_held_prop_meets_the_robots_own_base_where_the_bare_hand_is_not_checked(ik):
+    # stack_books v000: the path to the carry pressed a pinched book against the base, and it turned in the fingers
+    sc = scene([])
+    arm = ArmScene(sc)
+    low = arm_at(ik, (0.25, 0.0, 0.3))  # the pad over the base's front
+    objects = {**poses(sc), "cube": ObjectState(pos=(0.25, 0.0, 0.275), quat=UPRIGHT)}
+    arm.sync(low, objects, "cube")
+    assert any("held:cube" in h and "base_link" in h for h in arm.names(arm.contacts()))
+    arm.sync(low, poses(sc), None)  # nothing held: the arm alone is never checked against the base
+    assert not any("base_link" in h for h in arm.names(arm.contacts()))
+    high = arm_at(ik, (0.25, 0.0, 0.5))
+    arm.sync(high, {**objects, "cube": ObjectState(pos=(0.25, 0.0, 0.475), quat=UPRIGHT)}, "cube")
+    assert not arm.contacts()  # held above the base: clear
 
 
 def test_the_hand_reaches_into_a_container_but_not_through_its_wall(ik):

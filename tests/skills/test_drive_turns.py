@@ -1,7 +1,8 @@
 """Turns on a base path with the arm out: the carry arm turning in place just past the dining room's door
 (recycle_and_store v015: the leg through the door driven backwards, then a half turn beside the jamb)
 struck the wall and the pick stalled; :func:`headings` drives that leg forwards instead, so the half turn
-happens in the open (kinematics on the arm planning model; needs the built scenes)."""
+happens in the open; where the turn before a last leg is the one that strikes, :func:`turning_last` drives
+that leg first and turns at its end (kinematics on the arm planning model; needs the built scenes)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,17 @@ from dataclasses import replace
 import pytest
 
 from housebench.robot.kinematics import ARM, top_down
-from housebench.skills.motion import base_joints, headings, ik, leg_clear, ready_arm, turn_clear, wrap
+from housebench.skills.motion import (
+    base_joints,
+    headings,
+    ik,
+    leg_clear,
+    ready_arm,
+    turn_clear,
+    turn_hits,
+    turning_last,
+    wrap,
+)
 from housebench.skills.pick import CARRY
 from tests.conftest import built_episode
 
@@ -73,3 +84,15 @@ def test_a_leg_past_the_open_fridge_door_is_driven_with_the_arm_on_the_far_side(
     assert leg_clear(ctx, shut, path[0], path[1], south)  # the door shut: nothing in the way
     first, _ = headings(ctx, carrying, path, math.pi)
     assert abs(wrap(first - south - math.pi)) < 1e-9
+
+
+def test_a_last_leg_from_beside_the_jamb_is_driven_first_and_the_turn_made_at_its_end(carrying):
+    ctx, obs = carrying
+    leg = [PATH[1], PATH[2]]  # from beside the jamb into the room, the stance facing west
+    backing = wrap(math.atan2(leg[1][1] - leg[0][1], leg[1][0] - leg[0][0]) + math.pi)  # backing into the room
+    there = replace(obs, base=(*leg[0], backing), joints={**obs.joints, **base_joints((*leg[0], backing))})
+    plain = headings(ctx, there, leg, FACING)
+    assert turn_hits(ctx, there, leg, plain) == 1  # the turn to the stance's heading before the leg, beside the jamb
+    path, plan = turning_last(ctx, there, leg, FACING)
+    assert path == [*leg, leg[-1]] and turn_hits(ctx, there, path, plan) == 0
+    assert abs(wrap(plan[-1] - FACING)) < 1e-9
