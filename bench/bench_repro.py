@@ -22,7 +22,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 
 import yaml
@@ -103,9 +102,7 @@ def main() -> None:
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    per_core: dict[str, float] = defaultdict(float)
-    for policy, walls in sample["episode_s"].items():
-        per_core[policy] = 3600 * len(walls) / sum(walls)
+    per_core = {policy: 3600 * len(walls) / sum(walls) for policy, walls in sample["episode_s"].items()}
     print()
     print(f"| stage | minutes ({os.cpu_count()} cores, {args.workers} rollout workers) |")
     print("|---|---|")
