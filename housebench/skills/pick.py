@@ -166,12 +166,12 @@ def approach(
         if np.linalg.norm(pad_pose(ctx, obs)[0] - carry_pos(obs)) > 0.03:
             obs = yield from to_carry(skill, ctx, obs)
         if head_on:
-            obs = yield from _lead_in(skill, ctx, obs, pose, skip)
+            obs = yield from _straight_in(skill, ctx, obs, pose, skip)
         obs = yield from Navigate(pose, why=skill.target(), skip=skip).body(ctx, obs)
     return obs
 
 
-def _lead_in(skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tuple[str, ...]) -> SkillGen:
+def _straight_in(skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tuple[str, ...]) -> SkillGen:
     """To :data:`LEAD_IN` behind ``pose``, facing it, where that is on the free floor (else nowhere): an item
     held level, driven sideways into a stance, swept a bookcase's side and was knocked out of the fingers."""
     x, y, yaw = pose
