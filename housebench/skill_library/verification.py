@@ -78,7 +78,7 @@ def subgraph(scenario: Scenario, world: World) -> Subgraph:
 
 def status_row(scenario: Scenario, events: list[tuple[float, str, dict]]) -> dict[str, Any]:
     """The scenario's outcome from its run's events (the verb's node is ``v``): passed, failed with the
-    measured reason, or ``setup failed``."""
+    measured reason (none where the verb never ended), or ``setup failed``."""
     mine = {kind: d for _, kind, d in events if d.get("node") == "v"}  # the last event of each kind
     row = {"scenario": scenario.name, "verb": scenario.verb, "path": mine.get("node_path", {}).get("path", "")}
     if mine.get("node_post", {}).get("ok"):
@@ -88,6 +88,8 @@ def status_row(scenario: Scenario, events: list[tuple[float, str, dict]]) -> dic
         why = f"{setup[-1]['node']} {setup[-1]['verb']}: {', '.join(setup[-1]['failed'])}" if setup else "no events"
         return {**row, "status": "setup failed", "reason": why}
     failed, post = mine.get("node_failed", {}), mine.get("node_post", {})
+    if not failed and not post:  # still running when the run ended: the caller names why (the horizon)
+        return {**row, "status": "failed", "reason": ""}
     pre = mine.get("node_pre", {})
     measured = post.get("failed") or (pre.get("failed") if failed.get("stage") == "pre" else [])
     reason = f"{failed.get('stage', '?')}: {', '.join(failed.get('failed', []))}"

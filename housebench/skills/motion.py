@@ -331,12 +331,13 @@ def headings(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]
 
 
 def turn_hits(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]], plan: list[float]) -> int:
-    """How many turns of driving ``path`` at the headings ``plan`` sweep the arm as it is into the house or a prop."""
+    """How many turns of driving ``path`` at the continuous headings ``plan`` (as :func:`headings` gives them:
+    the long way round where it chose that) sweep the arm as it is into the house or a prop."""
     hits, now = 0, obs.base[2]
     for a, heading in zip(path, plan):
-        turn = wrap(heading - now)
+        turn = heading - now
         hits += abs(turn) > 0.02 and not turn_clear(ctx, obs, a, now, turn)
-        now += turn
+        now = heading
     return hits
 
 
@@ -362,13 +363,14 @@ def drive(
     """The base along ``path`` (x, y waypoints). Each leg is driven lengthwise (facing along it, or
     backwards), so the arm never sweeps sideways past a door frame; before the last leg (which leaves the
     free floor towards a stance) it turns to ``yaw`` and drives that leg facing it; the directions as
-    :func:`headings` chooses them; with a flat item held by its end, turning at ``END_HELD_YAW_SPEED`` and the
-    last turn as :func:`turning_last` makes it (for every drive, it broke restock_fridge's open from inside
-    the fridge door); settles at the end."""
+    :func:`headings` chooses them; holding something, the last turn as :func:`turning_last` makes it (the
+    fruit bowl, turned before the last leg, hit the counter; for every drive, it broke restock_fridge's open
+    from inside the fridge door); with a flat item held by its end, turning at ``END_HELD_YAW_SPEED``;
+    settles at the end."""
     th = obs.base[2]
-    gentle = end_held(ctx, obs)
-    yaw_speed = END_HELD_YAW_SPEED if gentle else YAW_SPEED
-    path, plan = turning_last(ctx, obs, path, yaw) if gentle else (path, headings(ctx, obs, path, yaw))
+    yaw_speed = END_HELD_YAW_SPEED if end_held(ctx, obs) else YAW_SPEED
+    holding = held(obs) is not None
+    path, plan = turning_last(ctx, obs, path, yaw) if holding else (path, headings(ctx, obs, path, yaw))
     for (a, b), heading in zip(zip(path, path[1:]), plan):
         turn = heading - th  # as planned: the long way round where the short one hits
         for f in ramp(abs(turn) / yaw_speed, ctx.control_dt) if abs(turn) > 0.02 else ():

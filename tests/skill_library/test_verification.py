@@ -39,6 +39,8 @@ def test_status_rows_from_events():
     row = status_row(PICK, failed)
     assert row["status"] == "failed" and row["path"] == "top_pinch"
     assert row["reason"] == "post: holding (missed) [holding apple: touched by no finger]"
+    running = _events(("node_path", {"node": "v", "path": "top_pinch"}), ("node_pre", {"node": "v", "ok": True}))
+    assert status_row(PICK, running)["reason"] == ""  # never ended: verify names the horizon
     setup = _events(("node_failed", {"node": "s1", "verb": "navigate", "stage": "run", "failed": ["base_near"]}))
     assert status_row(PICK, setup) == {
         **status_row(PICK, setup),
