@@ -32,9 +32,9 @@ from housebench.skills.front import lead_in
 from housebench.skills.grasp import edge_only
 from housebench.skills.hand import Lay, Lower, Regrasp, Stack, Upright
 from housebench.skills.knob import Turn
-from housebench.skills.motion import arm_clear, base_joints, cartesian, held, hold, pad_pose, turn_clear, wrap
-from housebench.skills.navigate import OPEN_PART, Navigate, obstacle_boxes, part_box, planner
-from housebench.skills.pick import Pick, carry_pos, to_carry
+from housebench.skills.motion import cartesian, held, hold, pad_pose, wrap
+from housebench.skills.navigate import OPEN_PART, Navigate, arrive, obstacle_boxes, part_box, planner
+from housebench.skills.pick import Carry, Pick
 from housebench.skills.place import Place, Release
 from housebench.skills.press import Press
 from housebench.skills.side import SidePick, SidePlace, low_ceiling, side_held, side_pick
@@ -158,19 +158,6 @@ class Sequence(Skill):
         return obs
 
 
-class Carry(Skill):
-    """The arm to the carry pose where it stands (before driving, as the skills' own approach does:
-    lifting the arm out of the tuck beside furniture would sweep it through the furniture)."""
-
-    name = "carry"
-    timeout_s = 20.0
-
-    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
-        if np.linalg.norm(np.asarray(obs.ee_pos) - carry_pos(obs)) > 0.03:
-            obs = yield from to_carry(self, ctx, obs)
-        return obs
-
-
 class Scan(Skill):
     """Look at each instance of a role in turn (nearest first)."""
 
@@ -233,7 +220,7 @@ def _place(args, world, ctx, obs, path) -> Skill:
 def _navigate(args, world, ctx, obs, path) -> Skill:
     """With an empty hand the arm tucked to a door or button (as open and close drive in) and away from
     beside an open door (the carry arm, turning there, knocked the microwave door half shut), unfolded
-    at the stance; else in the carry pose, facing the way there and turned at the stance (:func:`_arrive`;
+    at the stance; else in the carry pose, facing the way there and turned at the stance (:func:`arrive`;
     into an appliance, in front of its opening first: :func:`lead_in`). The stance is the next call's own
     where that is a side pick or place of the target (:func:`_next_stance`), else a ring pose round the
     target (:func:`stance`). Driven straight to the place's stance (no turn on the spot), a box carried
@@ -248,9 +235,9 @@ def _navigate(args, world, ctx, obs, path) -> Skill:
     front = lead_in(ctx, obs, support) if own and (support := _named_support(world, name)) else None
     if front is not None:  # into an appliance: in front of its opening first, then on to the place's stance
         return Sequence(
-            "navigate", Carry(), Navigate(front, why=f"in front of {name}"), *_arrive(pose, front, ctx, obs, name)
+            "navigate", Carry(), Navigate(front, why=f"in front of {name}"), *arrive(pose, front, ctx, obs, name)
         )
-    return Sequence("navigate", Carry(), *_arrive(pose, obs.base, ctx, obs, name))
+    return Sequence("navigate", Carry(), *arrive(pose, obs.base, ctx, obs, name))
 
 
 def _named_support(world: World, name: str) -> Support | None:
@@ -286,24 +273,6 @@ def _beside_open_door(world: World, obs: Observation) -> bool:
             if math.hypot(max(box[0] - x, 0.0, x - box[3]), max(box[1] - y, 0.0, y - box[4])) < DOOR_NEAR:
                 return True
     return False
-
-
-def _arrive(pose, start, ctx: SkillContext, obs: Observation, why: str) -> tuple[Skill, ...]:
-    """Drive from ``start`` (x, y, ...) to ``pose`` facing the way there, then turn on the spot: turned
-    before the last leg (as a plain navigate does), the carry arm swept what the path passes (it shoved an
-    open fridge door past its stop). Where the arm as it is (with what it holds) would stand in the house
-    facing the way there, or sweep into it turning on the spot, backing in; where both would, as a plain
-    navigate (a book held out ahead, driven at the study desk's wall, struck it and turned in the pinch)."""
-    x, y, yaw = pose
-    if math.dist((x, y), start[:2]) < 0.05:
-        return (Navigate(pose, why=why),)
-    ahead = math.atan2(y - start[1], x - start[0])
-    for heading in (ahead, wrap(ahead + math.pi)):
-        if arm_clear(ctx, obs, base_joints((x, y, heading))) and turn_clear(
-            ctx, obs, (x, y), heading, wrap(yaw - heading)
-        ):
-            return Navigate((x, y, heading), why=why), Navigate(pose, why=why)
-    return (Navigate(pose, why=why),)
 
 
 def _face(args, world, ctx, obs, path) -> Skill:

@@ -15,7 +15,7 @@ from housebench.house.query import HouseQuery
 from housebench.house.stance import HIGH, MARGIN, TOP_BOX
 from housebench.planning.base_path import BasePlanner, NoPath, grid_graph
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
-from housebench.skills.motion import drive, tucked
+from housebench.skills.motion import arm_clear, base_joints, drive, tucked, turn_clear, wrap
 from housebench.state import Observation
 from housebench.tasks.geometry import world_box
 
@@ -139,3 +139,21 @@ class Navigate(Skill):
                 raise self.fail(Reason.NO_PATH, error=str(err)) from None
         ctx.log("base_path", waypoints=len(path), length=round(sum(math.dist(a, b) for a, b in zip(path, path[1:])), 3))
         return (yield from drive(self.name, obs, path, self.pose[2], ctx))
+
+
+def arrive(pose, start, ctx: SkillContext, obs: Observation, why: str) -> tuple[Skill, ...]:
+    """Drive from ``start`` (x, y, ...) to ``pose`` facing the way there, then turn on the spot: turned
+    before the last leg (as a plain navigate does), the carry arm swept what the path passes (it shoved an
+    open fridge door past its stop). Where the arm as it is (with what it holds) would stand in the house
+    facing the way there, or sweep into it turning on the spot, backing in; where both would, as a plain
+    navigate (a book held out ahead, driven at the study desk's wall, struck it and turned in the pinch)."""
+    x, y, yaw = pose
+    if math.dist((x, y), start[:2]) < 0.05:
+        return (Navigate(pose, why=why),)
+    ahead = math.atan2(y - start[1], x - start[0])
+    for heading in (ahead, wrap(ahead + math.pi)):
+        if arm_clear(ctx, obs, base_joints((x, y, heading))) and turn_clear(
+            ctx, obs, (x, y), heading, wrap(yaw - heading)
+        ):
+            return Navigate((x, y, heading), why=why), Navigate(pose, why=why)
+    return (Navigate(pose, why=why),)

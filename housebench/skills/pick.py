@@ -252,3 +252,16 @@ def grasp_at(
     if not obs.holding(obj):
         raise skill.fail(Reason.DROPPED, where="lift", height=round(obs.objects[obj].pos[2], 3))
     return (yield from to_carry(skill, ctx, obs, rot))
+
+
+class Carry(Skill):
+    """The arm to the carry pose where it stands (before driving, as the skills' own approach does:
+    lifting the arm out of the tuck beside furniture would sweep it through the furniture)."""
+
+    name = "carry"
+    timeout_s = 20.0
+
+    def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        if np.linalg.norm(np.asarray(obs.ee_pos) - carry_pos(obs)) > 0.03:
+            obs = yield from to_carry(self, ctx, obs)
+        return obs

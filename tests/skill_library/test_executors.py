@@ -12,13 +12,13 @@ import math
 import pytest
 
 from housebench.robot.kinematics import ARM
-from housebench.skill_library.executors import EXECUTORS, Sequence, _arrive, stance
+from housebench.skill_library.executors import EXECUTORS, Sequence, stance
 from housebench.skill_library.planner import world_of
 from housebench.skill_library.runtime import bound_for
 from housebench.skills.base import Reason, SkillFailure
 from housebench.skills.edge import side_pinch
 from housebench.skills.motion import base_joints, ik, ready_arm, wrap
-from housebench.skills.navigate import Navigate
+from housebench.skills.navigate import Navigate, arrive
 from housebench.skills.pick import Pick, carry_pos
 from housebench.skills.side import SidePick
 from housebench.state import ObjectState
@@ -127,7 +127,7 @@ def test_a_book_held_out_ahead_is_backed_in_where_facing_the_way_there_puts_it_i
         finger_contacts={"left": ("book_blue",), "right": ("book_blue",)},
     )
     ahead = math.atan2(stance_pose[1] - start[1], stance_pose[0] - start[0])
-    first = _arrive(stance_pose, start, ctx, empty, "study_desk/top")[0]
+    first = arrive(stance_pose, start, ctx, empty, "study_desk/top")[0]
     assert abs(wrap(first.pose[2] - ahead)) < 1e-9  # the bare carry arm: facing the way there
-    first = _arrive(stance_pose, start, ctx, holding, "study_desk/top")[0]
+    first = arrive(stance_pose, start, ctx, holding, "study_desk/top")[0]
     assert abs(wrap(first.pose[2] - ahead - math.pi)) < 1e-9  # the book out ahead: backed in
