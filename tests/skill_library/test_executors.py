@@ -1,8 +1,7 @@
 """The runtime's executors choose the skills the appliance flow runs: a side pick for an item the plan
 sets on a fridge shelf, the arm tucked before a close and for a drive to or from a door, a carry-pose
-stance reached facing the way there, the next side pick's own stance driven to as the pick would, backed
-into where a book held out ahead would meet the wall (on built chill_drink and stack_books scenes; no physics
-is stepped)."""
+stance reached facing the way there, the next side pick's own stance driven to as the pick would (on
+built chill_drink scenes; no physics is stepped)."""
 
 from __future__ import annotations
 
@@ -11,17 +10,13 @@ import math
 
 import pytest
 
-from housebench.robot.kinematics import ARM
 from housebench.skill_library.executors import EXECUTORS, Sequence, stance
 from housebench.skill_library.planner import world_of
 from housebench.skill_library.runtime import bound_for
 from housebench.skills.base import Reason, SkillFailure
-from housebench.skills.edge import side_pinch
-from housebench.skills.motion import base_joints, ik, ready_arm, wrap
-from housebench.skills.navigate import Navigate, arrive
-from housebench.skills.pick import Pick, carry_pos
+from housebench.skills.navigate import Navigate
+from housebench.skills.pick import Pick
 from housebench.skills.side import SidePick
-from housebench.state import ObjectState
 from tests.conftest import built_episode
 
 
@@ -107,27 +102,3 @@ def test_a_navigate_before_a_side_pick_drives_to_the_picks_own_stance(chill):
         assert ring.parts[-1].pose == stance(world, ctx, obs, "juice")
     finally:
         world.next_call, world.bound_for = None, {}
-
-
-def test_a_book_held_out_ahead_is_backed_in_where_facing_the_way_there_puts_it_in_the_wall():
-    # stack_books v000: driven at the study desk's wall facing it, the book held out ahead struck the wall
-
-    _, ctx, obs = built_episode("stack_books", "v000", horizon_s=10.0)
-    stance_pose, start = (8.81, 8.515, -0.175), (8.9, 7.3, math.pi / 2)  # by the desk's west end, from the south
-    joints = {**obs.joints, **ready_arm(ctx), **base_joints(start)}
-    at = dataclasses.replace(obs, base=start, joints=joints)
-    north = side_pinch((0.0, -1.0))  # the hand level, pointing ahead (north), as after a pinch from the south
-    joints = {**joints, **{j: v for j, v in ik(ctx).solve(joints, carry_pos(at), north).joints.items() if j in ARM}}
-    pad = carry_pos(at)
-    book = ObjectState(pos=(pad[0], pad[1] + 0.12, pad[2] - 0.015), quat=(1.0, 0.0, 0.0, 0.0))  # long side north
-    empty = dataclasses.replace(at, joints=joints)
-    holding = dataclasses.replace(
-        empty,
-        objects={**obs.objects, "book_blue": book},
-        finger_contacts={"left": ("book_blue",), "right": ("book_blue",)},
-    )
-    ahead = math.atan2(stance_pose[1] - start[1], stance_pose[0] - start[0])
-    first = arrive(stance_pose, start, ctx, empty, "study_desk/top")[0]
-    assert abs(wrap(first.pose[2] - ahead)) < 1e-9  # the bare carry arm: facing the way there
-    first = arrive(stance_pose, start, ctx, holding, "study_desk/top")[0]
-    assert abs(wrap(first.pose[2] - ahead - math.pi)) < 1e-9  # the book out ahead: backed in

@@ -17,7 +17,7 @@ from housebench.skills.edge import support_of
 from housebench.skills.front import lead_in
 from housebench.skills.motion import ik, ready_arm
 from housebench.skills.navigate import part_box
-from housebench.skills.side import side_held
+from housebench.skills.side import SidePlace, side_held
 from housebench.state import ObjectState, Observation, SimState
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import centre, in_box
@@ -271,3 +271,35 @@ def test_a_carry_into_the_microwave_comes_in_square_to_its_opening_not_the_fridg
     assert x == pytest.approx(supports["microwave/bottom"].box[2] + 0.8) and abs(abs(yaw) - math.pi) < 1e-6
     assert lead_in(ctx, _obs(opened), supports["fridge/shelf_2"]) is None  # 0.27 m from the door's edge
     assert lead_in(ctx, _obs(state), supports["microwave/bottom"]) is None  # shut: no door to keep off
+
+
+def test_a_carry_into_the_fridge_drives_to_the_places_own_stance_as_the_planned_navigate_does():
+    """Driven and turned by the side place's own approach, the carried juice swung the open fridge door shut
+    and the place stalled on it (restock_fridge v001): the flow brings the arm to the carry pose and drives
+    to the place's stance facing the way there, turning at the stance, then places."""
+    job = built_job("restock_fridge", "v001", "noop", horizon_s=400.0, pose_noise_m=0.0)
+    episode = job.open()
+    obs = episode.reset(0)
+    ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)
+    x, y, yaw = obs.base
+    pad = (x + 0.6 * math.cos(yaw), y + 0.6 * math.sin(yaw), 1.0)
+    level = ik(ctx).solve({**obs.joints, **ready_arm(ctx)}, pad, side(yaw))
+    juice = ObjectState(pos=(pad[0], pad[1], pad[2] - 0.08), quat=(1.0, 0.0, 0.0, 0.0))
+    state = obs.state.model_copy(update={"joints": {**obs.state.joints, "fridge/door": 1.27}})
+    held = dataclasses.replace(
+        obs,
+        joints=level.joints,
+        parts={**obs.parts, "fridge/door": 1.27},
+        state=state,
+        objects={**obs.objects, "juice": juice},
+        finger_contacts={"left": ("juice",), "right": ("juice",)},
+    )
+    shelf = next(s for s in ctx.scene.house.supports if s.name == "fridge/shelf_2")
+    flow = ApplianceFlow(ctx, held, attempts=1)
+    flow.steps = [Step("carry", "juice", [shelf])]
+    script = flow.run(held)
+    skills = [next(script)]
+    while type(skills[-1]).__name__ != "SidePlace":
+        skills.append(script.send((None, held)))
+    assert [s.name for s in skills[:2]] == ["carry", "navigate"]
+    assert skills[-2].pose == SidePlace("juice", shelf).stance(ctx, held)  # turned at the place's own stance

@@ -2,7 +2,8 @@
 (recycle_and_store v015: the leg through the door driven backwards, then a half turn beside the jamb)
 struck the wall and the pick stalled; :func:`headings` drives that leg forwards instead, so the half turn
 happens in the open; where the turn before a last leg is the one that strikes, :func:`turning_last` drives
-that leg first and turns at its end (kinematics on the arm planning model; needs the built scenes)."""
+that leg first and turns at its end; :func:`arrive` backs a book held out ahead in where facing the way
+there would put it in the wall (kinematics on the arm planning model; needs the built scenes)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dataclasses import replace
 import pytest
 
 from housebench.robot.kinematics import ARM, top_down
+from housebench.skills.edge import side_pinch
 from housebench.skills.motion import (
     base_joints,
     headings,
@@ -23,7 +25,9 @@ from housebench.skills.motion import (
     turning_last,
     wrap,
 )
-from housebench.skills.pick import CARRY
+from housebench.skills.navigate import arrive
+from housebench.skills.pick import CARRY, carry_pos
+from housebench.state import ObjectState
 from tests.conftest import built_episode
 
 START = (9.0, 2.3, -0.35)  # in the living room, facing east
@@ -96,3 +100,27 @@ def test_a_last_leg_from_beside_the_jamb_is_driven_first_and_the_turn_made_at_it
     path, plan = turning_last(ctx, there, leg, FACING)
     assert path == [*leg, leg[-1]] and turn_hits(ctx, there, path, plan) == 0
     assert abs(wrap(plan[-1] - FACING)) < 1e-9
+
+
+def test_a_book_held_out_ahead_is_backed_in_where_facing_the_way_there_puts_it_in_the_wall():
+    # stack_books v000: driven at the study desk's wall facing it, the book held out ahead struck the wall
+
+    _, ctx, obs = built_episode("stack_books", "v000", horizon_s=10.0)
+    stance_pose, start = (8.81, 8.515, -0.175), (8.9, 7.3, math.pi / 2)  # by the desk's west end, from the south
+    joints = {**obs.joints, **ready_arm(ctx), **base_joints(start)}
+    at = replace(obs, base=start, joints=joints)
+    north = side_pinch((0.0, -1.0))  # the hand level, pointing ahead (north), as after a pinch from the south
+    joints = {**joints, **{j: v for j, v in ik(ctx).solve(joints, carry_pos(at), north).joints.items() if j in ARM}}
+    pad = carry_pos(at)
+    book = ObjectState(pos=(pad[0], pad[1] + 0.12, pad[2] - 0.015), quat=(1.0, 0.0, 0.0, 0.0))  # long side north
+    empty = replace(at, joints=joints)
+    holding = replace(
+        empty,
+        objects={**obs.objects, "book_blue": book},
+        finger_contacts={"left": ("book_blue",), "right": ("book_blue",)},
+    )
+    ahead = math.atan2(stance_pose[1] - start[1], stance_pose[0] - start[0])
+    first = arrive(stance_pose, start, ctx, empty, "study_desk/top")[0]
+    assert abs(wrap(first.pose[2] - ahead)) < 1e-9  # the bare carry arm: facing the way there
+    first = arrive(stance_pose, start, ctx, holding, "study_desk/top")[0]
+    assert abs(wrap(first.pose[2] - ahead - math.pi)) < 1e-9  # the book out ahead: backed in
