@@ -52,6 +52,7 @@ CLEAR = 0.006  # the hand's lowest point stays this far over the surface, m
 GRIP_AT = 0.4  # the fingers take an item with no annotated pinch this far up its height
 TOP_KEEP = 0.03  # m: a side pinch stays this far under an item's top
 SLIM = 2.0  # an item taller than this many times its width is pinched low on its body (``GRIP_AT``)
+CORNERS = 0.012  # m the fingers close wider than a round item's width: its corners are across them
 MAX_SKEW = math.radians(35)  # under a ceiling the approach turns at most this far from straight in through an edge
 WIDE_SKEW = math.radians(65)  # ... or this far where no way within MAX_SKEW reaches (an item lengthwise along it)
 OUT = 0.1  # pre-grasp: fingertips and held object this far outside the edge (the hand comes down clear of the front), m
@@ -158,7 +159,7 @@ def pinch_height(asset: AssetAnnotation) -> float | None:
 
 
 def _yaws(
-    asset: AssetAnnotation, pose: ObjectState, edge: Edge, skew: float, ceiling: bool = False
+    asset: AssetAnnotation, pose: ObjectState, edge: Edge, skew: float, ceiling: bool = False, square: bool = False
 ) -> list[tuple[float, float]]:
     """(approach yaw, width across) of the level pinches through ``edge`` within ``skew`` of straight in
     (1 deg steps) whose fingers fit across the item (its extent across them, :func:`extent`: a box a few
@@ -166,11 +167,14 @@ def _yaws(
     narrowest across, narrowest first (the fingers' margin); a round item straight in, a slim one
     (:func:`slim`) also as the box it may be: on an open top first (a milk carton taken across its corners,
     gap 0.0975 m, did not turn square and slid out on the withdraw), under a ``ceiling`` after straight in
-    (turned in the fridge, the arm stalled)."""
+    (turned in the fridge, the arm stalled); ``square``: a slim one only as the box (taken round, its
+    corners measured across the fingers)."""
     straight = math.atan2(-edge.normal[1], -edge.normal[0])
     rot = rotation(pose.quat)
     if round_item(asset) and asset.size[0] <= MAX_WIDTH:
         boxed = _spans(lambda d: float(np.abs(rot.T @ d) @ asset.size), straight, skew) if slim(asset) else []
+        if square and boxed:
+            return boxed
         return [(straight, asset.size[0]), *boxed] if ceiling else [*boxed, (straight, asset.size[0])]
     return _spans(lambda d: extent(asset, rot, d), straight, skew)
 
@@ -197,16 +201,21 @@ def _spans(across, straight: float, skew: float) -> list[tuple[float, float]]:
     return sorted(out, key=lambda yw: (yw[1], abs(wrap(yw[0] - straight))))
 
 
-def _ways(asset: AssetAnnotation, pose: ObjectState, open_: list[Edge], ceiling: bool) -> list[tuple]:
+def _ways(
+    asset: AssetAnnotation, pose: ObjectState, open_: list[Edge], ceiling: bool, square: bool = False
+) -> list[tuple]:
     """(edge, approach yaw, width across, aslant) of the level pinches through the ``open_`` edges:
     within ``MAX_SKEW`` of straight in under a ``ceiling`` (an eighth turn on an open top), then, under
-    a ceiling, those up to ``WIDE_SKEW`` off (``aslant``: the item lies lengthwise along the edge)."""
+    a ceiling, those up to ``WIDE_SKEW`` off (``aslant``: the item lies lengthwise along the edge); ``square``
+    as for :func:`_yaws`."""
     skew = MAX_SKEW if ceiling else math.pi / 4
-    ways = [(edge, yaw, width, False) for edge in open_ for yaw, width in _yaws(asset, pose, edge, skew, ceiling)]
+    ways = [
+        (edge, yaw, width, False) for edge in open_ for yaw, width in _yaws(asset, pose, edge, skew, ceiling, square)
+    ]
     if ceiling:
         for edge in open_:
             straight = math.atan2(-edge.normal[1], -edge.normal[0])
-            wide = _yaws(asset, pose, edge, WIDE_SKEW, ceiling)
+            wide = _yaws(asset, pose, edge, WIDE_SKEW, ceiling, square)
             ways += [(edge, yaw, width, True) for yaw, width in wide if abs(wrap(yaw - straight)) > skew + 1e-9]
     return ways
 
@@ -301,6 +310,7 @@ class SidePick(Pick):
     open top, an item too deep in for it is first drawn towards the edge (:class:`PushToEdge`)."""
 
     timeout_s = Pick.timeout_s + PushToEdge.timeout_s
+    square = False  # a slim item taken as round closed across its corners: taken as the box it is
 
     def _entries(self, ctx: SkillContext, obs: Observation) -> list[Entry]:
         """The ways in through the open edges of the item's support (``UNSUPPORTED`` when none fits)."""
@@ -314,7 +324,7 @@ class SidePick(Pick):
         box = np.array(world_box(pose, asset))
         corners, centre = _corners(asset, pose), (box[:2] + box[3:5]) / 2
         entries = []
-        for edge, yaw, width, aslant in _ways(asset, pose, open_edges(ctx.scene.house, support), ceiling):
+        for edge, yaw, width, aslant in _ways(asset, pose, open_edges(ctx.scene.house, support), ceiling, self.square):
             a = np.array([math.cos(yaw), math.sin(yaw)])
             near, far = float(np.min(corners @ a)), float(np.max(corners @ a))
             pad = np.array([*(centre + a * (near + PALM_BACK - centre @ a)), support.height + dz])
@@ -357,6 +367,15 @@ class SidePick(Pick):
             obs = yield from hold(obs, 0.5, ctx, gripper=OPEN)
             yield from cartesian(self.name, obs, ctx, pad + back, rot, gripper=OPEN)
             raise self.fail(Reason.MISSED, touching=touching, gap=round(obs.gripper_opening, 4))
+        if not self.square and round_item(asset) and obs.gripper_opening > entry.width + CORNERS:
+            # a carton taken as round, closed across its corners: it slid out on the withdraw (heat_breakfast_combo's
+            # milk, gap 0.096 m); the fingers open, back out and take it square to its faces
+            gap = round(obs.gripper_opening, 4)
+            ctx.log("decision", skill=self.name, target=self.obj, choice="take square", gap=gap)
+            obs = yield from hold(obs, 0.5, ctx, gripper=OPEN)
+            obs = yield from cartesian(self.name, obs, ctx, pad + back, rot, gripper=OPEN)
+            self.square = True
+            return (yield from self.body(ctx, obs))
         ctx.log("grasped", obj=self.obj, gap=round(obs.gripper_opening, 4))
         lift = UP * max(0.0, min(LIFT, _ceiling(support) - box[5]))
         obs = yield from cartesian(self.name, obs, ctx, pad + lift, rot)

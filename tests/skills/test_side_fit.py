@@ -50,6 +50,17 @@ def test_a_car_turned_past_the_skew_is_taken_a_few_degrees_off_its_narrow_side()
     assert ways[0][1] == min(w for _, w in ways)  # the widest margin first
 
 
+def test_a_carton_under_a_ceiling_is_taken_straight_in_first_and_square_to_its_faces_once_its_corners_measured():
+    milk = AssetAnnotation(name="milk", category="milk", size=(0.07, 0.07, 0.225), mass=1.05)
+    turned = car_at(math.radians(20))  # 20 deg off square: straight in, the fingers close across its corners
+    first = _yaws(milk, turned, FRONT, MAX_SKEW, ceiling=True)
+    assert abs(wrap(first[0][0] - math.pi)) < 1e-9 and first[0][1] == 0.07  # taken as round: straight in
+    square = _yaws(milk, turned, FRONT, MAX_SKEW, ceiling=True, square=True)
+    assert square and all(width != 0.07 or abs(wrap(yaw - math.pi)) > 1e-9 for yaw, width in square)
+    assert min(abs(wrap(yaw - math.pi - math.radians(20))) for yaw, _ in square) < math.radians(1.5)  # square to a face
+    assert square[0][1] == pytest.approx(0.07, abs=1e-3)  # the narrowest first: across its faces
+
+
 def test_a_car_lengthwise_across_the_opening_offers_no_level_pinch():
     assert _yaws(CAR, car_at(math.pi / 2), FRONT, MAX_SKEW) == []
 
