@@ -20,7 +20,7 @@ from housebench.house.stance import stance_free
 from housebench.planning.reach import first_reaching
 from housebench.robot.kinematics import top_down
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
-from housebench.skills.grasp import grasps, in_box, tilted
+from housebench.skills.grasp import FINGER_HALF, TopGrasp, grasps, in_box, tilted
 from housebench.skills.motion import (
     JOINT_SPEED,
     arm_clear,
@@ -48,6 +48,7 @@ OPEN, CLOSED = 0.1, 0.0  # finger gap targets, m
 CARRY = (0.3, 0.0, 1.15)  # pad position in the base frame while carrying
 LEAD_IN = 0.35  # m: the last leg into a stance driven straight in (an item held level sticks out ahead)
 LEANS = (0.15, 0.3)  # rad: the hand's lean away from the base, tried in turn where no upright grasp is clear
+RIM_CLEAR = 0.03  # m: out of a container, the pre-grasp's fingertips this far above its rim
 
 
 Option = tuple[np.ndarray, list[np.ndarray]]  # target position of the pad, rotations to try there
@@ -123,7 +124,7 @@ def stance_search(
             return True
         scene = arm_planner(ctx).scene
         scene.sync(obs.joints, {n: obs.objects[n] for n in walls}, None, obs.parts)
-        return all(dist >= 0.0 for dist in scene.contacts(at).values())
+        return all(dist >= 0.0 and in_hand(scene, pair) for pair, dist in scene.contacts(at).items())
 
     if poses is None:
         centre = np.mean([o[0][:2] for o in options], axis=0)
@@ -131,6 +132,14 @@ def stance_search(
     else:
         poses = (p for p in poses if accept(p))
     return first_reaching(poses, reaches)
+
+
+def in_hand(scene, pair: tuple[int, int]) -> bool:
+    """Whether a geom of ``pair`` is the gripper's (hand or finger): only the hand goes into a container and
+    near its walls; the upper arm 1 cm over the toy box's rim at the grasp came down onto it in the descent
+    (the torso lowers the shoulder) and stalled."""
+    model = scene.model
+    return any("gripper" in model.body(int(model.geom_bodyid[g])).name for g in pair)
 
 
 def carry_pos(obs: Observation) -> np.ndarray:
@@ -206,8 +215,9 @@ class Pick(ObjectSkill):
         for name in walls:  # lying in a box: fingers along its nearest wall, the arm clear of its walls
             options = [in_box(o, asset, pose, ctx.scene.objects[name].asset, obs.objects[name]) for o in options]
         tops = [(o.pad, o.rotations()) for o in options]
+        pre = UP * max([APPROACH, *(above_rim(ctx, obs, name, options) for name in walls)])
         for lean in (0.0, *LEANS):
-            found = stance_search(ctx, obs, tops, UP * APPROACH, clear_of=(self.obj,), walls=walls, lean=lean)
+            found = stance_search(ctx, obs, tops, pre, clear_of=(self.obj,), walls=walls, lean=lean)
             if found is not None:
                 break
         else:
@@ -218,12 +228,22 @@ class Pick(ObjectSkill):
         ctx.log("stance", skill=self.name, target=self.obj, grasp=grasp.kind, base=base, lean=lean)
         obs = yield from approach(self, ctx, obs, pose)
         joints = (above, at)
-        return (yield from grasp_at(self, ctx, obs, grasp.pad, rot, UP * APPROACH, joints, UP * LIFT, grasp.opening))
+        lift = UP * max(LIFT, float(pre[2]))  # out over the rim
+        return (yield from grasp_at(self, ctx, obs, grasp.pad, rot, pre, joints, lift, grasp.opening))
 
 
 def containing(ctx: SkillContext, obs: Observation, obj: str) -> tuple[str, ...]:
     """The containers whose cavity holds ``obj``'s origin."""
     return tuple(name for name in ctx.scene.objects if lies_in(ctx, obs, obj, name))
+
+
+def above_rim(ctx: SkillContext, obs: Observation, container: str, options: list[TopGrasp]) -> float:
+    """How far above the lowest pad of ``options`` the pre-grasp goes for the fingertips to stand
+    :data:`RIM_CLEAR` over ``container``'s rim: 12 cm over an item on the toy box's floor left the pre-grasp
+    8 cm inside the box, the open fingers within the planning margin of its wall (every stance refused)."""
+    asset, at = ctx.scene.objects[container].asset, obs.objects[container]
+    rim = at.pos[2] + asset.container.rim_z - asset.bottom_offset
+    return rim + RIM_CLEAR + FINGER_HALF - min(o.pad[2] for o in options)
 
 
 def grasp_at(
