@@ -18,6 +18,7 @@ from housebench.house.query import HouseQuery
 from housebench.house.reach import candidates, near_cells
 from housebench.house.stance import stance_free
 from housebench.planning.reach import first_reaching
+from housebench.robot.fetch import BASE_JOINTS, TORSO_JOINT
 from housebench.robot.kinematics import top_down
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import FINGER_HALF, TopGrasp, grasps, in_box, tilted
@@ -85,6 +86,7 @@ def stance_search(
         target runs into no part of the house (:func:`arm_clear`) nor the containers ``walls``. ``lean``
         (rad): each rotation :func:`leaned` away from the pose by that much."""
     solver = ik(ctx)
+    descent = still(walls)
     base_planner = planner(ctx, obs, skip)
     grid = base_planner.grid
     reachable = base_planner.main
@@ -111,7 +113,7 @@ def stance_search(
                 hi = solver.solve(start, target + pre, rot, max_iters=80)
                 if not hi.ok():
                     continue
-                lo = solver.solve(hi.joints, target, rot, max_iters=80)
+                lo = solver.solve(hi.joints, target, rot, max_iters=80, frozen=descent)
                 if lo.ok() and (clear_of is None or clear(hi.joints, lo.joints, clear_of)):
                     return hi.joints, lo.joints, rot, k
         return None
@@ -132,6 +134,12 @@ def stance_search(
     else:
         poses = (p for p in poses if accept(p))
     return first_reaching(poses, reaches)
+
+
+def still(walls: tuple[str, ...]) -> tuple[str, ...]:
+    """The joints the descent to the grasp and the lift keep still: into a container the torso too (left
+    free, the IK lowered the torso 20 cm into the toy box and the upper arm came down onto its rim)."""
+    return (*BASE_JOINTS, TORSO_JOINT) if walls else BASE_JOINTS
 
 
 def in_hand(scene, pair: tuple[int, int]) -> bool:
@@ -229,7 +237,7 @@ class Pick(ObjectSkill):
         obs = yield from approach(self, ctx, obs, pose)
         joints = (above, at)
         lift = UP * max(LIFT, float(pre[2]))  # out over the rim
-        return (yield from grasp_at(self, ctx, obs, grasp.pad, rot, pre, joints, lift, grasp.opening))
+        return (yield from grasp_at(self, ctx, obs, grasp.pad, rot, pre, joints, lift, grasp.opening, still(walls)))
 
 
 def containing(ctx: SkillContext, obs: Observation, obj: str) -> tuple[str, ...]:
@@ -256,19 +264,20 @@ def grasp_at(
     joints: tuple[dict[str, float], dict[str, float]],
     lift: np.ndarray,
     opening: float = OPEN,
+    frozen: tuple[str, ...] = BASE_JOINTS,
 ) -> SkillGen:
     """From the stance: fingers open (to ``opening``) to ``pad + pre``, straight in to ``pad``, close, check both
     fingers touch the object (``MISSED``), move by ``lift``, check it is still held (``DROPPED``), carry pose."""
     obj = skill.target()
     obs = yield from cartesian(skill.name, obs, ctx, pad + pre, rot, fallback=joints[0], avoid=True, gripper=opening)
-    obs = yield from cartesian(skill.name, obs, ctx, pad, rot, fallback=joints[1], gripper=opening)
+    obs = yield from cartesian(skill.name, obs, ctx, pad, rot, fallback=joints[1], frozen=frozen, gripper=opening)
     obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
     touching = [f for f, names in obs.finger_contacts.items() if obj in names]
     if len(touching) < 2:
         yield from hold(obs, 0.5, ctx, gripper=OPEN)
         raise skill.fail(Reason.MISSED, touching=touching, gap=round(obs.gripper_opening, 4))
     ctx.log("grasped", obj=obj, gap=round(obs.gripper_opening, 4))
-    obs = yield from cartesian(skill.name, obs, ctx, pad + lift, rot)
+    obs = yield from cartesian(skill.name, obs, ctx, pad + lift, rot, frozen=frozen)
     if not obs.holding(obj):
         raise skill.fail(Reason.DROPPED, where="lift", height=round(obs.objects[obj].pos[2], 3))
     return (yield from to_carry(skill, ctx, obs, rot))
