@@ -49,6 +49,7 @@ OPEN, CLOSED = 0.1, 0.0  # finger gap targets, m
 CARRY = (0.3, 0.0, 1.15)  # pad position in the base frame while carrying
 LEAD_IN = 0.35  # m: the last leg into a stance driven straight in (an item held level sticks out ahead)
 LEANS = (0.15, 0.3)  # rad: the hand's lean away from the base, tried in turn where no upright grasp is clear
+HAND_BODIES = ("gripper", "wrist_roll")  # links rigid with the hand (the wrist roll is the last joint)
 RIM_CLEAR = 0.03  # m: out of a container, the pre-grasp's fingertips this far above its rim
 
 
@@ -143,11 +144,11 @@ def still(walls: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def in_hand(scene, pair: tuple[int, int]) -> bool:
-    """Whether a geom of ``pair`` is the gripper's (hand or finger): only the hand goes into a container and
-    near its walls; the upper arm 1 cm over the toy box's rim at the grasp came down onto it in the descent
-    (the torso lowers the shoulder) and stalled."""
+    """Whether a geom of ``pair`` moves with the hand (gripper, fingers, the wrist roll link they hang from: the
+    straight descent carries them straight down): only those go into a container and near its walls; the
+    upper arm 1 cm over the toy box's rim at the grasp came down onto it in the descent and stalled."""
     model = scene.model
-    return any("gripper" in model.body(int(model.geom_bodyid[g])).name for g in pair)
+    return any(part in model.body(int(model.geom_bodyid[g])).name for g in pair for part in HAND_BODIES)
 
 
 def carry_pos(obs: Observation) -> np.ndarray:
