@@ -3,7 +3,8 @@
 Stance: a free-floor base pose around the object from which the IK reaches both the pre-grasp
 (above) and the grasp; the base drives there with the arm tucked. Where no upright grasp keeps the arm
 clear (a pad a few centimetres from a wall: the wrist above it meets the wall), the hand leans away from
-the base (:data:`LEANS`), so the wrist stands back from the wall. Then: arm to the pre-grasp with
+the base (:data:`LEANS`), so the wrist stands back from the wall. Out of a container, the pre-grasp and
+the lift clear its rim and the torso stays still between them (:func:`still`). Then: arm to the pre-grasp with
 the fingers open, straight down, close (force-limited), check both fingers touch the object
 (``MISSED``), lift straight up, check it is still held (``DROPPED``), carry pose.
 """
@@ -268,7 +269,8 @@ def grasp_at(
     frozen: tuple[str, ...] = BASE_JOINTS,
 ) -> SkillGen:
     """From the stance: fingers open (to ``opening``) to ``pad + pre``, straight in to ``pad``, close, check both
-    fingers touch the object (``MISSED``), move by ``lift``, check it is still held (``DROPPED``), carry pose."""
+    fingers touch the object (``MISSED``), move by ``lift``, check it is still held (``DROPPED``), carry pose.
+    ``frozen``: the joints the descent and the lift keep still (:func:`still`)."""
     obj = skill.target()
     obs = yield from cartesian(skill.name, obs, ctx, pad + pre, rot, fallback=joints[0], avoid=True, gripper=opening)
     obs = yield from cartesian(skill.name, obs, ctx, pad, rot, fallback=joints[1], frozen=frozen, gripper=opening)
