@@ -88,6 +88,10 @@ class FetchIK:
     ) -> IKResult:
         """Joint values that put the grasp frame at ``pos`` / ``rot``, from ``start``."""
         q0 = self.qpos(start)
+        for name in frozen:  # held still outside its range (a measured torso over its top), the QP has no solution
+            adr, jnt = self._adr[name], self.model.joint(name)
+            if jnt.limited[0]:
+                q0[adr] = np.clip(q0[adr], *jnt.range)
         self.config.update(q0)
         self.posture.set_target(q0)
         target = mink.SE3.from_rotation_and_translation(mink.SO3.from_matrix(np.asarray(rot)), np.asarray(pos, float))

@@ -174,10 +174,17 @@ def move_arm(
 
 
 def line_waypoints(
-    skill: str, obs: Observation, ctx: SkillContext, goal_pos: np.ndarray, rot: np.ndarray, step: float = 0.03
+    skill: str,
+    obs: Observation,
+    ctx: SkillContext,
+    goal_pos: np.ndarray,
+    rot: np.ndarray,
+    step: float = 0.03,
+    frozen: tuple[str, ...] = BASE_JOINTS,
 ) -> list[dict[str, float]]:
     """Joint waypoints moving the grasp frame along a straight line to ``goal_pos`` while turning to
-    ``rot`` (IK every ``step``, orientation slerped), base still; ``UNREACHABLE`` when the IK fails."""
+    ``rot`` (IK every ``step``, orientation slerped), ``frozen`` joints (the base) still; ``UNREACHABLE``
+    when the IK fails."""
     solver = ik(ctx)
     start_pos, start_rot = pad_pose(ctx, obs)
     r0, r1 = Rotation.from_matrix(start_rot), Rotation.from_matrix(rot)
@@ -185,7 +192,7 @@ def line_waypoints(
     n = max(1, math.ceil(max(np.linalg.norm(goal_pos - start_pos) / step, (r0.inv() * r1).magnitude() / 0.3)))
     joints, waypoints = dict(obs.joints), []
     for k in range(1, n + 1):
-        result = solver.solve(joints, start_pos + (goal_pos - start_pos) * k / n, turn([k / n]).as_matrix()[0])
+        result = solver.solve(joints, start_pos + (goal_pos - start_pos) * k / n, turn([k / n]).as_matrix()[0], frozen)
         if not result.ok(0.01, 0.08):
             raise SkillFailure(skill, Reason.UNREACHABLE, where="line", step=k, of=n, pos_err=round(result.pos_err, 4))
         joints = result.joints
@@ -202,14 +209,15 @@ def cartesian(
     step: float = 0.03,
     fallback: dict[str, float] | None = None,
     avoid: bool = False,
+    frozen: tuple[str, ...] = BASE_JOINTS,
     **extra,
 ) -> SkillGen:
-    """The grasp frame along a straight line (:func:`line_waypoints`); where the IK loses the line,
-    one joint motion to the goal solved from ``fallback`` (joints that reach it from the planned base
+    """The grasp frame along a straight line (:func:`line_waypoints`, ``frozen`` joints still); where the IK
+    loses the line, one joint motion to the goal solved from ``fallback`` (joints that reach it from the planned base
     pose) for the base where it stands, or to ``fallback`` itself when that solve misses. ``avoid``: as
     for :func:`move_arm`."""
     try:
-        waypoints, speed = line_waypoints(skill, obs, ctx, goal_pos, rot, step), 0.5
+        waypoints, speed = line_waypoints(skill, obs, ctx, goal_pos, rot, step, frozen), 0.5
     except SkillFailure:
         if fallback is None:
             raise

@@ -3,7 +3,8 @@
 Stance: a free-floor base pose around the object from which the IK reaches both the pre-grasp
 (above) and the grasp; the base drives there with the arm tucked. Where no upright grasp keeps the arm
 clear (a pad a few centimetres from a wall: the wrist above it meets the wall), the hand leans away from
-the base (:data:`LEANS`), so the wrist stands back from the wall. Then: arm to the pre-grasp with
+the base (:data:`LEANS`), so the wrist stands back from the wall. Out of a container, the pre-grasp and
+the lift clear its rim and the torso stays still between them (:func:`still`). Then: arm to the pre-grasp with
 the fingers open, straight down, close (force-limited), check both fingers touch the object
 (``MISSED``), lift straight up, check it is still held (``DROPPED``), carry pose.
 """
@@ -18,9 +19,10 @@ from housebench.house.query import HouseQuery
 from housebench.house.reach import candidates, near_cells
 from housebench.house.stance import stance_free
 from housebench.planning.reach import first_reaching
+from housebench.robot.fetch import BASE_JOINTS, TORSO_JOINT
 from housebench.robot.kinematics import top_down
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
-from housebench.skills.grasp import grasps, in_box, tilted
+from housebench.skills.grasp import FINGER_HALF, TopGrasp, grasps, in_box, tilted
 from housebench.skills.motion import (
     JOINT_SPEED,
     arm_clear,
@@ -48,6 +50,8 @@ OPEN, CLOSED = 0.1, 0.0  # finger gap targets, m
 CARRY = (0.3, 0.0, 1.15)  # pad position in the base frame while carrying
 LEAD_IN = 0.35  # m: the last leg into a stance driven straight in (an item held level sticks out ahead)
 LEANS = (0.15, 0.3)  # rad: the hand's lean away from the base, tried in turn where no upright grasp is clear
+HAND_BODIES = ("gripper", "wrist_roll")  # links rigid with the hand (the wrist roll is the last joint)
+RIM_CLEAR = 0.03  # m: out of a container, the pre-grasp's fingertips this far above its rim
 
 
 Option = tuple[np.ndarray, list[np.ndarray]]  # target position of the pad, rotations to try there
@@ -84,6 +88,7 @@ def stance_search(
         target runs into no part of the house (:func:`arm_clear`) nor the containers ``walls``. ``lean``
         (rad): each rotation :func:`leaned` away from the pose by that much."""
     solver = ik(ctx)
+    descent = still(walls)
     base_planner = planner(ctx, obs, skip)
     grid = base_planner.grid
     reachable = base_planner.main
@@ -110,7 +115,7 @@ def stance_search(
                 hi = solver.solve(start, target + pre, rot, max_iters=80)
                 if not hi.ok():
                     continue
-                lo = solver.solve(hi.joints, target, rot, max_iters=80)
+                lo = solver.solve(hi.joints, target, rot, max_iters=80, frozen=descent)
                 if lo.ok() and (clear_of is None or clear(hi.joints, lo.joints, clear_of)):
                     return hi.joints, lo.joints, rot, k
         return None
@@ -123,7 +128,7 @@ def stance_search(
             return True
         scene = arm_planner(ctx).scene
         scene.sync(obs.joints, {n: obs.objects[n] for n in walls}, None, obs.parts)
-        return all(dist >= 0.0 for dist in scene.contacts(at).values())
+        return all(dist >= 0.0 and in_hand(scene, pair) for pair, dist in scene.contacts(at).items())
 
     if poses is None:
         centre = np.mean([o[0][:2] for o in options], axis=0)
@@ -131,6 +136,20 @@ def stance_search(
     else:
         poses = (p for p in poses if accept(p))
     return first_reaching(poses, reaches)
+
+
+def still(walls: tuple[str, ...]) -> tuple[str, ...]:
+    """The joints the descent to the grasp and the lift keep still: into a container the torso too (left
+    free, the IK lowered the torso 20 cm into the toy box and the upper arm came down onto its rim)."""
+    return (*BASE_JOINTS, TORSO_JOINT) if walls else BASE_JOINTS
+
+
+def in_hand(scene, pair: tuple[int, int]) -> bool:
+    """Whether a geom of ``pair`` moves with the hand (gripper, fingers, the wrist roll link they hang from: the
+    straight descent carries them straight down): only those go into a container and near its walls; the
+    upper arm 1 cm over the toy box's rim at the grasp came down onto it in the descent and stalled."""
+    model = scene.model
+    return any(part in model.body(int(model.geom_bodyid[g])).name for g in pair for part in HAND_BODIES)
 
 
 def carry_pos(obs: Observation) -> np.ndarray:
@@ -206,8 +225,9 @@ class Pick(ObjectSkill):
         for name in walls:  # lying in a box: fingers along its nearest wall, the arm clear of its walls
             options = [in_box(o, asset, pose, ctx.scene.objects[name].asset, obs.objects[name]) for o in options]
         tops = [(o.pad, o.rotations()) for o in options]
+        pre = UP * max([APPROACH, *(above_rim(ctx, obs, name, options) for name in walls)])
         for lean in (0.0, *LEANS):
-            found = stance_search(ctx, obs, tops, UP * APPROACH, clear_of=(self.obj,), walls=walls, lean=lean)
+            found = stance_search(ctx, obs, tops, pre, clear_of=(self.obj,), walls=walls, lean=lean)
             if found is not None:
                 break
         else:
@@ -218,12 +238,22 @@ class Pick(ObjectSkill):
         ctx.log("stance", skill=self.name, target=self.obj, grasp=grasp.kind, base=base, lean=lean)
         obs = yield from approach(self, ctx, obs, pose)
         joints = (above, at)
-        return (yield from grasp_at(self, ctx, obs, grasp.pad, rot, UP * APPROACH, joints, UP * LIFT, grasp.opening))
+        lift = UP * max(LIFT, float(pre[2]))  # out over the rim
+        return (yield from grasp_at(self, ctx, obs, grasp.pad, rot, pre, joints, lift, grasp.opening, still(walls)))
 
 
 def containing(ctx: SkillContext, obs: Observation, obj: str) -> tuple[str, ...]:
     """The containers whose cavity holds ``obj``'s origin."""
     return tuple(name for name in ctx.scene.objects if lies_in(ctx, obs, obj, name))
+
+
+def above_rim(ctx: SkillContext, obs: Observation, container: str, options: list[TopGrasp]) -> float:
+    """How far above the lowest pad of ``options`` the pre-grasp goes for the fingertips to stand
+    :data:`RIM_CLEAR` over ``container``'s rim: 12 cm over an item on the toy box's floor left the pre-grasp
+    8 cm inside the box, the open fingers within the planning margin of its wall (every stance refused)."""
+    asset, at = ctx.scene.objects[container].asset, obs.objects[container]
+    rim = at.pos[2] + asset.container.rim_z - asset.bottom_offset
+    return rim + RIM_CLEAR + FINGER_HALF - min(o.pad[2] for o in options)
 
 
 def grasp_at(
@@ -236,19 +266,21 @@ def grasp_at(
     joints: tuple[dict[str, float], dict[str, float]],
     lift: np.ndarray,
     opening: float = OPEN,
+    frozen: tuple[str, ...] = BASE_JOINTS,
 ) -> SkillGen:
     """From the stance: fingers open (to ``opening``) to ``pad + pre``, straight in to ``pad``, close, check both
-    fingers touch the object (``MISSED``), move by ``lift``, check it is still held (``DROPPED``), carry pose."""
+    fingers touch the object (``MISSED``), move by ``lift``, check it is still held (``DROPPED``), carry pose.
+    ``frozen``: the joints the descent and the lift keep still (:func:`still`)."""
     obj = skill.target()
     obs = yield from cartesian(skill.name, obs, ctx, pad + pre, rot, fallback=joints[0], avoid=True, gripper=opening)
-    obs = yield from cartesian(skill.name, obs, ctx, pad, rot, fallback=joints[1], gripper=opening)
+    obs = yield from cartesian(skill.name, obs, ctx, pad, rot, fallback=joints[1], frozen=frozen, gripper=opening)
     obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
     touching = [f for f, names in obs.finger_contacts.items() if obj in names]
     if len(touching) < 2:
         yield from hold(obs, 0.5, ctx, gripper=OPEN)
         raise skill.fail(Reason.MISSED, touching=touching, gap=round(obs.gripper_opening, 4))
     ctx.log("grasped", obj=obj, gap=round(obs.gripper_opening, 4))
-    obs = yield from cartesian(skill.name, obs, ctx, pad + lift, rot)
+    obs = yield from cartesian(skill.name, obs, ctx, pad + lift, rot, frozen=frozen)
     if not obs.holding(obj):
         raise skill.fail(Reason.DROPPED, where="lift", height=round(obs.objects[obj].pos[2], 3))
     return (yield from to_carry(skill, ctx, obs, rot))

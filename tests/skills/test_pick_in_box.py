@@ -119,3 +119,17 @@ def test_pick_takes_the_block_from_a_corner_of_the_toy_box():
     assert failure is None, failure
     assert all("block" in obs.finger_contacts[f] for f in ("left", "right"))  # held by contact
     assert obs.objects["block"].pos[2] > 0.95 + 0.05  # lifted out over the box's rim
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["v004", "v011"])
+def test_pick_takes_the_block_out_of_the_deep_toy_box(variant):
+    """v004: the descent, done by the torso, brought the upper arm onto the rim (stalled); v011: the
+    pre-grasp 12 cm over the block stood inside the box, the open fingers within the margin of its wall
+    (every stance refused). Now the pre-grasp stands over the rim, only the gripper nears the walls and the
+    torso stays still in the descent."""
+    episode, ctx, obs = built_episode("empty_basket", variant, horizon_s=120.0)
+    failure, obs = run_skill(episode, ctx, obs, Pick("block"))
+    assert failure is None, failure
+    assert obs.holding("block")
+    assert obs.objects["block"].pos[2] > 0.95  # out over the rim (0.95 m)
