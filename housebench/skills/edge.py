@@ -26,7 +26,7 @@ from housebench.house.query import HouseQuery
 from housebench.robot.kinematics import top_down
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import FINGER_HALF
-from housebench.skills.motion import BASE_JOINTS, cartesian, hold, ik, move_arm, pad_pose
+from housebench.skills.motion import BASE_JOINTS, arm_clear, cartesian, hold, ik, move_arm, pad_pose, ready_arm
 from housebench.skills.pick import CLOSED, OPEN, UP, Pick, approach, grasp_at, stance_search, to_carry
 from housebench.state import Action, ObjectState, Observation
 from housebench.tasks import goal as g
@@ -52,6 +52,7 @@ PLACE_IN = 0.015  # an item set down at an edge has its centre this far inside t
 PAIR_IN = 0.01  # ... and the two items' centre of mass this far inside the surface under them, m
 PUSH_REACH = 1.0  # m from the base to the pad behind the item: leaning fingers reach further than upright ones
 CENTRE_IN = 0.02  # a pushed item's centre stays this far inside the edge, m
+LIFT = 0.02  # m: the arm is checked against the house this far above a stroke's start (tips aimed into the top)
 SLACK = 0.025  # a push ends this much short of its overhang and is still done, m
 
 
@@ -225,30 +226,35 @@ def _onto_stroke(
     skill: str, ctx: SkillContext, obs: Observation, start, edge: Edge, rot, travel: float, above
 ) -> SkillGen:
     """Where the IK loses the stroke's line (down to ``start``, then ``travel`` along the edge's normal) from the
-    arm's joints above the item, a joint motion there from the stance search's ``above`` instead: the line
-    down from the carry pose left the elbow at its limit (2.24 rad) and the stroke lost the line 3 cm in."""
-    end = start + np.array([*edge.normal, 0.0]) * travel
-    if _follows(ctx, obs.joints, [start, end], rot):
+    arm's joints above the item, or the arm at the item runs into the house, a joint motion there solved from
+    the stance search's ``above`` or the ready arm (torso up) instead: the line down from the carry pose left
+    the elbow at its limit (2.24 rad) and the stroke lost the line 3 cm in; reaching to the back of a counter
+    with the torso down, the upper arm stalled on its front edge."""
+    points = [start + UP * LIFT, start, start + np.array([*edge.normal, 0.0]) * travel]
+    if _fits(ctx, obs, obs.joints, points, rot):
         return obs
     base = {j: obs.joints[j] for j in BASE_JOINTS}
-    result = ik(ctx).solve({**obs.joints, **above, **base}, start + UP * 0.1, rot)
-    if not (result.ok(0.01, 0.08) and _follows(ctx, result.joints, [start, end], rot)):
-        return obs
-    ctx.log("decision", skill=skill, rebranch=True)
-    return (yield from move_arm(skill, obs, [result.joints], ctx, avoid=True, gripper=CLOSED))
+    for seed in (above, ready_arm(ctx)):
+        result = ik(ctx).solve({**obs.joints, **seed, **base}, start + UP * 0.1, rot)
+        if result.ok(0.01, 0.08) and _fits(ctx, obs, result.joints, points, rot):
+            ctx.log("decision", skill=skill, rebranch=True)
+            return (yield from move_arm(skill, obs, [result.joints], ctx, avoid=True, gripper=CLOSED))
+    return obs
 
 
-def _follows(ctx: SkillContext, joints: dict[str, float], points, rot, step: float = 0.02) -> bool:
-    """Whether the IK carries the pad from where ``joints`` hold it through ``points`` along straight lines."""
+def _fits(ctx: SkillContext, obs: Observation, joints: dict[str, float], points, rot, step: float = 0.02) -> bool:
+    """Whether the IK carries the pad from where ``joints`` hold it through ``points`` along straight lines, the
+    bare arm at the first running into no part of the house."""
     solver = ik(ctx)
-    for a, b in zip([None, *points[:-1]], points, strict=True):
-        a = solver.fk(joints)[0] if a is None else a
+    for k, (a, b) in enumerate(zip([solver.fk(joints)[0], *points[:-1]], points, strict=True)):
         n = max(1, math.ceil(float(np.linalg.norm(b - a)) / step))
-        for k in range(1, n + 1):
-            result = solver.solve(joints, a + (b - a) * k / n, rot)
+        for i in range(1, n + 1):
+            result = solver.solve(joints, a + (b - a) * i / n, rot)
             if not result.ok(0.01, 0.08):
                 return False
             joints = result.joints
+        if k == 0 and not arm_clear(ctx, obs, joints, touch=True):
+            return False
     return True
 
 
