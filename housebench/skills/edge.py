@@ -26,7 +26,7 @@ from housebench.house.query import HouseQuery
 from housebench.robot.kinematics import top_down
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import FINGER_HALF
-from housebench.skills.motion import cartesian, hold, pad_pose
+from housebench.skills.motion import BASE_JOINTS, arm_clear, cartesian, hold, ik, move_arm, pad_pose, ready_arm
 from housebench.skills.pick import CLOSED, OPEN, UP, Pick, approach, grasp_at, stance_search, to_carry
 from housebench.state import Action, ObjectState, Observation
 from housebench.tasks import goal as g
@@ -37,7 +37,8 @@ TIP_OFF = 0.006  # fingertips stay this far outside the support's edge, m
 PUSH_TIP = -0.004  # pushing fingertips aimed this far into the surface (it stops them; the arm sags ~1 cm), m
 PUSH_DEPTH = 0.04  # ... at most this far under the item's top (deeper, the palm comes down on a tall one), m
 PUSH_GAP = 0.04  # ... and this far behind the item (an arm at full reach falls ~2 cm short), m, where
-PUSH_ROOM = 0.015  # ... the support reaches so far behind it (fingertips this far inside its far edge: a wall), m
+PUSH_ROOM = 0.025  # ... the support reaches so far behind it (fingertips this far inside its far edge: a wall;
+# 1.5 cm, the finger's pad, 1.35 cm to its side, met the wall behind the side table on the way down), m
 STAND = (0.25, 0.35, 0.45, 0.55, 0.65)  # base distances from the edge tried (0.25: under a table top), m
 PINCH_STAND = (0.55, 0.65, 0.75, 0.45, 0.85)  # ... for the pinch (a level hand close in folds the arm up), m
 SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3)  # ... and along it
@@ -51,6 +52,8 @@ PLACE_IN = 0.015  # an item set down at an edge has its centre this far inside t
 PAIR_IN = 0.01  # ... and the two items' centre of mass this far inside the surface under them, m
 PUSH_REACH = 1.0  # m from the base to the pad behind the item: leaning fingers reach further than upright ones
 CENTRE_IN = 0.02  # a pushed item's centre stays this far inside the edge, m
+LIFT = 0.02  # m: the arm is checked against the house this far above a stroke's start (tips aimed into the top)
+SLACK = 0.025  # a push ends this much short of its overhang and is still done, m
 
 
 @dataclass(frozen=True)
@@ -148,7 +151,7 @@ class PushToEdge(ObjectSkill):
         self.overhang, self.normals = overhang, normals
 
     def postconditions(self, ctx: SkillContext):
-        least = self.overhang - 0.025
+        least = self.overhang - SLACK
         return [g.AtEdge(predicate="at_edge", items=[self.obj], support=self.support.name, min_overhang=least)]
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
@@ -162,7 +165,9 @@ class PushToEdge(ObjectSkill):
         tried = []
         ways = [e for e in edges(support) if self.normals is None or e.normal in self.normals]
         for edge in sorted(ways, key=lambda e: self.overhang - e.out(box)):
-            if edge.half(box) < self.overhang + 0.025:  # pushed that far, it would tip over the edge
+            # its centre kept CENTRE_IN inside (pinch_short), too little would stick out; skipping every side
+            # nearer its centre than the full overhang left a 0.15 m book no edge where only its long side faced one
+            if edge.half(box) - CENTRE_IN < self.overhang - SLACK:
                 continue
             travel = edge.pinch_short(obs.objects[self.obj], size, self.overhang)
             if travel <= 0:
@@ -177,6 +182,7 @@ class PushToEdge(ObjectSkill):
             ctx.log("stance", skill=self.name, target=self.obj, edge=list(edge.normal), travel=round(travel, 3))
             obs = yield from approach(self, ctx, obs, pose)
             obs = yield from cartesian(self.name, obs, ctx, start + UP * 0.1, rot, fallback=above, gripper=CLOSED)
+            obs = yield from _onto_stroke(self.name, ctx, obs, start, edge, rot, travel, above)
             obs = yield from self._stroke(ctx, obs, edge, start, rot, travel)
             for _ in range(STROKES - 1):  # closed loop: again from behind the item while it is short of the edge
                 box = world_box(obs.objects[self.obj], ctx.scene.objects[self.obj].asset)
@@ -214,6 +220,42 @@ class PushToEdge(ObjectSkill):
                     raise
         end = pad_pose(ctx, obs)[0]
         return (yield from cartesian(self.name, obs, ctx, end + UP * 0.1, rot))
+
+
+def _onto_stroke(
+    skill: str, ctx: SkillContext, obs: Observation, start, edge: Edge, rot, travel: float, above
+) -> SkillGen:
+    """Where the IK loses the stroke's line (down to ``start``, then ``travel`` along the edge's normal) from the
+    arm's joints above the item, or the arm at the item runs into the house, a joint motion there solved from
+    the stance search's ``above`` or the ready arm (torso up) instead: the line down from the carry pose left
+    the elbow at its limit (2.24 rad) and the stroke lost the line 3 cm in; reaching to the back of a counter
+    with the torso down, the upper arm stalled on its front edge."""
+    points = [start + UP * LIFT, start, start + np.array([*edge.normal, 0.0]) * travel]
+    if _fits(ctx, obs, obs.joints, points, rot):
+        return obs
+    base = {j: obs.joints[j] for j in BASE_JOINTS}
+    for seed in (above, ready_arm(ctx)):
+        result = ik(ctx).solve({**obs.joints, **seed, **base}, start + UP * 0.1, rot)
+        if result.ok(0.01, 0.08) and _fits(ctx, obs, result.joints, points, rot):
+            ctx.log("decision", skill=skill, rebranch=True)
+            return (yield from move_arm(skill, obs, [result.joints], ctx, avoid=True, gripper=CLOSED))
+    return obs
+
+
+def _fits(ctx: SkillContext, obs: Observation, joints: dict[str, float], points, rot, step: float = 0.02) -> bool:
+    """Whether the IK carries the pad from where ``joints`` hold it through ``points`` along straight lines, the
+    bare arm at the first running into no part of the house."""
+    solver = ik(ctx)
+    for k, (a, b) in enumerate(zip([solver.fk(joints)[0], *points[:-1]], points, strict=True)):
+        n = max(1, math.ceil(float(np.linalg.norm(b - a)) / step))
+        for i in range(1, n + 1):
+            result = solver.solve(joints, a + (b - a) * i / n, rot)
+            if not result.ok(0.01, 0.08):
+                return False
+            joints = result.joints
+        if k == 0 and not arm_clear(ctx, obs, joints, touch=True):
+            return False
+    return True
 
 
 def _push_start(box, edge: Edge, rot: np.ndarray) -> np.ndarray:

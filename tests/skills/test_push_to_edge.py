@@ -1,7 +1,8 @@
 """The push of a flat item to its support's edge, in physics on built scenes (skipped without the
 scenes of ``dvc repro annotate``): the item ends overhanging by the push's postcondition where the
 push used to find no stance (a book 0.9 m out on a dining table, a plate by the wall at the back of a
-counter) or rode over the item (a 12 mm notebook); a stroke that leaves the item short is followed by
+counter, a book whose narrow side alone faces a free edge) or rode over the item (a 12 mm notebook), or the
+fingers met the wall behind it; a stroke that leaves the item short is followed by
 another from behind it."""
 
 from __future__ import annotations
@@ -47,7 +48,9 @@ def test_a_short_first_stroke_is_followed_by_another_until_the_item_overhangs():
     ("task", "variant", "obj", "least"),
     [
         ("desk_prep", "v002", "notebook", 0.15),  # 12 mm thick: fingertips 6 mm up rode over it
-        ("breakfast_setup", "v003", "dish", 0.3),  # 5 cm from the wall behind the counter
+        ("breakfast_setup", "v003", "dish", 0.2),  # 5 cm from the wall behind the counter, 0.25 m to go
+        ("shelve_books", "v001", "book_blue", 0.2),  # only its narrow side faces a reachable edge
+        ("shelve_books", "v009", "book", 0.15),  # 4 cm from the wall behind a side table in a corner
     ],
 )
 def test_thin_and_deep_items_are_pushed_over_the_edge(task, variant, obj, least):
