@@ -27,6 +27,8 @@ DROP = 0.015  # release height of the object's bottom over a surface, m
 RIM_CLEAR = 0.02  # ... over a container's rim, m
 BIG = 0.12  # m: objects wider than this (footprint radius) are never turned on the way
 LEANING = 0.1  # rad: a hand pointing further than this off straight down carries with its lean kept
+PRE_HEIGHTS = (APPROACH, 0.06, 0.02)  # m the hand comes in over its release point, highest that reaches (a bottle
+# held by its top over a basket on the kitchen island: no stance reached 0.12 m over it)
 EDGE = 0.07  # a spot's centre keeps this (+ half the object) from the support's edges where it can, m
 
 
@@ -74,10 +76,12 @@ class Place(Skill):
     """Put the held ``obj`` on ``support`` (a free spot nearest ``near``) or into ``container``.
 
     The object may be turned by a quarter or half turn of the wrist on the way (whatever fits the
-    support and the IK reaches); the release point keeps the measured hold."""
+    support and the IK reaches); the release point keeps the measured hold; the hand comes in from the
+    highest of ``PRE_HEIGHTS`` over it that a stance reaches (``above``)."""
 
     name = "place"
     timeout_s = 120.0
+    above = APPROACH
     drop = DROP  # release height of the object's bottom over the surface
 
     def __init__(
@@ -140,7 +144,7 @@ class Place(Skill):
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         obs, target, rot = yield from self.lower(ctx, obs)
         obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
-        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot, avoid=True)
+        obs = yield from cartesian(self.name, obs, ctx, target + UP * self.above, rot, avoid=True)
         return (yield from to_carry(self, ctx, obs, rot))
 
     def lower(self, ctx: SkillContext, obs: Observation):
@@ -148,14 +152,17 @@ class Place(Skill):
         options = self._options(ctx, obs)
         if not options:
             raise self.fail(Reason.NO_SPACE, support=self.support.name if self.support else self.container)
-        found = stance_search(ctx, obs, options, UP * APPROACH, skip=(self.obj,), clear_of=(self.obj,))
-        if found is None:
+        for self.above in PRE_HEIGHTS:
+            found = stance_search(ctx, obs, options, UP * self.above, skip=(self.obj,), clear_of=(self.obj,))
+            if found is not None:
+                break
+        else:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0][0]])
         pose, (above, at, rot, k) = found
         target = options[k][0]
         ctx.log("stance", skill=self.name, target=self.target(), base=[round(v, 3) for v in pose], turn=k)
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
-        obs = yield from cartesian(self.name, obs, ctx, target + (0, 0, APPROACH), rot, fallback=above, avoid=True)
+        obs = yield from cartesian(self.name, obs, ctx, target + UP * self.above, rot, fallback=above, avoid=True)
         if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="approach", height=round(obs.objects[self.obj].pos[2], 3))
         obs = yield from cartesian(self.name, obs, ctx, target, rot, fallback=at)
