@@ -78,7 +78,8 @@ TURN_END = 0.015  # m: a lengthwise item is pushed this far in from its end (fin
 TURN_STROKE = 0.04  # m the fingertips go in past its near face per stroke
 TURN_KEEP = 0.01  # m: a stroke stops where the item's far corner would come this near the support's far edge
 TURN_WALL = 0.06  # m: the pushing pad keeps this far inside the support's sides (the hand passes the side walls)
-TURNS = 6  # strokes at most, while no straight way in fits the fingers
+TURNS = 6  # strokes at most, while no way within ``MAX_SKEW`` of straight in fits the fingers
+TURN_EVEN = 0.05  # |cos| of the item's long axis to the edge's normal under which either end is pushed
 OPEN_KEEP = 0.04  # m: on an open top the object keeps this much more off the edges than its footprint (held
 # tipped it lands wider; a toy set down 1 cm from a desk's edge tipped over it or fell off)
 
@@ -319,6 +320,7 @@ class SidePick(Pick):
 
     timeout_s = Pick.timeout_s + PushToEdge.timeout_s
     square = False  # a slim item taken as round closed across its corners: taken as the box it is
+    turned = False  # turned by pushes (:meth:`_turn`) once: not again
 
     def _entries(self, ctx: SkillContext, obs: Observation) -> list[Entry]:
         """The ways in through the open edges of the item's support (``UNSUPPORTED`` when none fits)."""
@@ -355,7 +357,8 @@ class SidePick(Pick):
             base, out, at, entry = entry_stance(self, ctx, obs, entries)
         except SkillFailure as far:
             if support is not None and support.clearance is not None:  # the pushing hand, pointing down, has no room
-                if far.reason not in (Reason.UNSUPPORTED, Reason.UNREACHABLE) or not self._turns(ctx, obs):
+                turn = far.reason in (Reason.UNSUPPORTED, Reason.UNREACHABLE) and not self.turned
+                if not turn or not self._turns(ctx, obs):
                     raise
                 # lengthwise along the edge: turned by straight-in pushes at one end until a straight pinch fits
                 ctx.log("decision", skill=self.name, target=self.obj, choice="turn", after=far.reason.value)
@@ -400,13 +403,14 @@ class SidePick(Pick):
     def _straight(self, ctx: SkillContext, obs: Observation) -> bool:
         """Whether a pinch within ``MAX_SKEW`` of straight in through an open edge fits the fingers."""
         asset, support = ctx.scene.objects[self.obj].asset, support_of(ctx, obs, self.obj)
-        open_ = open_edges(ctx.scene.house, support)
-        return any(not aslant for *_, aslant in _ways(asset, obs.objects[self.obj], open_, True, self.square))
+        pose = obs.objects[self.obj]
+        return any(_yaws(asset, pose, e, MAX_SKEW, True, self.square) for e in open_edges(ctx.scene.house, support))
 
     def _turns(self, ctx: SkillContext, obs: Observation) -> list[Entry]:
-        """The straight-in pushes (fingers closed) at either end of an item no straight pinch fits, the end
-        with more room to the support's sides first; none where a straight pinch fits or the fingers could
-        not take it across its narrow side."""
+        """The straight-in pushes (fingers closed) at the end farther in of an item no pinch within
+        ``MAX_SKEW`` fits (it turns towards the edge's normal; the other end turned v015's car back), at
+        either end, the one with more room to the support's sides first, of an item square to the edge; none
+        where such a pinch fits or the fingers could not take it across its narrow side."""
         asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
         support = support_of(ctx, obs, self.obj)
         fit = grip_height(asset.size[2], pinch_height(asset))
@@ -421,7 +425,8 @@ class SidePick(Pick):
             n = np.array(edge.normal)
             t = np.array([-n[1], n[0]])
             lo, hi = sorted(float(np.array(p) @ t) for p in ((support.box[0], support.box[1]), support.box[2:]))
-            for s in (1.0, -1.0):
+            deep = -1.0 if float(rot[:, long] @ n) > 0 else 1.0  # the end farther in: pushed, it turns the item
+            for s in (deep, -deep) if abs(float(rot[:, long] @ n)) < TURN_EVEN else (deep,):  # square to n
                 lateral = float((c + s * rot[:, long] * (half[long] - TURN_END)) @ t)
                 room = min(lateral - lo, hi - lateral) - TURN_WALL
                 face = _face(c, rot, half, c + t * (lateral - c @ t), n)
@@ -437,7 +442,7 @@ class SidePick(Pick):
         """Up to ``TURNS`` strokes straight in at one end of the item (:meth:`_turns`), each ``TURN_STROKE``
         past its near face or less where its far side nears the support's far edge, the hand back out
         after each, until a straight pinch fits; ``UNSUPPORTED`` when none did."""
-        asset = ctx.scene.objects[self.obj].asset
+        asset, self.turned = ctx.scene.objects[self.obj].asset, True
         for stroke in range(TURNS):
             entries = self._turns(ctx, obs)
             if not entries:
@@ -446,7 +451,9 @@ class SidePick(Pick):
             a = -np.array([*entry.edge.normal, 0.0])
             far = max(float(np.array(p) @ a[:2]) for p in ((support.box[0], support.box[1]), support.box[2:]))
             room = far - float(np.max(_corners(asset, obs.objects[self.obj]) @ a[:2])) - TURN_KEEP
-            push = 0.01 + min(TURN_STROKE, max(0.0, room))
+            if room < TURN_KEEP:  # its far side at the support's far edge: no stroke turns it more
+                break
+            push = 0.01 + min(TURN_STROKE, room)
             yaw0, pad, rot = _yaw(obs.objects[self.obj]), entry.pad, entry.rot
             obs = yield from approach(self, ctx, obs, base)
             obs = yield from cartesian(self.name, obs, ctx, pad + entry.back, rot, fallback=out, gripper=CLOSED)
