@@ -354,11 +354,15 @@ class SidePick(Pick):
         box = np.array(world_box(pose, asset))
         try:
             entries = self._entries(ctx, obs)
+            if support.clearance is not None and all(e.aslant for e in entries) and self._can_turn(ctx, obs):
+                # aslant only: the hand, in past the side wall's front, stalled on it (v006's car 56 deg off)
+                ctx.log("decision", skill=self.name, target=self.obj, choice="turn", after="aslant")
+                obs = yield from self._turn(ctx, obs, support)
+                return (yield from self.body(ctx, obs))
             base, out, at, entry = entry_stance(self, ctx, obs, entries)
         except SkillFailure as far:
             if support is not None and support.clearance is not None:  # the pushing hand, pointing down, has no room
-                turn = far.reason in (Reason.UNSUPPORTED, Reason.UNREACHABLE) and not self.turned
-                if not turn or not self._turns(ctx, obs):
+                if far.reason not in (Reason.UNSUPPORTED, Reason.UNREACHABLE) or not self._can_turn(ctx, obs):
                     raise
                 # lengthwise along the edge: turned by straight-in pushes at one end until a straight pinch fits
                 ctx.log("decision", skill=self.name, target=self.obj, choice="turn", after=far.reason.value)
@@ -399,6 +403,10 @@ class SidePick(Pick):
         if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="withdraw", height=round(obs.objects[self.obj].pos[2], 3))
         return (yield from to_carry(self, ctx, obs, rot))
+
+    def _can_turn(self, ctx: SkillContext, obs: Observation) -> bool:
+        """Whether this pick has not turned its item yet and a turning push (:meth:`_turns`) applies."""
+        return not self.turned and bool(self._turns(ctx, obs))
 
     def _straight(self, ctx: SkillContext, obs: Observation) -> bool:
         """Whether a pinch within ``MAX_SKEW`` of straight in through an open edge fits the fingers."""
