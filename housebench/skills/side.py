@@ -11,10 +11,10 @@ from the support's open side, below the ceiling, and withdraws straight back out
   arm at the stance checked clear of the house, the way to the pre-grasp planned round it); pre-grasp
   outside the edge, in to the fingertips 2 cm short, the aim corrected by the measured offset, in, close, check both
   fingers touch (``MISSED``), lift ``LIFT`` (less where the ceiling is nearer), straight back out, check
-  the hold (``DROPPED``), carry pose with the hand as it holds. Under a ceiling, an item no way fits or
-  reaches that the fingers could take across its narrow side is first turned by straight-in strokes of
-  the closed fingers at one of its ends (``TURNS``; clear_shelf's toy car lengthwise along the shelf's
-  edge: about 10 deg a 4 cm stroke) until a straight pinch fits.
+  the hold (``DROPPED``), carry pose with the hand as it holds. Under a ceiling, an item that only aslant
+  ways fit, or none fits or reaches, and that the fingers could take across its narrow side is first
+  turned by straight-in strokes of the closed fingers at its end farther in (``TURNS``; clear_shelf's toy
+  car lengthwise along the shelf's edge: about 10 deg a 4 cm stroke) until a straight pinch fits.
 - ``place`` from the side (:class:`SidePlace`): the held object turned about the vertical (hand and
   base) to face an open edge, carried in level ``RAISE`` over its release height, lowered, released
   ``DROP`` over the surface, the hand drawn straight back out. Under a ceiling the spot is the free one
