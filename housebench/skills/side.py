@@ -11,7 +11,10 @@ from the support's open side, below the ceiling, and withdraws straight back out
   arm at the stance checked clear of the house, the way to the pre-grasp planned round it); pre-grasp
   outside the edge, in to the fingertips 2 cm short, the aim corrected by the measured offset, in, close, check both
   fingers touch (``MISSED``), lift ``LIFT`` (less where the ceiling is nearer), straight back out, check
-  the hold (``DROPPED``), carry pose with the hand as it holds.
+  the hold (``DROPPED``), carry pose with the hand as it holds. Under a ceiling, an item that only aslant
+  ways fit, or none fits or reaches, and that the fingers could take across its narrow side is first
+  turned by straight-in strokes of the closed fingers at its end farther in (``TURNS``; clear_shelf's toy
+  car lengthwise along the shelf's edge: about 10 deg a 4 cm stroke) until a straight pinch fits.
 - ``place`` from the side (:class:`SidePlace`): the held object turned about the vertical (hand and
   base) to face an open edge, carried in level ``RAISE`` over its release height, lowered, released
   ``DROP`` over the surface, the hand drawn straight back out. Under a ceiling the spot is the free one
@@ -71,6 +74,12 @@ NEAR_STAND = (0.48, 0.5, 0.525, 0.55)  # m from the edge: beside an open door, a
 NEAR_SHIFTS = tuple(s * k for k in range(14, 25) for s in (-0.025, 0.025))  # ... 0.35-0.6 m along, either side
 SLIDE_OVER = -0.1  # m: an item too deep in for the level hand is drawn until its face is this far inside the edge
 REACH = 0.85  # m: no base farther than this from the pad (pick.stance_search tries none)
+TURN_END = 0.015  # m: a lengthwise item is pushed this far in from its end (fingers closed, straight in), so it turns
+TURN_STROKE = 0.04  # m the fingertips go in past its near face per stroke
+TURN_KEEP = 0.01  # m: a stroke stops where the item's far corner would come this near the support's far edge
+TURN_WALL = 0.06  # m: the pushing pad keeps this far inside the support's sides (the hand passes the side walls)
+TURNS = 6  # strokes at most, while no way within ``MAX_SKEW`` of straight in fits the fingers
+TURN_EVEN = 0.05  # |cos| of the item's long axis to the edge's normal under which either end is pushed
 OPEN_KEEP = 0.04  # m: on an open top the object keeps this much more off the edges than its footprint (held
 # tipped it lands wider; a toy set down 1 cm from a desk's edge tipped over it or fell off)
 
@@ -311,6 +320,7 @@ class SidePick(Pick):
 
     timeout_s = Pick.timeout_s + PushToEdge.timeout_s
     square = False  # a slim item taken as round closed across its corners: taken as the box it is
+    turned = False  # turned by pushes (:meth:`_turn`) once: not again
 
     def _entries(self, ctx: SkillContext, obs: Observation) -> list[Entry]:
         """The ways in through the open edges of the item's support (``UNSUPPORTED`` when none fits)."""
@@ -342,12 +352,22 @@ class SidePick(Pick):
         asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
         support = support_of(ctx, obs, self.obj)
         box = np.array(world_box(pose, asset))
-        entries = self._entries(ctx, obs)
         try:
+            entries = self._entries(ctx, obs)
+            if support.clearance is not None and all(e.aslant for e in entries) and self._can_turn(ctx, obs):
+                # aslant only: the hand, in past the side wall's front, stalled on it (v006's car 56 deg off)
+                ctx.log("decision", skill=self.name, target=self.obj, choice="turn", after="aslant")
+                obs = yield from self._turn(ctx, obs, support)
+                return (yield from self.body(ctx, obs))
             base, out, at, entry = entry_stance(self, ctx, obs, entries)
         except SkillFailure as far:
-            if support.clearance is not None:  # under a ceiling the pushing hand, pointing down, has no room
-                raise
+            if support is not None and support.clearance is not None:  # the pushing hand, pointing down, has no room
+                if far.reason not in (Reason.UNSUPPORTED, Reason.UNREACHABLE) or not self._can_turn(ctx, obs):
+                    raise
+                # lengthwise along the edge: turned by straight-in pushes at one end until a straight pinch fits
+                ctx.log("decision", skill=self.name, target=self.obj, choice="turn", after=far.reason.value)
+                obs = yield from self._turn(ctx, obs, support)
+                return (yield from self.body(ctx, obs))
             # on an open top, too deep in for the level hand: drawn to the edge of a way in first
             normals = frozenset(e.edge.normal for e in entries)
             ctx.log("decision", skill=self.name, target=self.obj, slide_to=sorted(normals), after=far.reason.value)
@@ -384,6 +404,77 @@ class SidePick(Pick):
             raise self.fail(Reason.DROPPED, where="withdraw", height=round(obs.objects[self.obj].pos[2], 3))
         return (yield from to_carry(self, ctx, obs, rot))
 
+    def _can_turn(self, ctx: SkillContext, obs: Observation) -> bool:
+        """Whether this pick has not turned its item yet and a turning push (:meth:`_turns`) applies."""
+        return not self.turned and bool(self._turns(ctx, obs))
+
+    def _straight(self, ctx: SkillContext, obs: Observation) -> bool:
+        """Whether a pinch within ``MAX_SKEW`` of straight in through an open edge fits the fingers."""
+        asset, support = ctx.scene.objects[self.obj].asset, support_of(ctx, obs, self.obj)
+        pose = obs.objects[self.obj]
+        return any(_yaws(asset, pose, e, MAX_SKEW, True, self.square) for e in open_edges(ctx.scene.house, support))
+
+    def _turns(self, ctx: SkillContext, obs: Observation) -> list[Entry]:
+        """The straight-in pushes (fingers closed) at the end farther in of an item no pinch within
+        ``MAX_SKEW`` fits (it turns towards the edge's normal; the other end turned v015's car back), at
+        either end, the one with more room to the support's sides first, of an item square to the edge; none
+        where such a pinch fits or the fingers could not take it across its narrow side."""
+        asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
+        support = support_of(ctx, obs, self.obj)
+        fit = grip_height(asset.size[2], pinch_height(asset))
+        if fit is None or min(asset.size[:2]) > MAX_WIDTH or self._straight(ctx, obs):
+            return []
+        pitch, dz = fit
+        c, rot = np.asarray(pose.pos[:2], float), rotation(pose.quat)[:2, :2]
+        half = np.asarray(asset.size[:2], float) / 2
+        long = int(half[1] > half[0])
+        turns = []
+        for edge in open_edges(ctx.scene.house, support):
+            n = np.array(edge.normal)
+            t = np.array([-n[1], n[0]])
+            lo, hi = sorted(float(np.array(p) @ t) for p in ((support.box[0], support.box[1]), support.box[2:]))
+            deep = -1.0 if float(rot[:, long] @ n) > 0 else 1.0  # the end farther in: pushed, it turns the item
+            for s in (deep, -deep) if abs(float(rot[:, long] @ n)) < TURN_EVEN else (deep,):  # square to n
+                lateral = float((c + s * rot[:, long] * (half[long] - TURN_END)) @ t)
+                room = min(lateral - lo, hi - lateral) - TURN_WALL
+                face = _face(c, rot, half, c + t * (lateral - c @ t), n)
+                if room < 0 or face is None:
+                    continue
+                pad = np.array([*(face + n * (FINGER_HALF + 0.01)), support.height + dz])
+                yaw = math.atan2(-n[1], -n[0])
+                entry = Entry(pad, hand_rot(yaw, pitch), _back(edge, pad, yaw, FINGER_HALF, True), edge)
+                turns.append((room, entry))
+        return [e for _, e in sorted(turns, key=lambda re: -re[0])]
+
+    def _turn(self, ctx: SkillContext, obs: Observation, support: Support) -> SkillGen:
+        """Up to ``TURNS`` strokes straight in at one end of the item (:meth:`_turns`), each ``TURN_STROKE``
+        past its near face or less where its far side nears the support's far edge, the hand back out
+        after each, until a straight pinch fits; ``UNSUPPORTED`` when none did."""
+        asset, self.turned = ctx.scene.objects[self.obj].asset, True
+        for stroke in range(TURNS):
+            entries = self._turns(ctx, obs)
+            if not entries:
+                break
+            base, out, at, entry = entry_stance(self, ctx, obs, entries)
+            a = -np.array([*entry.edge.normal, 0.0])
+            far = max(float(np.array(p) @ a[:2]) for p in ((support.box[0], support.box[1]), support.box[2:]))
+            room = far - float(np.max(_corners(asset, obs.objects[self.obj]) @ a[:2])) - TURN_KEEP
+            if room < TURN_KEEP:  # its far side at the support's far edge: no stroke turns it more
+                break
+            push = 0.01 + min(TURN_STROKE, room)
+            yaw0, pad, rot = _yaw(obs.objects[self.obj]), entry.pad, entry.rot
+            obs = yield from approach(self, ctx, obs, base)
+            obs = yield from cartesian(self.name, obs, ctx, pad + entry.back, rot, fallback=out, gripper=CLOSED)
+            obs = yield from cartesian(self.name, obs, ctx, pad, rot, fallback=at, gripper=CLOSED)
+            obs = yield from cartesian(self.name, obs, ctx, pad + a * push, rot, step=0.01, gripper=CLOSED)
+            obs = yield from cartesian(self.name, obs, ctx, pad + entry.back, rot, gripper=CLOSED)
+            turned = round(math.degrees(wrap(_yaw(obs.objects[self.obj]) - yaw0)), 1)
+            ctx.log("turn", skill=self.name, target=self.obj, stroke=stroke, push=round(push, 3), turned=turned)
+        if not self._straight(ctx, obs):
+            yaw = round(_yaw(obs.objects[self.obj]), 2)
+            raise self.fail(Reason.UNSUPPORTED, why="turned, still no straight pinch", yaw=yaw)
+        return obs
+
     def _true_up(self, ctx: SkillContext, obs: Observation, short: np.ndarray, rot: np.ndarray, gap: float):
         """Paused at ``short``, the arm stands off its target (1 cm measured; the fingers clear a tissue box
         by 7.5 mm a side): aim off by the measured offset until the pad is within ``ALIGN_TOL`` of
@@ -399,6 +490,26 @@ class SidePick(Pick):
         off = short - pad_pose(ctx, obs)[0]
         ctx.log("aligned", skill=self.name, target=self.obj, off=[round(float(v), 4) for v in off])
         return obs, bias
+
+
+def _yaw(pose: ObjectState) -> float:
+    rot = rotation(pose.quat)
+    return math.atan2(rot[1, 0], rot[0, 0])
+
+
+def _face(c: np.ndarray, rot: np.ndarray, half: np.ndarray, p: np.ndarray, n: np.ndarray) -> np.ndarray | None:
+    """Where the line through ``p`` along ``n`` leaves the footprint (centre ``c``, axes ``rot``'s columns,
+    half sizes ``half``) on the ``n`` side, or None where it misses the footprint."""
+    b, d = rot.T @ (p - c), rot.T @ n
+    lo, hi = -math.inf, math.inf
+    for k in (0, 1):
+        if abs(d[k]) < 1e-9:
+            if abs(b[k]) > half[k]:
+                return None
+            continue
+        l0, l1 = sorted(((-half[k] - b[k]) / d[k], (half[k] - b[k]) / d[k]))
+        lo, hi = max(lo, l0), min(hi, l1)
+    return p + n * hi if lo <= hi else None
 
 
 class SidePlace(Place):

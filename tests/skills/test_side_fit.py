@@ -15,7 +15,7 @@ from housebench.skills.base import SkillContext
 from housebench.skills.edge import Edge
 from housebench.skills.grasp import MAX_WIDTH
 from housebench.skills.motion import wrap
-from housebench.skills.side import MAX_SKEW, WIDE_SKEW, SidePick, _ways, _yaws
+from housebench.skills.side import MAX_SKEW, WIDE_SKEW, SidePick, _face, _ways, _yaws
 from housebench.state import ObjectState
 from tests.conftest import built_episode, built_job, run_skill
 
@@ -97,3 +97,18 @@ def test_side_pick_takes_a_duck_turned_past_the_skew_aslant():
     assert failure is None, failure
     assert all("duck" in obs.finger_contacts[f] for f in ("left", "right"))  # held by contact
     assert obs.objects["duck"].pos[2] > start[2] + 0.2
+
+
+def test_a_turning_push_meets_the_near_face_of_a_footprint_at_its_end():
+    """The line along the edge's normal through a point 3.5 cm along a car turned 30 deg off the edge
+    leaves its footprint where the face nearest the edge is; a line beside it misses it."""
+    yaw = math.radians(120)
+    rot = np.array([[math.cos(yaw), -math.sin(yaw)], [math.sin(yaw), math.cos(yaw)]])
+    c, half, n = np.array([0.2, 0.4]), np.array([0.05, 0.03]), np.array([1.0, 0.0])
+    end = c + rot[:, 0] * 0.035
+    face = _face(c, rot, half, np.array([c[0], end[1]]), n)
+    local = rot.T @ (face - c)
+    assert face[1] == pytest.approx(end[1])
+    assert max(abs(local[0]) - half[0], abs(local[1]) - half[1]) == pytest.approx(0.0, abs=1e-9)
+    assert face[0] > end[0]
+    assert _face(c, rot, half, np.array([c[0], c[1] + 0.1]), n) is None
