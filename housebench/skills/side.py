@@ -51,6 +51,8 @@ PALM = (-0.032, -0.04)  # the palm's lower front corner in the grasp frame (x ah
 TIP = (FINGER_HALF, -0.0135)  # a fingertip's lower corner, m
 PALM_BACK = 0.027  # the pad keeps an object's near face this far ahead of it (the palm stays off), m
 PITCHES = (0.0, 0.2, 0.35)  # rad the level hand may tip its fingers down, least first (a tipped hold tilts the item)
+LOW_TIPS = (0.5,)  # rad more, where no stance reaches the pinch at its own pitch: low in a fridge the level
+# wrist does not get down (oatmeal on fridge/bottom, pad 0.116 m: of 105 stances none level, 36 tipped 0.5 rad)
 CLEAR = 0.006  # the hand's lowest point stays this far over the surface, m
 GRIP_AT = 0.4  # the fingers take an item with no annotated pinch this far up its height
 TOP_KEEP = 0.03  # m: a side pinch stays this far under an item's top
@@ -58,6 +60,8 @@ SLIM = 2.0  # an item taller than this many times its width is pinched low on it
 CORNERS = 0.012  # m the fingers close wider than a round item's width: its corners are across them
 MAX_SKEW = math.radians(35)  # under a ceiling the approach turns at most this far from straight in through an edge
 WIDE_SKEW = math.radians(65)  # ... or this far where no way within MAX_SKEW reaches (an item lengthwise along it)
+ROUND_TURNS = tuple(math.radians(d) for d in (15, 30, 45, 60))  # a round item under a ceiling, after straight in:
+# the open fridge door (1.27 rad) stands over every stance square to an item by its hinge side (oatmeal 0.2 m in)
 OUT = 0.1  # pre-grasp: fingertips and held object this far outside the edge (the hand comes down clear of the front), m
 BACK_OFF = PALM_BACK + FINGER_HALF + OUT  # m: the shortest way back to the pre-pose
 SHORT = PALM_BACK + FINGER_HALF + 0.02  # the pad's pause before the last leg in, m (fingertips 2 cm short)
@@ -102,7 +106,7 @@ def side_pick(ctx: SkillContext, obs: Observation, obj: str, supports: list[Supp
 
 def side_held(ctx: SkillContext, obs: Observation) -> bool:
     """Whether the hand is level (a side grasp) rather than pointing down."""
-    return abs(pad_pose(ctx, obs)[1][2, 0]) < math.sin(max(PITCHES) + 0.2)
+    return abs(pad_pose(ctx, obs)[1][2, 0]) < math.sin(max(*PITCHES, *LOW_TIPS) + 0.2)
 
 
 def open_edges(house: HouseAnnotations, support: Support) -> list[Edge]:
@@ -140,13 +144,26 @@ def grip_height(height: float, at: float | None = None) -> tuple[float, float] |
     that height (default ``GRIP_AT`` of it) with the hand as level as lets the palm and the fingertips
     clear the surface there, else as low as they clear it; None when the fingers would pass over it."""
 
-    def below(pitch: float) -> float:
-        return max(x * math.sin(pitch) - z * math.cos(pitch) for x, z in (PALM, TIP)) + CLEAR
-
     want = GRIP_AT * height if at is None else at
-    pitch = next((p for p in PITCHES if below(p) <= want), min(PITCHES, key=below))
-    dz = max(want, below(pitch))
+    pitch = next((p for p in PITCHES if _below(p) <= want), min(PITCHES, key=_below))
+    dz = max(want, _below(pitch))
     return (pitch, dz) if dz <= height - 0.01 else None
+
+
+def _below(pitch: float) -> float:
+    """How far under the pad the hand tipped ``pitch`` reaches (palm or fingertips), ``CLEAR`` added."""
+    return max(x * math.sin(pitch) - z * math.cos(pitch) for x, z in (PALM, TIP)) + CLEAR
+
+
+def grip_tips(height: float, at: float | None = None) -> list[tuple[float, float]]:
+    """:func:`grip_height`'s pinch, then the same pinch tipped further (the later ``PITCHES``, then
+    ``LOW_TIPS``), each pad raised as its tip needs, while it stays on the item."""
+    fit = grip_height(height, at)
+    if fit is None:
+        return []
+    want = GRIP_AT * height if at is None else at
+    more = [(p, max(want, fit[1], _below(p))) for p in (*PITCHES, *LOW_TIPS) if p > fit[0]]
+    return [fit, *((p, dz) for p, dz in more if dz <= height - 0.01)]
 
 
 def slim(asset: AssetAnnotation) -> bool:
@@ -226,7 +243,26 @@ def _ways(
             straight = math.atan2(-edge.normal[1], -edge.normal[0])
             wide = _yaws(asset, pose, edge, WIDE_SKEW, ceiling, square)
             ways += [(edge, yaw, width, True) for yaw, width in wide if abs(wrap(yaw - straight)) > skew + 1e-9]
+        ways += _round_turns(asset, open_, square)
     return ways
+
+
+def _round_turns(asset: AssetAnnotation, open_: list[Edge], square: bool) -> list[tuple]:
+    """The ways of a round item under a ceiling turned ``ROUND_TURNS`` off straight in (its width the same
+    whichever way; past ``MAX_SKEW`` aslant), last: straight in, the stance square to the item stood where
+    the open fridge door does (heat_breakfast_combo v005, v013: the oatmeal by the hinge, ``UNREACHABLE``)."""
+    if square or not round_item(asset) or asset.size[0] > MAX_WIDTH:
+        return []
+    out = []
+    for turn in ROUND_TURNS:
+        for edge in open_:
+            straight = math.atan2(-edge.normal[1], -edge.normal[0])
+            out += [(edge, straight + s * turn, asset.size[0], turn > MAX_SKEW) for s in (-1.0, 1.0)]
+    return out
+
+
+def _straight(edge: Edge) -> float:
+    return math.atan2(-edge.normal[1], -edge.normal[0])
 
 
 def _corners(asset: AssetAnnotation, pose: ObjectState) -> np.ndarray:
@@ -326,17 +362,19 @@ class SidePick(Pick):
         """The ways in through the open edges of the item's support (``UNSUPPORTED`` when none fits)."""
         asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
         support = support_of(ctx, obs, self.obj)
-        fit = grip_height(asset.size[2], pinch_height(asset))
-        if support is None or fit is None:
+        fits = grip_tips(asset.size[2], pinch_height(asset))
+        if support is None or not fits:
             raise self.fail(Reason.UNSUPPORTED, support=support and support.name, height=asset.size[2])
-        pitch, dz = fit
         ceiling = low_ceiling(support, asset.size[2])
         box = np.array(world_box(pose, asset))
         corners, centre = _corners(asset, pose), (box[:2] + box[3:5]) / 2
         entries = []
-        for edge, yaw, width, aslant in _ways(asset, pose, open_edges(ctx.scene.house, support), ceiling, self.square):
+        ways = _ways(asset, pose, open_edges(ctx.scene.house, support), ceiling, self.square)
+        for (pitch, dz), (edge, yaw, width, aslant) in itertools.product(fits if ceiling else fits[:1], ways):
             a = np.array([math.cos(yaw), math.sin(yaw)])
             near, far = float(np.min(corners @ a)), float(np.max(corners @ a))
+            if round_item(asset) and width == asset.size[0] and abs(wrap(yaw - _straight(edge))) > 1e-9:
+                near, far = centre @ a - width / 2, centre @ a + width / 2  # turned: its round face, not its box's
             pad = np.array([*(centre + a * (near + PALM_BACK - centre @ a)), support.height + dz])
             back = _back(edge, pad, yaw, far - float(pad[:2] @ a), ceiling)
             entries.append(Entry(pad, hand_rot(yaw, pitch), back, edge, width, aslant=aslant))
