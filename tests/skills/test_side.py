@@ -149,11 +149,6 @@ def test_side_place_leaves_a_tissue_box_on_a_bookcase_level_and_the_hand_empty()
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="since the kitchen's re-lay (microwave at the west counter's south end) the side place of the oatmeal "
-    "into the microwave stalls (shoulder_pan 0.21 rad off): open in bench/RESULTS.md, appliance flow",
-)
 def test_side_pick_out_of_the_fridge_and_place_into_the_microwave():
     episode, obs, ctx = _episode("heat_breakfast", "v001")  # oatmeal on fridge/shelf_3
     for door in ("fridge/door", "microwave/door"):
