@@ -390,6 +390,7 @@ class SidePick(Pick):
         asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
         support = support_of(ctx, obs, self.obj)
         box = np.array(world_box(pose, asset))
+        entries = None
         try:
             entries = self._entries(ctx, obs)
             if support.clearance is not None and all(e.aslant for e in entries) and self._can_turn(ctx, obs):
@@ -406,6 +407,8 @@ class SidePick(Pick):
                 ctx.log("decision", skill=self.name, target=self.obj, choice="turn", after=far.reason.value)
                 obs = yield from self._turn(ctx, obs, support)
                 return (yield from self.body(ctx, obs))
+            if entries is None:  # no way in at all (no support under it: fallen; no side fits): the failure stands
+                raise
             # on an open top, too deep in for the level hand: drawn to the edge of a way in first
             normals = frozenset(e.edge.normal for e in entries)
             ctx.log("decision", skill=self.name, target=self.obj, slide_to=sorted(normals), after=far.reason.value)

@@ -5,13 +5,14 @@ on a bookcase level turned 37 deg off straight in, refused before (no side squar
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
 import pytest
 
 from housebench.annotations.schema import AssetAnnotation, Support
-from housebench.skills.base import SkillContext
+from housebench.skills.base import Reason, SkillContext
 from housebench.skills.edge import Edge
 from housebench.skills.grasp import MAX_WIDTH
 from housebench.skills.motion import wrap
@@ -112,3 +113,13 @@ def test_a_turning_push_meets_the_near_face_of_a_footprint_at_its_end():
     assert max(abs(local[0]) - half[0], abs(local[1]) - half[1]) == pytest.approx(0.0, abs=1e-9)
     assert face[0] > end[0]
     assert _face(c, rot, half, np.array([c[0], c[1] + 0.1]), n) is None
+
+
+def test_a_side_pick_of_an_item_on_no_support_fails_unsupported_not_with_a_crash():
+    # restock_fridge v009 (rollout seed 0): the dropped juice stood on no support; the re-pick's ways in were
+    # never computed and the open-top branch read them (UnboundLocalError, 9 episodes crashed)
+    episode, ctx, obs = built_episode("restock_fridge", "v000", horizon_s=5.0)
+    nowhere = ObjectState(pos=(-5.0, -5.0, 0.5), quat=(1.0, 0.0, 0.0, 0.0))  # outside the house: under it no support
+    lost = dataclasses.replace(obs, objects={**obs.objects, "juice": nowhere})
+    failure, _ = run_skill(episode, ctx, lost, SidePick("juice"))
+    assert failure is not None and failure.reason == Reason.UNSUPPORTED
