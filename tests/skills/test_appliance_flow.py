@@ -199,18 +199,23 @@ def test_an_item_is_staged_on_the_open_top_nearest_the_appliance():
     assert flow._staging("can", carry, _obs(west)) is None
 
 
-def test_every_close_starts_tucked_an_open_only_from_a_hand_pointing_down():
-    """A level empty hand (a side place's, or a dropped item's) carried round an open door to the close's
-    stance shoved the fridge door open (restock_fridge v007: 1.27 -> 1.78 rad): a close starts tucked."""
-    job = built_job("heat_breakfast_preloaded", "v000", "noop", horizon_s=400.0, pose_noise_m=0.0)
-    episode = job.open()
+def _level_hand(task: str, variant: str) -> tuple[SkillContext, Observation, tuple[float, float, float]]:
+    """The built variant at its start with the hand level (a side grasp's) 0.6 m ahead at 1 m: (context,
+    observation, pad position)."""
+    episode = built_job(task, variant, "noop", horizon_s=400.0, pose_noise_m=0.0).open()
     obs = episode.reset(0)
     ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)
     x, y, yaw = obs.base
-    at = (x + 0.6 * math.cos(yaw), y + 0.6 * math.sin(yaw), 1.0)
-    level = ik(ctx).solve({**obs.joints, **ready_arm(ctx)}, at, side(yaw))
+    pad = (x + 0.6 * math.cos(yaw), y + 0.6 * math.sin(yaw), 1.0)
+    level = ik(ctx).solve({**obs.joints, **ready_arm(ctx)}, pad, side(yaw))
     assert level.ok(0.01, 0.05)
-    obs = dataclasses.replace(obs, joints=level.joints)
+    return ctx, dataclasses.replace(obs, joints=level.joints), pad
+
+
+def test_every_close_starts_tucked_an_open_only_from_a_hand_pointing_down():
+    """A level empty hand (a side place's, or a dropped item's) carried round an open door to the close's
+    stance shoved the fridge door open (restock_fridge v007: 1.27 -> 1.78 rad): a close starts tucked."""
+    ctx, obs, _ = _level_hand("heat_breakfast_preloaded", "v000")
     assert side_held(ctx, obs)
     flow = ApplianceFlow(ctx, obs, attempts=1)
     flow.steps = [Step("close", "microwave/door")]
@@ -277,18 +282,11 @@ def test_a_carry_into_the_fridge_drives_to_the_places_own_stance_as_the_planned_
     """Driven and turned by the side place's own approach, the carried juice swung the open fridge door shut
     and the place stalled on it (restock_fridge v001): the flow brings the arm to the carry pose and drives
     to the place's stance facing the way there, turning at the stance, then places."""
-    job = built_job("restock_fridge", "v001", "noop", horizon_s=400.0, pose_noise_m=0.0)
-    episode = job.open()
-    obs = episode.reset(0)
-    ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state)
-    x, y, yaw = obs.base
-    pad = (x + 0.6 * math.cos(yaw), y + 0.6 * math.sin(yaw), 1.0)
-    level = ik(ctx).solve({**obs.joints, **ready_arm(ctx)}, pad, side(yaw))
+    ctx, obs, pad = _level_hand("restock_fridge", "v001")
     juice = ObjectState(pos=(pad[0], pad[1], pad[2] - 0.08), quat=(1.0, 0.0, 0.0, 0.0))
     state = obs.state.model_copy(update={"joints": {**obs.state.joints, "fridge/door": 1.27}})
     held = dataclasses.replace(
         obs,
-        joints=level.joints,
         parts={**obs.parts, "fridge/door": 1.27},
         state=state,
         objects={**obs.objects, "juice": juice},
