@@ -356,23 +356,24 @@ class ApplianceFlow:
         return obs
 
     def _approach(self, obj: str, support: Support, step: Step, obs: Observation) -> Generator:
-        """The arm to the carry pose and the base to the side place's own stance as the planned policy's
-        navigate drives there: in front of the opening first where that stands clear of the door
-        (:func:`lead_in`), then facing the way there and turned at the stance (:func:`arrive`). Driven and
-        turned by the place's own approach, the carried item swung the open fridge door shut (7 of
-        restock_fridge's 20 variants stalled on it)."""
+        """Where the base can stand in front of the appliance's opening clear of its open door
+        (:func:`lead_in`: the microwave's), there, the place's own approach doing the rest; else (the fridge)
+        the arm to the carry pose and the base to the side place's own stance as the planned policy's navigate
+        drives there, facing the way there and turned at the stance (:func:`arrive`). Driven and turned by the
+        place's own approach, the carried item swung the open fridge door shut (7 of restock_fridge's 20
+        variants stalled on it); driven on from in front of the microwave that way, the place into it stalled
+        (heat_soda_can 19 -> 16/20)."""
+        front = lead_in(self.ctx, obs, support)
+        if front is not None:  # the last leg in: square to the opening, off the door's edge
+            self.ctx.log("decision", step=step.describe(), choice="round to the opening", base=front)
+            _, obs = yield Navigate(front, why=f"in front of {support.name}", skip=(obj,))
+            return obs
         try:
             pose = SidePlace(obj, support).stance(self.ctx, obs)
         except SkillFailure:  # none reaches from here: the place says so itself
             return obs
         _, obs = yield Carry()
-        start = obs.base
-        front = lead_in(self.ctx, obs, support)
-        if front is not None:  # the last leg in: square to the opening, off the door's edge
-            self.ctx.log("decision", step=step.describe(), choice="round to the opening", base=front)
-            _, obs = yield Navigate(front, why=f"in front of {support.name}", skip=(obj,))
-            start = front
-        for leg in arrive(pose, start, self.ctx, obs, support.name):
+        for leg in arrive(pose, obs.base, self.ctx, obs, support.name):
             _, obs = yield leg
         return obs
 

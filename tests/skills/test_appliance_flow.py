@@ -278,26 +278,36 @@ def test_a_carry_into_the_microwave_comes_in_square_to_its_opening_not_the_fridg
     assert lead_in(ctx, _obs(state), supports["microwave/bottom"]) is None  # shut: no door to keep off
 
 
-def test_a_carry_into_the_fridge_drives_to_the_places_own_stance_as_the_planned_navigate_does():
-    """Driven and turned by the side place's own approach, the carried juice swung the open fridge door shut
-    and the place stalled on it (restock_fridge v001): the flow brings the arm to the carry pose and drives
-    to the place's stance facing the way there, turning at the stance, then places."""
-    ctx, obs, pad = _level_hand("restock_fridge", "v001")
-    juice = ObjectState(pos=(pad[0], pad[1], pad[2] - 0.08), quat=(1.0, 0.0, 0.0, 0.0))
-    state = obs.state.model_copy(update={"joints": {**obs.state.joints, "fridge/door": 1.27}})
+def _carry_skills(task: str, item: str, door: str, q: float, support: str) -> tuple:
+    """The skills the flow runs to carry ``item``, held level, onto ``support`` with ``door`` open to ``q``, up to
+    its side place: (those skills, that place, the observation, the context)."""
+    ctx, obs, pad = _level_hand(task, "v001")
+    item_at = ObjectState(pos=(pad[0], pad[1], pad[2] - 0.08), quat=(1.0, 0.0, 0.0, 0.0))
+    state = obs.state.model_copy(update={"joints": {**obs.state.joints, door: q}})
     held = dataclasses.replace(
         obs,
-        parts={**obs.parts, "fridge/door": 1.27},
+        parts={**obs.parts, door: q},
         state=state,
-        objects={**obs.objects, "juice": juice},
-        finger_contacts={"left": ("juice",), "right": ("juice",)},
+        objects={**obs.objects, item: item_at},
+        finger_contacts={"left": (item,), "right": (item,)},
     )
-    shelf = next(s for s in ctx.scene.house.supports if s.name == "fridge/shelf_2")
+    target = next(s for s in ctx.scene.house.supports if s.name == support)
     flow = ApplianceFlow(ctx, held, attempts=1)
-    flow.steps = [Step("carry", "juice", [shelf])]
+    flow.steps = [Step("carry", item, [target])]
     script = flow.run(held)
     skills = [next(script)]
     while type(skills[-1]).__name__ != "SidePlace":
         skills.append(script.send((None, held)))
+    return skills, SidePlace(item, target), held, ctx
+
+
+def test_a_carry_into_the_fridge_drives_to_the_places_own_stance_as_the_planned_navigate_does():
+    """Driven and turned by the side place's own approach, the carried juice swung the open fridge door shut
+    and the place stalled on it (restock_fridge v001): the flow brings the arm to the carry pose and drives
+    to the place's stance facing the way there, turning at the stance, then places. Into the microwave it
+    stops in front of the opening and the place does the rest (driven on to the stance, the place stalled)."""
+    skills, place, held, ctx = _carry_skills("restock_fridge", "juice", "fridge/door", 1.27, "fridge/shelf_2")
     assert [s.name for s in skills[:2]] == ["carry", "navigate"]
-    assert skills[-2].pose == SidePlace("juice", shelf).stance(ctx, held)  # turned at the place's own stance
+    assert skills[-2].pose == place.stance(ctx, held)  # turned at the place's own stance
+    skills, _, _, ctx = _carry_skills("heat_soda_can", "can", "microwave/door", 1.46, "microwave/bottom")
+    assert [s.name for s in skills] == ["navigate", "place"]  # in front of the opening, then the place
