@@ -16,9 +16,11 @@ from housebench.robot.kinematics import ARM, top_down
 from housebench.skills.edge import side_pinch
 from housebench.skills.motion import (
     base_joints,
+    drive,
     headings,
     ik,
     leg_clear,
+    pad_pose,
     ready_arm,
     turn_clear,
     turn_hits,
@@ -100,6 +102,30 @@ def test_a_last_leg_from_beside_the_jamb_is_driven_first_and_the_turn_made_at_it
     path, plan = turning_last(ctx, there, leg, FACING)
     assert path == [*leg, leg[-1]] and turn_hits(ctx, there, path, plan) == 0
     assert abs(wrap(plan[-1] - FACING)) < 1e-9
+
+
+def test_a_drive_holding_anything_makes_that_last_turn_at_the_legs_end(carrying):
+    """bring_fruit_bowl: the bowl held by its rim, turned before the last leg beside the living room's jamb, was
+    knocked off (10 -> 19/20 with this): a drive holding anything drives that leg first; an empty hand still turns
+    first (what it sweeps is only the arm, and the path stays as planned)."""
+    ctx, obs = carrying
+    leg = [PATH[1], PATH[2]]
+    backing = wrap(math.atan2(leg[1][1] - leg[0][1], leg[1][0] - leg[0][0]) + math.pi)
+    there = replace(obs, base=(*leg[0], backing), joints={**obs.joints, **base_joints((*leg[0], backing))})
+    pad = pad_pose(ctx, there)[0]
+    can = ObjectState(pos=(pad[0], pad[1], pad[2] - 0.05), quat=(1.0, 0.0, 0.0, 0.0))
+    hand = {"left": ("soda_can",), "right": ("soda_can",)}
+    holding = replace(there, objects={**there.objects, "soda_can": can}, finger_contacts=hand)
+
+    def first_moves(o):
+        moves = drive("navigate", o, list(leg), FACING, ctx)
+        return [next(moves).base for _ in range(5)]
+
+    empty = first_moves(there)
+    assert empty[-1][:2] == leg[0] and abs(wrap(empty[-1][2] - backing)) > 0.05  # turning on the spot first
+    held_moves = first_moves(holding)
+    assert math.dist(held_moves[-1][:2], leg[0]) > 0.02  # driving the leg ...
+    assert all(abs(wrap(b[2] - backing)) < 0.01 for b in held_moves)  # ... at its heading, the turn left for its end
 
 
 def test_a_book_held_out_ahead_is_backed_in_where_facing_the_way_there_puts_it_in_the_wall():
