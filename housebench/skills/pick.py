@@ -51,7 +51,7 @@ CARRY = (0.3, 0.0, 1.15)  # pad position in the base frame while carrying
 LEAD_IN = 0.35  # m: the last leg into a stance driven straight in (an item held level sticks out ahead)
 LEANS = (0.15, 0.3)  # rad: the hand's lean away from the base, tried in turn where no upright grasp is clear
 HAND_BODIES = ("gripper", "wrist_roll")  # links rigid with the hand (the wrist roll is the last joint)
-RIM_CLEAR = 0.03  # m: out of a container, the pre-grasp's fingertips this far above its rim
+RIM_TIPS = 0.03  # m: out of a container, the pre-grasp's fingertips this far above its rim
 
 
 Option = tuple[np.ndarray, list[np.ndarray]]  # target position of the pad, rotations to try there
@@ -249,11 +249,11 @@ def containing(ctx: SkillContext, obs: Observation, obj: str) -> tuple[str, ...]
 
 def above_rim(ctx: SkillContext, obs: Observation, container: str, options: list[TopGrasp]) -> float:
     """How far above the lowest pad of ``options`` the pre-grasp goes for the fingertips to stand
-    :data:`RIM_CLEAR` over ``container``'s rim: 12 cm over an item on the toy box's floor left the pre-grasp
+    `RIM_TIPS` over ``container``'s rim: 12 cm over an item on the toy box's floor left the pre-grasp
     8 cm inside the box, the open fingers within the planning margin of its wall (every stance refused)."""
     asset, at = ctx.scene.objects[container].asset, obs.objects[container]
     rim = at.pos[2] + asset.container.rim_z - asset.bottom_offset
-    return rim + RIM_CLEAR + FINGER_HALF - min(o.pad[2] for o in options)
+    return rim + RIM_TIPS + FINGER_HALF - min(o.pad[2] for o in options)
 
 
 def grasp_at(

@@ -184,6 +184,11 @@ def pinch_height(asset: AssetAnnotation) -> float | None:
     return min(point[2] + asset.bottom_offset, asset.size[2] - TOP_KEEP)
 
 
+def _straight(edge: Edge) -> float:
+    """The yaw of an approach straight in through ``edge`` (against its outward normal)."""
+    return math.atan2(-edge.normal[1], -edge.normal[0])
+
+
 def _yaws(
     asset: AssetAnnotation, pose: ObjectState, edge: Edge, skew: float, ceiling: bool = False, square: bool = False
 ) -> list[tuple[float, float]]:
@@ -195,7 +200,7 @@ def _yaws(
     gap 0.0975 m, did not turn square and slid out on the withdraw), under a ``ceiling`` after straight in
     (turned in the fridge, the arm stalled); ``square``: a slim one only as the box (taken round, its
     corners measured across the fingers)."""
-    straight = math.atan2(-edge.normal[1], -edge.normal[0])
+    straight = _straight(edge)
     rot = rotation(pose.quat)
     if round_item(asset) and asset.size[0] <= MAX_WIDTH:
         boxed = _spans(lambda d: float(np.abs(rot.T @ d) @ asset.size), straight, skew) if slim(asset) else []
@@ -240,7 +245,7 @@ def _ways(
     ]
     if ceiling:
         for edge in open_:
-            straight = math.atan2(-edge.normal[1], -edge.normal[0])
+            straight = _straight(edge)
             wide = _yaws(asset, pose, edge, WIDE_SKEW, ceiling, square)
             ways += [(edge, yaw, width, True) for yaw, width in wide if abs(wrap(yaw - straight)) > skew + 1e-9]
         ways += _round_turns(asset, open_, square)
@@ -256,13 +261,9 @@ def _round_turns(asset: AssetAnnotation, open_: list[Edge], square: bool) -> lis
     out = []
     for turn in ROUND_TURNS:
         for edge in open_:
-            straight = math.atan2(-edge.normal[1], -edge.normal[0])
+            straight = _straight(edge)
             out += [(edge, straight + s * turn, asset.size[0], turn > MAX_SKEW) for s in (-1.0, 1.0)]
     return out
-
-
-def _straight(edge: Edge) -> float:
-    return math.atan2(-edge.normal[1], -edge.normal[0])
 
 
 def _corners(asset: AssetAnnotation, pose: ObjectState) -> np.ndarray:
@@ -449,7 +450,7 @@ class SidePick(Pick):
         """Whether this pick has not turned its item yet and a turning push (:meth:`_turns`) applies."""
         return not self.turned and bool(self._turns(ctx, obs))
 
-    def _straight(self, ctx: SkillContext, obs: Observation) -> bool:
+    def _fits_straight(self, ctx: SkillContext, obs: Observation) -> bool:
         """Whether a pinch within ``MAX_SKEW`` of straight in through an open edge fits the fingers."""
         asset, support = ctx.scene.objects[self.obj].asset, support_of(ctx, obs, self.obj)
         pose = obs.objects[self.obj]
@@ -463,7 +464,7 @@ class SidePick(Pick):
         asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
         support = support_of(ctx, obs, self.obj)
         fit = grip_height(asset.size[2], pinch_height(asset))
-        if fit is None or min(asset.size[:2]) > MAX_WIDTH or self._straight(ctx, obs):
+        if fit is None or min(asset.size[:2]) > MAX_WIDTH or self._fits_straight(ctx, obs):
             return []
         pitch, dz = fit
         c, rot = np.asarray(pose.pos[:2], float), rotation(pose.quat)[:2, :2]
@@ -482,7 +483,7 @@ class SidePick(Pick):
                 if room < 0 or face is None:
                     continue
                 pad = np.array([*(face + n * (FINGER_HALF + 0.01)), support.height + dz])
-                yaw = math.atan2(-n[1], -n[0])
+                yaw = _straight(edge)
                 entry = Entry(pad, hand_rot(yaw, pitch), _back(edge, pad, yaw, FINGER_HALF, True), edge)
                 turns.append((room, entry))
         return [e for _, e in sorted(turns, key=lambda re: -re[0])]
@@ -511,7 +512,7 @@ class SidePick(Pick):
             obs = yield from cartesian(self.name, obs, ctx, pad + entry.back, rot, gripper=CLOSED)
             turned = round(math.degrees(wrap(_yaw(obs.objects[self.obj]) - yaw0)), 1)
             ctx.log("turn", skill=self.name, target=self.obj, stroke=stroke, push=round(push, 3), turned=turned)
-        if not self._straight(ctx, obs):
+        if not self._fits_straight(ctx, obs):
             yaw = round(_yaw(obs.objects[self.obj]), 2)
             raise self.fail(Reason.UNSUPPORTED, why="turned, still no straight pinch", yaw=yaw)
         return obs
@@ -534,6 +535,7 @@ class SidePick(Pick):
 
 
 def _yaw(pose: ObjectState) -> float:
+    """The world yaw of ``pose`` (its x axis)."""
     rot = rotation(pose.quat)
     return math.atan2(rot[1, 0], rot[0, 0])
 
@@ -571,7 +573,7 @@ class SidePlace(Place):
         box = np.array(world_box(held, asset))
         centre = (box[:3] + box[3:]) / 2
         yaw_now = math.atan2(rot_now[1, 0], rot_now[0, 0])
-        obj_yaw = math.atan2(rotation(held.quat)[1, 0], rotation(held.quat)[0, 0])
+        obj_yaw = _yaw(held)
         near = np.asarray(self.near or obs.base[:2], float)
         bottom, top = self._room(ctx)
         ceiling = low_ceiling(self.support, asset.size[2])
@@ -581,7 +583,7 @@ class SidePlace(Place):
         entries = []
         for edge in open_edges(ctx.scene.house, self.support):
             n = np.array(edge.normal)
-            yaw = math.atan2(-n[1], -n[0])
+            yaw = _straight(edge)
             c, s = math.cos(yaw - yaw_now), math.sin(yaw - yaw_now)
             spin = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
             free = free_opening(edge, moving, self.support.height, top + asset.size[2]) if ceiling else self.support
