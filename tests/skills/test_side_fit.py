@@ -16,7 +16,17 @@ from housebench.skills.base import Reason, SkillContext
 from housebench.skills.edge import Edge
 from housebench.skills.grasp import MAX_WIDTH
 from housebench.skills.motion import wrap
-from housebench.skills.side import MAX_SKEW, WIDE_SKEW, SidePick, _face, _ways, _yaws
+from housebench.skills.side import (
+    MAX_SKEW,
+    PITCHES,
+    WIDE_SKEW,
+    SidePick,
+    _face,
+    _ways,
+    _yaws,
+    grip_height,
+    grip_tips,
+)
 from housebench.state import ObjectState
 from tests.conftest import built_episode, built_job, run_skill
 
@@ -123,3 +133,19 @@ def test_a_side_pick_of_an_item_on_no_support_fails_unsupported_not_with_a_crash
     lost = dataclasses.replace(obs, objects={**obs.objects, "juice": nowhere})
     failure, _ = run_skill(episode, ctx, lost, SidePick("juice"))
     assert failure is not None and failure.reason == Reason.UNSUPPORTED
+
+
+def test_a_round_item_under_a_ceiling_may_also_be_taken_turned_off_straight_and_tipped_lower():
+    # heat_breakfast_combo v005: the oatmeal on fridge/bottom by the hinge: no level stance reached its pad
+    # (0.116 m), and the open door stood over every stance square to it
+    oatmeal = AssetAnnotation(name="oatmeal", category="food", size=(0.086, 0.086, 0.076), mass=0.4)
+    ways = _ways(oatmeal, car_at(0.0), [FRONT], ceiling=True)
+    turned = [(yaw, aslant) for _, yaw, width, aslant in ways if abs(wrap(yaw - math.pi)) > 0.1]
+    assert {round(abs(math.degrees(wrap(yaw - math.pi)))) for yaw, _ in turned} >= {15, 30, 45, 60}
+    assert all(aslant == (abs(wrap(yaw - math.pi)) > MAX_SKEW) for yaw, aslant in turned)
+    assert abs(wrap(ways[0][1] - math.pi)) < 1e-9  # straight in first
+    open_top = _ways(oatmeal, car_at(0.0), [FRONT], ceiling=False)
+    assert all(abs(wrap(yaw - math.pi)) <= math.pi / 4 + 1e-9 for _, yaw, _, _ in open_top)  # no such turns there
+    tips = grip_tips(oatmeal.size[2])
+    assert tips[0] == grip_height(oatmeal.size[2]) and [p for p, _ in tips] == sorted(p for p, _ in tips)
+    assert max(p for p, _ in tips) > max(PITCHES)  # tipped past the level hand's own pitches
