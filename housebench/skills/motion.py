@@ -372,9 +372,9 @@ def drive(
     backwards), so the arm never sweeps sideways past a door frame; before the last leg (which leaves the
     free floor towards a stance) it turns to ``yaw`` and drives that leg facing it; the directions as
     :func:`headings` chooses them; holding something, the last turn as :func:`turning_last` makes it (the
-    fruit bowl, turned before the last leg, hit the counter; for every drive, it broke restock_fridge's open
-    from inside the fridge door); with a flat item held by its end, turning at ``END_HELD_YAW_SPEED``;
-    settles at the end."""
+    fruit bowl held by its rim, turned before the last leg in the living room's doorway, was knocked off on the
+    jamb; for every drive, empty-handed too, it broke restock_fridge's open from inside the fridge door); with a
+    flat item held by its end, turning at ``END_HELD_YAW_SPEED``; settles at the end."""
     th = obs.base[2]
     yaw_speed = END_HELD_YAW_SPEED if end_held(ctx, obs) else YAW_SPEED
     holding = held(obs) is not None
