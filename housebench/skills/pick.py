@@ -49,6 +49,7 @@ LIFT = 0.15  # lift after closing, m
 OPEN, CLOSED = 0.1, 0.0  # finger gap targets, m
 CARRY = (0.3, 0.0, 1.15)  # pad position in the base frame while carrying
 LEAD_IN = 0.35  # m: the last leg into a stance driven straight in (an item held level sticks out ahead)
+LEAD_INS = (LEAD_IN, 0.25, 0.15)  # m: the longest of these whose start is on the free floor
 LEANS = (0.15, 0.3)  # rad: the hand's lean away from the base, tried in turn where no upright grasp is clear
 HAND_BODIES = ("gripper", "wrist_roll")  # links rigid with the hand (the wrist roll is the last joint)
 RIM_TIPS = 0.03  # m: out of a container, the pre-grasp's fingertips this far above its rim
@@ -191,11 +192,17 @@ def approach(
 
 
 def _straight_in(skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tuple[str, ...]) -> SkillGen:
-    """To :data:`LEAD_IN` behind ``pose``, facing it, where that is on the free floor (else nowhere): an item
-    held level, driven sideways into a stance, swept a bookcase's side and was knocked out of the fingers."""
+    """To the farthest of :data:`LEAD_INS` behind ``pose``, facing it, that is on the free floor (else nowhere): an
+    item held level, driven sideways into a stance, swept a bookcase's side and was knocked out of the fingers; a
+    lead-in off the free floor (0.35 m behind the study desk's stance, a wall 0.43 m behind it) stalled the base
+    on the wall."""
     x, y, yaw = pose
-    lead = (x - LEAD_IN * math.cos(yaw), y - LEAD_IN * math.sin(yaw), yaw)
     if math.dist(obs.base[:2], pose[:2]) <= LEAD_IN:
+        return obs
+    grid = planner(ctx, obs, skip).grid
+    leads = ((x - d * math.cos(yaw), y - d * math.sin(yaw), yaw) for d in LEAD_INS)
+    lead = next((p for p in leads if grid.is_free(p[0], p[1])), None)
+    if lead is None:
         return obs
     try:
         return (yield from Navigate(lead, why=skill.target(), skip=skip).body(ctx, obs))
