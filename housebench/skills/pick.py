@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from housebench.house.floor import FloorGrid
 from housebench.house.query import HouseQuery
 from housebench.house.reach import candidates, near_cells
 from housebench.house.stance import stance_free
@@ -191,17 +192,21 @@ def approach(
     return obs
 
 
-def _straight_in(skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tuple[str, ...]) -> SkillGen:
-    """To the farthest of :data:`LEAD_INS` behind ``pose``, facing it, that is on the free floor (else nowhere): an
-    item held level, driven sideways into a stance, swept a bookcase's side and was knocked out of the fingers; a
+def lead_in(grid: FloorGrid, pose) -> tuple[float, float, float] | None:
+    """The farthest of :data:`LEAD_INS` behind ``pose``, facing it, that is on ``grid``'s free floor, or None: a
     lead-in off the free floor (0.35 m behind the study desk's stance, a wall 0.43 m behind it) stalled the base
     on the wall."""
     x, y, yaw = pose
+    leads = ((x - d * math.cos(yaw), y - d * math.sin(yaw), yaw) for d in LEAD_INS)
+    return next((lead for lead in leads if grid.is_free(lead[0], lead[1])), None)
+
+
+def _straight_in(skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tuple[str, ...]) -> SkillGen:
+    """To the :func:`lead_in` of ``pose`` where there is one: an item held level, driven sideways into a stance,
+    swept a bookcase's side and was knocked out of the fingers."""
     if math.dist(obs.base[:2], pose[:2]) <= LEAD_IN:
         return obs
-    grid = planner(ctx, obs, skip).grid
-    leads = ((x - d * math.cos(yaw), y - d * math.sin(yaw), yaw) for d in LEAD_INS)
-    lead = next((p for p in leads if grid.is_free(p[0], p[1])), None)
+    lead = lead_in(planner(ctx, obs, skip).grid, pose)
     if lead is None:
         return obs
     try:
