@@ -13,7 +13,7 @@ import pytest
 
 from housebench.annotations.schema import AssetAnnotation, Support
 from housebench.skills.base import Reason, SkillContext
-from housebench.skills.edge import Edge
+from housebench.skills.edge import Edge, edges
 from housebench.skills.grasp import MAX_WIDTH
 from housebench.skills.motion import wrap
 from housebench.skills.side import (
@@ -22,6 +22,7 @@ from housebench.skills.side import (
     WIDE_SKEW,
     SidePick,
     _face,
+    _passes,
     _ways,
     _yaws,
     grip_height,
@@ -123,6 +124,17 @@ def test_a_turning_push_meets_the_near_face_of_a_footprint_at_its_end():
     assert max(abs(local[0]) - half[0], abs(local[1]) - half[1]) == pytest.approx(0.0, abs=1e-9)
     assert face[0] > end[0]
     assert _face(c, rot, half, np.array([c[0], c[1] + 0.1]), n) is None
+
+
+def test_a_hand_skewed_towards_a_side_wall_passes_only_well_clear_of_it():
+    """Walled sides (only the front edge open): clear_shelf's car 35 deg off straight, its pad 12 cm from the
+    side and 13 cm in, stalled the gripper on the side's front; straight in, or skewed away, it passes."""
+    pad = np.array([0.21, 0.12, 0.83])
+    towards, away = math.pi - MAX_SKEW, math.pi + MAX_SKEW  # the hand comes from the low-y side wall / from the middle
+    assert not _passes(FRONT, [FRONT], pad, towards)
+    assert _passes(FRONT, [FRONT], pad, math.pi) and _passes(FRONT, [FRONT], pad, away)
+    assert not _passes(FRONT, [FRONT], np.array([0.21, 0.05, 0.83]), math.pi)  # the hand's side in the wall
+    assert _passes(FRONT, edges(LEVEL), pad, towards)  # no wall at an open side
 
 
 def test_a_side_pick_of_an_item_on_no_support_fails_unsupported_not_with_a_crash():
