@@ -515,8 +515,7 @@ class SidePick(Pick):
     def _turn(self, ctx: SkillContext, obs: Observation, support: Support) -> SkillGen:
         """Up to ``TURNS`` strokes straight in at one end of the item (:meth:`_turns`), each ``TURN_STROKE``
         past its near face or less where its far side nears the support's far edge, the hand back out
-        after each, until a straight pinch fits; where none does (its far side at the back), the pick takes it
-        aslant (the duck turned 56 deg off straight against the back was given up)."""
+        after each, until a straight pinch fits; ``UNSUPPORTED`` when none did."""
         asset, self.turned = ctx.scene.objects[self.obj].asset, True
         for stroke in range(TURNS):
             entries = self._turns(ctx, obs)
@@ -537,10 +536,9 @@ class SidePick(Pick):
             obs = yield from cartesian(self.name, obs, ctx, pad + entry.back, rot, gripper=CLOSED)
             turned = round(math.degrees(wrap(_yaw(obs.objects[self.obj]) - yaw0)), 1)
             ctx.log("turn", skill=self.name, target=self.obj, stroke=stroke, push=round(push, 3), turned=turned)
-        if not self._fits_straight(ctx, obs):  # the pick goes on with the ways there are (aslant)
-            ctx.log(
-                "decision", skill=self.name, target=self.obj, choice="aslant", after="turned, still no straight pinch"
-            )
+        if not self._fits_straight(ctx, obs):
+            yaw = round(_yaw(obs.objects[self.obj]), 2)
+            raise self.fail(Reason.UNSUPPORTED, why="turned, still no straight pinch", yaw=yaw)
         return obs
 
     def _true_up(self, ctx: SkillContext, obs: Observation, short: np.ndarray, rot: np.ndarray, gap: float):
