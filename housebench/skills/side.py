@@ -9,9 +9,10 @@ from the support's open side, below the ceiling, and withdraws straight back out
   square to the fingers where its extent across them fits: it turns square as they close), within
   ``MAX_SKEW`` of straight in, else aslant up to ``WIDE_SKEW`` (an item lengthwise along the edge: the
   arm at the stance checked clear of the house, the way to the pre-grasp planned round it); pre-grasp
-  outside the edge, in to the fingertips 2 cm short, the aim corrected by the measured offset, in, close, check both
-  fingers touch (``MISSED``), lift ``LIFT`` (less where the ceiling is nearer), straight back out, check
-  the hold (``DROPPED``), carry pose with the hand as it holds. Under a ceiling, an item that only aslant
+  outside the edge, in to the fingertips 2 cm short, the aim corrected by the measured offset, in (an item too
+  short for the hand to get down to only to its near face: :func:`grip_depth`), close, check both fingers touch
+  (``MISSED``), lift ``LIFT`` (less where the ceiling is nearer), straight back out, check the hold
+  (``DROPPED``), carry pose with the hand as it holds. Under a ceiling, an item that only aslant
   ways fit, or none fits or reaches, and that the fingers could take across its narrow side is first
   turned by straight-in strokes of the closed fingers at its end farther in (``TURNS``; clear_shelf's toy
   car lengthwise along the shelf's edge: about 10 deg a 4 cm stroke) until a straight pinch fits.
@@ -56,6 +57,7 @@ LOW_TIPS = (0.5,)  # rad more, where no stance reaches the pinch at its own pitc
 CLEAR = 0.006  # the hand's lowest point stays this far over the surface, m
 GRIP_AT = 0.4  # the fingers take an item with no annotated pinch this far up its height
 TOP_KEEP = 0.03  # m: a side pinch stays this far under an item's top
+RAISED = 0.005  # m: a pinch raised more than this over the height it wants goes in less (:func:`grip_depth`)
 SLIM = 2.0  # an item taller than this many times its width is pinched low on its body (``GRIP_AT``)
 CORNERS = 0.012  # m the fingers close wider than a round item's width: its corners are across them
 MAX_SKEW = math.radians(35)  # under a ceiling the approach turns at most this far from straight in through an edge
@@ -64,7 +66,8 @@ ROUND_TURNS = tuple(math.radians(d) for d in (15, 30, 45, 60))  # a round item u
 # the open fridge door (1.27 rad) stands over every stance square to an item by its hinge side (oatmeal 0.2 m in)
 OUT = 0.1  # pre-grasp: fingertips and held object this far outside the edge (the hand comes down clear of the front), m
 BACK_OFF = PALM_BACK + FINGER_HALF + OUT  # m: the shortest way back to the pre-pose
-SHORT = PALM_BACK + FINGER_HALF + 0.02  # the pad's pause before the last leg in, m (fingertips 2 cm short)
+SHORT = FINGER_HALF + 0.02  # m: the pad's pause before the last leg in, this much more out than its depth in the
+# item (:func:`grip_depth`): the fingertips 2 cm short of its near face
 SETTLE_S = 0.8  # s held there
 ALIGN_TOL = 0.003  # m: the pad this near its pause point before the last leg
 TRUE_UP = 3  # corrections of the aim at most
@@ -182,6 +185,17 @@ def pinch_height(asset: AssetAnnotation) -> float | None:
     if point is None or not round_item(asset) or slim(asset):
         return None
     return min(point[2] + asset.bottom_offset, asset.size[2] - TOP_KEEP)
+
+
+def grip_depth(asset: AssetAnnotation, dz: float) -> float:
+    """How far past the item's near face the pad goes in: ``PALM_BACK``; none where the pinch is raised to
+    ``dz``, ``RAISED`` over the height it wants (an item too short for the hand to get down to): the fingers'
+    lower edge rises towards the palm, so only their tips reach its low sides (the toy car is 0.06 m wide at
+    its wheels, under 0.022 m, 0.046 over them: taken 2.7 cm in, the fingers closed on its near wheels' top
+    rims, the squeeze pressed it down and out of them during the carry; taken at its near face they press
+    the wheels' faces). A round item is widest at its middle: the fingers reach past it."""
+    want = pinch_height(asset) or GRIP_AT * asset.size[2]
+    return 0.0 if dz > want + RAISED and not round_item(asset) else PALM_BACK
 
 
 def _straight(edge: Edge) -> float:
@@ -354,6 +368,7 @@ class Entry:
     width: float = 0.0  # across the fingers (a pick)
     ahead: float = 0.0  # how far the held object reaches ahead of the pad (a place)
     aslant: bool = False  # past ``MAX_SKEW``: the stance keeps the arm clear of the house (a shelf's side)
+    depth: float = PALM_BACK  # how far past the item's near face the pad goes in (a pick)
 
 
 def entry_stance(skill: Skill, ctx: SkillContext, obs: Observation, entries: list[Entry], skip: tuple[str, ...] = ()):
@@ -396,11 +411,12 @@ class SidePick(Pick):
             near, far = float(np.min(corners @ a)), float(np.max(corners @ a))
             if round_item(asset) and width == asset.size[0] and abs(wrap(yaw - _straight(edge))) > 1e-9:
                 near, far = centre @ a - width / 2, centre @ a + width / 2  # turned: its round face, not its box's
-            pad = np.array([*(centre + a * (near + PALM_BACK - centre @ a)), support.height + dz])
+            depth = grip_depth(asset, dz)
+            pad = np.array([*(centre + a * (near + depth - centre @ a)), support.height + dz])
             if not _passes(edge, open_, pad, yaw):
                 continue
             back = _back(edge, pad, yaw, far - float(pad[:2] @ a), ceiling)
-            entries.append(Entry(pad, hand_rot(yaw, pitch), back, edge, width, aslant=aslant))
+            entries.append(Entry(pad, hand_rot(yaw, pitch), back, edge, width, aslant=aslant, depth=depth))
         if not entries:
             raise self.fail(Reason.UNSUPPORTED, why="no side fits the fingers from an open edge", support=support.name)
         return entries
@@ -440,7 +456,7 @@ class SidePick(Pick):
         pad, rot, back, gap = entry.pad, entry.rot, entry.back, opening(entry.width)
         obs = yield from approach(self, ctx, obs, base)
         obs = yield from cartesian(self.name, obs, ctx, pad + back, rot, fallback=out, avoid=entry.aslant, gripper=gap)
-        short = pad + back * min(1.0, SHORT / float(np.linalg.norm(back)))  # tips just short of the item
+        short = pad + back * min(1.0, (entry.depth + SHORT) / float(np.linalg.norm(back)))  # tips just short of it
         obs = yield from cartesian(self.name, obs, ctx, short, rot, fallback=at, gripper=gap)
         obs = yield from hold(obs, SETTLE_S, ctx, gripper=gap)  # the arm catches up
         obs, bias = yield from self._true_up(ctx, obs, short, rot, gap)
@@ -544,14 +560,21 @@ class SidePick(Pick):
     def _true_up(self, ctx: SkillContext, obs: Observation, short: np.ndarray, rot: np.ndarray, gap: float):
         """Paused at ``short``, the arm stands off its target (1 cm measured; the fingers clear a tissue box
         by 7.5 mm a side): aim off by the measured offset until the pad is within ``ALIGN_TOL`` of
-        ``short``. Returns (obs, the aim's offset, kept for the last leg)."""
+        ``short``; where the IK misses the corrected aim, the aim stays (clear_shelf v013's car taken at its near
+        face: the line in to ``short`` lost, its fallback 5 mm off, the IK missed the aim by 1.5 cm). Returns
+        (obs, the aim's offset, kept for the last leg)."""
         bias = np.zeros(3)
         for _ in range(TRUE_UP):
             off = short - pad_pose(ctx, obs)[0]
             if np.linalg.norm(off) <= ALIGN_TOL:
                 break
+            try:
+                obs = yield from cartesian(self.name, obs, ctx, short + bias + off, rot, gripper=gap)
+            except SkillFailure as missed:  # the line's IK fails before the arm moves
+                if missed.reason is not Reason.UNREACHABLE:
+                    raise
+                break
             bias += off
-            obs = yield from cartesian(self.name, obs, ctx, short + bias, rot, gripper=gap)
             obs = yield from hold(obs, SETTLE_S, ctx, gripper=gap)
         off = short - pad_pose(ctx, obs)[0]
         ctx.log("aligned", skill=self.name, target=self.obj, off=[round(float(v), 4) for v in off])

@@ -19,13 +19,16 @@ from housebench.skills.side import (
     GRIP_AT,
     MAX_SKEW,
     PALM,
+    PALM_BACK,
     REACH,
     TIP,
     TOP_KEEP,
     SidePick,
     SidePlace,
     _yaws,
+    grip_depth,
     grip_height,
+    grip_tips,
     low_ceiling,
     open_edges,
     pinch_height,
@@ -80,6 +83,14 @@ def test_round_items_are_pinched_at_their_annotated_pinch_others_low():
     assert slim(juice) and slim(milk) and not slim(oatmeal)
     assert pinch_height(juice) is None and pinch_height(milk) is None  # low on the body: not on the shoulder
     assert grip_height(juice.size[2])[1] < 0.16  # the bottle's cylinder ends at 0.16 m, its shoulder above
+
+
+def test_an_item_too_short_for_the_hand_to_get_down_to_is_taken_at_its_near_face():
+    assets = _assets()
+    car, duck, oatmeal = assets["toy_car"], assets["rubber_duck"], assets["oatmeal"]
+    assert all(grip_depth(car, dz) == 0.0 for _, dz in grip_tips(car.size[2]))  # its wheels under the fingertips
+    assert grip_depth(duck, grip_height(duck.size[2])[1]) == PALM_BACK  # taken where it wants: as deep as ever
+    assert all(grip_depth(oatmeal, dz) == PALM_BACK for _, dz in grip_tips(oatmeal.size[2], pinch_height(oatmeal)))
 
 
 def test_a_carton_on_an_open_top_is_taken_square_to_a_face_a_bowl_straight_in():
