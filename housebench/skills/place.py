@@ -152,13 +152,13 @@ class Place(Skill):
         options = self._options(ctx, obs)
         if not options:
             raise self.fail(Reason.NO_SPACE, support=self.support.name if self.support else self.container)
-        for above in PRE_HEIGHTS:
-            found = stance_search(ctx, obs, options, UP * above, skip=(self.obj,), clear_of=(self.obj,))
+        for height in PRE_HEIGHTS:
+            found = stance_search(ctx, obs, options, UP * height, skip=(self.obj,), clear_of=(self.obj,))
             if found is not None:
                 break
         else:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0][0]])
-        self.above = above  # the body's hand goes back up as far after the release
+        self.above = height  # the body's hand goes back up as far after the release
         pose, (above, at, rot, k) = found
         target = options[k][0]
         ctx.log("stance", skill=self.name, target=self.target(), base=[round(v, 3) for v in pose], turn=k)

@@ -314,8 +314,8 @@ def _passes(edge: Edge, open_: list[Edge], pad: np.ndarray, yaw: float) -> bool:
         return False
     cross = pad[:2] - a * max(0.0, edge.coord - float(pad[:2] @ n)) / cos
     half = HAND_HALF / cos
-    walled = {e.normal for e in edges(edge.support)} - {e.normal for e in open_}
-    sides = [e for e in edges(edge.support) if e.normal in walled and abs(float(np.array(e.normal) @ t)) > 0.5]
+    opened = {e.normal for e in open_}
+    sides = [e for e in edges(edge.support) if e.normal not in opened and abs(float(np.array(e.normal) @ t)) > 0.5]
     return all(float(np.array(e.normal) @ p) + half <= e.coord for e in sides for p in (pad[:2], cross))
 
 
