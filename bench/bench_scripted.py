@@ -70,7 +70,13 @@ def row(job: EpisodeJob, out: EpisodeOutcome) -> dict:
 
 
 def jobs(
-    root: Path, tasks: list[str], variants: int, policy: str, horizon_s: float = HORIZON_S, only: list[str] = ()
+    root: Path,
+    tasks: list[str],
+    variants: int,
+    policy: str,
+    horizon_s: float = HORIZON_S,
+    only: list[str] = (),
+    seed: int | None = None,
 ) -> list[EpisodeJob]:
     out = []
     for task in tasks:
@@ -88,7 +94,7 @@ def jobs(
                     run="bench",
                     task=task,
                     variant=variant,
-                    seed=k,
+                    seed=k if seed is None else seed,
                     policy=policy,
                     backend="mujoco",
                     scene=scene,
@@ -133,6 +139,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("bench/scripted.jsonl"))
     parser.add_argument("--horizon", type=float, default=HORIZON_S, help="for tasks whose spec names none")
     parser.add_argument("--only", nargs="+", default=[], help="these variants only (v003 v007 ...)")
+    parser.add_argument("--seed", type=int, help="every episode's seed (default: the variant's index; the rollout: 0)")
     parser.add_argument("--summary", action="store_true", help="summarize --out, run nothing")
     args = parser.parse_args()
     if args.summary:
@@ -145,7 +152,7 @@ def main() -> None:
         done = {(r["task"], r["variant"]) for r in rows if r["policy"] == args.policy}
     todo = [
         j
-        for j in jobs(args.root, args.tasks, args.variants, args.policy, args.horizon, args.only)
+        for j in jobs(args.root, args.tasks, args.variants, args.policy, args.horizon, args.only, args.seed)
         if (j.task, j.variant) not in done
     ]
     todo.sort(key=lambda j: (j.variant, j.task))  # round robin over tasks: a partial run stays balanced

@@ -63,6 +63,17 @@ class GraspPrimitive(Strict):
     width: float  # object width between the jaws, metres
 
 
+SECTION_HEIGHT = 0.005  # m: the slab of an asset's hulls one :class:`HullSection` outlines
+
+
+class HullSection(Strict):
+    """The outline (asset frame, x and y) round an asset's collision hulls from ``z`` to ``z`` plus
+    ``SECTION_HEIGHT`` over its bottom (:mod:`housebench.assets.sections`)."""
+
+    z: float = Field(ge=0)
+    outline: list[tuple[Coord, Coord]] = Field(min_length=1, max_length=64)
+
+
 class AssetAnnotation(Strict):
     name: str
     category: str
@@ -73,6 +84,7 @@ class AssetAnnotation(Strict):
     container: ContainerProfile | None = None
     grasps: list[GraspPrimitive] = Field(default_factory=list)
     grasp_note: str | None = None  # why no grasp primitive fits (set when ``grasps`` is empty)
+    sections: list[HullSection] = Field(default_factory=list, max_length=1000)  # bottom up, one a slab high
 
 
 class AssetsFile(Strict):

@@ -1,5 +1,6 @@
 """The ``annotations/assets.json`` entry of one built asset, with the cavity of containers and the
-grasp primitives (:mod:`housebench.assets.grasps`).
+grasp primitives (:mod:`housebench.assets.grasps`) and the sections of its collision hulls
+(:mod:`housebench.assets.sections`).
 
 A container's profile is measured on the visual mesh by casting rays: down the axis for the inner
 floor, out from the axis at mid-cavity height for the inner wall (round: the nearest of four
@@ -12,7 +13,9 @@ import numpy as np
 import trimesh
 
 from housebench.annotations.schema import AssetAnnotation, ContainerProfile
+from housebench.assets.collision import Mesh
 from housebench.assets.grasps import Gripper, grasp_primitives
+from housebench.assets.sections import sections
 
 
 def _first_hit(mesh: trimesh.Trimesh, origin, direction) -> float:
@@ -38,8 +41,10 @@ def container_profile(mesh: trimesh.Trimesh, shape: str) -> ContainerProfile:
     )
 
 
-def asset_annotation(info: dict, mesh: trimesh.Trimesh, gripper: Gripper) -> AssetAnnotation:
-    """The entry for the asset described by its ``import.json`` data and its welded visual mesh."""
+def asset_annotation(info: dict, mesh: trimesh.Trimesh, gripper: Gripper, hulls: list[Mesh]) -> AssetAnnotation:
+    """The entry for the asset described by its ``import.json`` data, its welded visual mesh and its
+    collision ``hulls`` (their :func:`sections`)."""
+    bottom_offset = round(max(0.0, -float(mesh.bounds[0][2])), 6)
     container = container_profile(mesh, info["container"]) if info["container"] else None
     grasps, note = grasp_primitives(np.asarray(mesh.vertices), info["tags"], container, gripper)
     return AssetAnnotation(
@@ -48,8 +53,9 @@ def asset_annotation(info: dict, mesh: trimesh.Trimesh, gripper: Gripper) -> Ass
         size=tuple(info["size"]),
         mass=info["mass"],
         tags=info["tags"],
-        bottom_offset=round(max(0.0, -float(mesh.bounds[0][2])), 6),
+        bottom_offset=bottom_offset,
         container=container,
         grasps=grasps,
         grasp_note=note,
+        sections=sections(hulls, -bottom_offset),
     )

@@ -101,7 +101,7 @@ def build_sim(imported: Path, collision: Path, out_dir: Path, params: PhysicsPar
         shutil.copyfile(imported / file, out / file)
     write_asset_usd(out / "asset.usda", geometry)
     write_body_xml(out / "body.xml", geometry)
-    annotation = asset_annotation(info, welded(vertices, faces), params.gripper)
+    annotation = asset_annotation(info, welded(vertices, faces), params.gripper, hulls)
     col = json.loads((collision / "collision.json").read_text())
     write_json(
         out / "meta.json",

@@ -39,6 +39,7 @@ from housebench.skills.edge import Edge, PushToEdge, edges, support_of
 from housebench.skills.grasp import FINGER_HALF, MAX_WIDTH, extent, opening, round_item
 from housebench.skills.motion import cartesian, hold, pad_pose, wrap
 from housebench.skills.navigate import moving_boxes
+from housebench.skills.outline import band
 from housebench.skills.pick import CARRY, CLOSED, OPEN, UP, Pick, approach, stance_search, to_carry
 from housebench.skills.place import DROP, Place, spot
 from housebench.state import ObjectState, Observation
@@ -87,6 +88,10 @@ TURN_KEEP = 0.01  # m: a stroke stops where the item's far corner would come thi
 TURN_WALL = 0.06  # m: the pushing pad keeps this far inside the support's sides (the hand passes the side walls)
 TURNS = 6  # strokes at most, while no way within ``MAX_SKEW`` of straight in fits the fingers
 TURN_EVEN = 0.05  # |cos| of the item's long axis to the edge's normal under which either end is pushed
+HOLD = 0.025  # m: a pinch by an item's outline closes on this much of what it takes along the fingers at least
+OUTLINE_SKEWS = tuple(math.radians(d) for d in (0, -15, 15, -30, 30))  # ... turned this far off straight in
+DEEP, WRIST_LOW = 0.15, 0.062  # m: a level pad more than DEEP in from the edge stays WRIST_LOW over the surface
+# (under it the wrist roll link, behind the gripper, met the bookcase's lip: the toy car's roof 0.17-0.26 m in)
 OPEN_KEEP = 0.04  # m: on an open top the object keeps this much more off the edges than its footprint (held
 # tipped it lands wider; a toy set down 1 cm from a desk's edge tipped over it or fell off)
 
@@ -371,6 +376,41 @@ class Entry:
     depth: float = PALM_BACK  # how far past the item's near face the pad goes in (a pick)
 
 
+def outline_entries(asset: AssetAnnotation, pose: ObjectState, support: Support, open_: list[Edge]) -> list[Entry]:
+    """The level pinches straight in through the ``open_`` edges of ``support`` (or ``OUTLINE_SKEWS`` off) that
+    close on the item's narrower sections (:func:`band`: the rubber duck's head), best hold first: the fingers
+    span ``TIP`` over and under the pad, the palm ``PALM`` under it keeps ``PALM_BACK`` off the item's near face
+    at its height and over, what the fingers take fits them and they close on ``HOLD`` of it at least;
+    ``WRIST_LOW`` deep in; the hand passes the walled sides (:func:`_passes`)."""
+    corners = _corners(asset, pose)
+    scored = []
+    for edge, skew in itertools.product(open_, OUTLINE_SKEWS):
+        yaw = _straight(edge) + skew
+        a, t = np.array([math.cos(yaw), math.sin(yaw)]), np.array([-math.sin(yaw), math.cos(yaw)])
+        for dz in np.arange(_below(0.0), asset.size[2] - TIP[1] - 0.01, 0.005):
+            fingers = band(asset, pose, dz + TIP[1], dz - TIP[1])
+            palm = band(asset, pose, dz + PALM[1], math.inf)
+            if not len(fingers):
+                continue
+            along, across = fingers @ a, fingers @ t
+            reach = float(np.min(palm @ a)) + PALM_BACK  # the pad along the way in: the palm off the near face
+            hold = min(reach + FINGER_HALF, float(np.max(along))) - float(np.min(along))
+            width = float(np.ptp(across))
+            if hold < HOLD or width > MAX_WIDTH:
+                continue
+            pad = np.array([*(a * reach + t * (float(np.min(across)) + width / 2)), support.height + dz])
+            if edge.coord - float(pad[:2] @ np.array(edge.normal)) > DEEP and dz < WRIST_LOW:
+                continue
+            if not _passes(edge, open_, pad, yaw):
+                continue
+            height = min(dz - TIP[1], asset.size[2]) - max(dz + TIP[1], 0.0)  # of the item between the fingers
+            back = _back(edge, pad, yaw, float(np.max(corners @ a)) - reach, True)
+            scored.append(
+                (-min(hold, 2 * FINGER_HALF) * height, abs(skew), Entry(pad, hand_rot(yaw, 0.0), back, edge, width))
+            )
+    return [e for _, _, e in sorted(scored, key=lambda s: s[:2])]
+
+
 def entry_stance(skill: Skill, ctx: SkillContext, obs: Observation, entries: list[Entry], skip: tuple[str, ...] = ()):
     """(base pose, joints at the pre-pose, joints at the target, the entry) of the first entry the IK
     reaches from a stance facing its edge, or ``UNREACHABLE``."""
@@ -426,33 +466,10 @@ class SidePick(Pick):
         return entry_stance(self, ctx, obs, self._entries(ctx, obs))[0]
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
-        asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
+        asset = ctx.scene.objects[self.obj].asset
         support = support_of(ctx, obs, self.obj)
-        box = np.array(world_box(pose, asset))
-        entries = None
-        try:
-            entries = self._entries(ctx, obs)
-            if support.clearance is not None and all(e.aslant for e in entries) and self._can_turn(ctx, obs):
-                # aslant only: the hand, in past the side wall's front, stalled on it (v006's car 56 deg off)
-                ctx.log("decision", skill=self.name, target=self.obj, choice="turn", after="aslant")
-                obs = yield from self._turn(ctx, obs, support)
-                return (yield from self.body(ctx, obs))
-            base, out, at, entry = entry_stance(self, ctx, obs, entries)
-        except SkillFailure as far:
-            if support is not None and support.clearance is not None:  # the pushing hand, pointing down, has no room
-                if far.reason not in (Reason.UNSUPPORTED, Reason.UNREACHABLE) or not self._can_turn(ctx, obs):
-                    raise
-                # lengthwise along the edge: turned by straight-in pushes at one end until a straight pinch fits
-                ctx.log("decision", skill=self.name, target=self.obj, choice="turn", after=far.reason.value)
-                obs = yield from self._turn(ctx, obs, support)
-                return (yield from self.body(ctx, obs))
-            if entries is None:  # no way in at all (no support under it: fallen; no side fits): the failure stands
-                raise
-            # on an open top, too deep in for the level hand: drawn to the edge of a way in first
-            normals = frozenset(e.edge.normal for e in entries)
-            ctx.log("decision", skill=self.name, target=self.obj, slide_to=sorted(normals), after=far.reason.value)
-            obs = yield from PushToEdge(self.obj, overhang=SLIDE_OVER, normals=normals).body(ctx, obs)
-            base, out, at, entry = entry_stance(self, ctx, obs, self._entries(ctx, obs))
+        obs, (base, out, at, entry) = yield from self._way_in(ctx, obs, support)
+        box = np.array(world_box(obs.objects[self.obj], asset))
         pad, rot, back, gap = entry.pad, entry.rot, entry.back, opening(entry.width)
         obs = yield from approach(self, ctx, obs, base)
         obs = yield from cartesian(self.name, obs, ctx, pad + back, rot, fallback=out, avoid=entry.aslant, gripper=gap)
@@ -484,6 +501,41 @@ class SidePick(Pick):
             raise self.fail(Reason.DROPPED, where="withdraw", height=round(obs.objects[self.obj].pos[2], 3))
         return (yield from to_carry(self, ctx, obs, rot))
 
+    def _way_in(self, ctx: SkillContext, obs: Observation, support: Support | None) -> SkillGen:
+        """(obs, :func:`entry_stance` of) the first way in that reaches: under a ceiling, an item that only aslant
+        ways fit, or none, turned first (:meth:`_turn`); where still none fits, by its outline (:meth:`_by_outline`,
+        before the aslant ways); on an open top, an item too deep in drawn to the edge first."""
+        ceiling = support is not None and support.clearance is not None
+        entries = None
+        try:
+            entries = self._entries(ctx, obs)
+            if not (ceiling and all(e.aslant for e in entries) and self._can_turn(ctx, obs)):
+                if self.turned and all(e.aslant for e in entries):
+                    entries = [*self._by_outline(ctx, obs, support), *entries]
+                    ctx.log("decision", skill=self.name, target=self.obj, choice="outline", after="aslant")
+                return obs, entry_stance(self, ctx, obs, entries)
+            after = "aslant"  # the hand, in past the side wall's front, stalled on it (v006's car 56 deg off)
+        except SkillFailure as far:
+            if not ceiling:  # the pushing hand, pointing down, needs the room of an open top
+                if entries is None:  # no way in at all (no support under it: fallen; no side fits): it stands
+                    raise
+                normals = frozenset(e.edge.normal for e in entries)  # too deep in for the level hand
+                ctx.log("decision", skill=self.name, target=self.obj, slide_to=sorted(normals), after=far.reason.value)
+                obs = yield from PushToEdge(self.obj, overhang=SLIDE_OVER, normals=normals).body(ctx, obs)
+                return obs, entry_stance(self, ctx, obs, self._entries(ctx, obs))
+            if far.reason not in (Reason.UNSUPPORTED, Reason.UNREACHABLE):
+                raise
+            if not self._can_turn(ctx, obs):  # no box pinch fits: by the outline, where it narrows (a duck's head)
+                outline = self._by_outline(ctx, obs, support)
+                if not outline:
+                    raise
+                ctx.log("decision", skill=self.name, target=self.obj, choice="outline", after=far.reason.value)
+                return obs, entry_stance(self, ctx, obs, outline)
+            after = far.reason.value  # lengthwise along the edge
+        ctx.log("decision", skill=self.name, target=self.obj, choice="turn", after=after)
+        obs = yield from self._turn(ctx, obs, support)  # straight-in pushes at one end until a straight pinch fits
+        return (yield from self._way_in(ctx, obs, support))
+
     def _can_turn(self, ctx: SkillContext, obs: Observation) -> bool:
         """Whether this pick has not turned its item yet and a turning push (:meth:`_turns`) applies."""
         return not self.turned and bool(self._turns(ctx, obs))
@@ -495,6 +547,11 @@ class SidePick(Pick):
             return any(not e.aslant for e in self._entries(ctx, obs))
         except SkillFailure:
             return False
+
+    def _by_outline(self, ctx: SkillContext, obs: Observation, support: Support) -> list[Entry]:
+        """:func:`outline_entries` of this pick's item where it lies."""
+        asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
+        return outline_entries(asset, pose, support, open_edges(ctx.scene.house, support))
 
     def _turns(self, ctx: SkillContext, obs: Observation) -> list[Entry]:
         """The straight-in pushes (fingers closed) at the end farther in of an item no pinch within
@@ -552,9 +609,8 @@ class SidePick(Pick):
             obs = yield from cartesian(self.name, obs, ctx, pad + entry.back, rot, gripper=CLOSED)
             turned = round(math.degrees(wrap(_yaw(obs.objects[self.obj]) - yaw0)), 1)
             ctx.log("turn", skill=self.name, target=self.obj, stroke=stroke, push=round(push, 3), turned=turned)
-        if not self._fits_straight(ctx, obs):
-            yaw = round(_yaw(obs.objects[self.obj]), 2)
-            raise self.fail(Reason.UNSUPPORTED, why="turned, still no straight pinch", yaw=yaw)
+        yaw, fits = round(_yaw(obs.objects[self.obj]), 2), self._fits_straight(ctx, obs)
+        ctx.log("decision", skill=self.name, target=self.obj, turned_to=yaw, straight_pinch=fits)
         return obs
 
     def _true_up(self, ctx: SkillContext, obs: Observation, short: np.ndarray, rot: np.ndarray, gap: float):

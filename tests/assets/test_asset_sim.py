@@ -12,6 +12,7 @@ import pytest
 from asset_constants import BUILT, REPO
 from pxr import Usd
 
+from housebench.annotations.schema import SECTION_HEIGHT
 from housebench.sim.droptest import ASSET, DropParams, check_asset, drop_stage, drop_test
 from housebench.sim.mujoco import MujocoBackend
 
@@ -123,3 +124,16 @@ def test_every_default_asset_with_the_shipped_params(tmp_path):
         if not record["passed"] or (annotation.container and "ball" not in record):
             failures[name] = record["failures"]
     assert not failures, failures
+
+
+@pytest.mark.parametrize("name", BUILT)
+def test_the_annotation_outlines_the_collision_hulls_slab_by_slab(name, built_set):
+    """Sections from the bottom up to the top, each round the hulls' material there, inside the asset's box."""
+    sim, annotation = built_set[name]
+    sx, sy, sz = annotation.size
+    heights = [s.z for s in annotation.sections]
+    assert heights == sorted(heights) and heights[0] == 0.0
+    assert heights[-1] + SECTION_HEIGHT >= sz - 0.01  # up to the top
+    corners = np.concatenate([np.asarray(s.outline) for s in annotation.sections])
+    assert np.all(np.abs(corners) <= np.array([sx, sy]) / 2 * 1.1 + 0.01)  # a 16-gon round the hulls, in the box
+    assert np.ptp(corners, axis=0) == pytest.approx([sx, sy], rel=0.15, abs=0.01)  # and as wide as they are
