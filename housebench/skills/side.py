@@ -15,7 +15,10 @@ from the support's open side, below the ceiling, and withdraws straight back out
   (``DROPPED``), carry pose with the hand as it holds. Under a ceiling, an item that only aslant
   ways fit, or none fits or reaches, and that the fingers could take across its narrow side is first
   turned by straight-in strokes of the closed fingers at its end farther in (``TURNS``; clear_shelf's toy
-  car lengthwise along the shelf's edge: about 10 deg a 4 cm stroke) until a straight pinch fits.
+  car lengthwise along the shelf's edge: about 10 deg a 4 cm stroke) until a straight pinch fits; where
+  still none fits, the item is taken by its outline (:func:`outline_entries`): the annotated sections of its
+  collision hulls give a level pinch that closes on a narrower part of it (the rubber duck's head, 4 cm wide,
+  over a body too wide for the fingers at any yaw but along it).
 - ``place`` from the side (:class:`SidePlace`): the held object turned about the vertical (hand and
   base) to face an open edge, carried in level ``RAISE`` over its release height, lowered, released
   ``DROP`` over the surface, the hand drawn straight back out. Under a ceiling the spot is the free one
