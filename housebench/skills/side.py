@@ -386,15 +386,16 @@ def outline_entries(asset: AssetAnnotation, pose: ObjectState, support: Support,
     at its height and over, what the fingers take fits them and they close on ``HOLD`` of it at least;
     ``WRIST_LOW`` deep in; the hand passes the walled sides (:func:`_passes`)."""
     corners = _corners(asset, pose)
+    levels = []  # (pad height, the item between the fingers, the item from the palm up): alike for every way in
+    for dz in np.arange(_below(0.0), asset.size[2] - TIP[1] - 0.01, 0.005):
+        fingers = band(asset, pose, dz + TIP[1], dz - TIP[1])
+        if len(fingers):
+            levels.append((dz, fingers, band(asset, pose, dz + PALM[1], math.inf)))
     scored = []
     for edge, skew in itertools.product(open_, OUTLINE_SKEWS):
         yaw = _straight(edge) + skew
         a, t = np.array([math.cos(yaw), math.sin(yaw)]), np.array([-math.sin(yaw), math.cos(yaw)])
-        for dz in np.arange(_below(0.0), asset.size[2] - TIP[1] - 0.01, 0.005):
-            fingers = band(asset, pose, dz + TIP[1], dz - TIP[1])
-            palm = band(asset, pose, dz + PALM[1], math.inf)
-            if not len(fingers):
-                continue
+        for dz, fingers, palm in levels:
             along, across = fingers @ a, fingers @ t
             reach = float(np.min(palm @ a)) + PALM_BACK  # the pad along the way in: the palm off the near face
             hold = min(reach + FINGER_HALF, float(np.max(along))) - float(np.min(along))
