@@ -1,5 +1,5 @@
-"""Shared fixtures: a real Prefect server on loopback, the repository root, and episode jobs on the built
-scenes."""
+"""Shared fixtures: a real Prefect server on loopback, the repository root, and episode jobs on the small
+built data of :mod:`tests.builtdata` (the pipeline's own stages on the variants the tests name)."""
 
 from __future__ import annotations
 
@@ -19,13 +19,20 @@ os.environ.setdefault("MUJOCO_GL", "egl")
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def built_job(task: str, variant: str, policy: str, horizon_s: float, pose_noise_m: float = 0.002):
-    """An episode job on the scene of ``dvc repro annotate`` (the test skips, saying so, without it)."""
-    from housebench.rollout.episode import EpisodeJob
+@pytest.fixture(scope="session")
+def built_layout():
+    """The small build of :mod:`tests.builtdata` (its default pairs), as a ``Layout``; built once."""
+    from tests.builtdata import built
 
-    scene = ROOT / "scenes/settled" / task / variant / "scene.usda"
-    if not scene.exists():
-        pytest.skip("built scenes missing: dvc repro annotate")
+    return built()
+
+
+def built_job(task: str, variant: str, policy: str, horizon_s: float, pose_noise_m: float = 0.002):
+    """An episode job on the small build's scene of ``task/variant`` (a pair listed in tests/builtdata.py)."""
+    from housebench.rollout.episode import EpisodeJob
+    from tests.builtdata import built
+
+    layout = built(task, variant)
     return EpisodeJob(
         run="test",
         task=task,
@@ -33,9 +40,9 @@ def built_job(task: str, variant: str, policy: str, horizon_s: float, pose_noise
         seed=0,
         policy=policy,
         backend="mujoco",
-        scene=scene,
-        task_file=ROOT / "scenes/tasks" / task / variant / "task.json",
-        annotations=ROOT / "annotations/scenes" / f"{task}__{variant}.json",
+        scene=layout.settled_scene(task, variant),
+        task_file=layout.task_dir(task, variant) / "task.json",
+        annotations=layout.scene_annotations(task, variant),
         horizon_s=horizon_s,
         control_dt=0.1,
         pose_noise_m=pose_noise_m,

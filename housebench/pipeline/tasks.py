@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from housebench.annotations.files import load_house_and_assets
@@ -37,17 +38,21 @@ def sample_all(
     assets: AssetsFile,
     specs: list[Path],
     failed: dict[str, str] | None = None,
+    only: Mapping[str, Collection[int]] | None = None,
 ) -> list[TaskVariant]:
-    """Every variant of every spec; a bad spec, or one using an asset in ``failed`` (asset -> why), is
-    reported in one line with the others, then the stage fails."""
+    """Every variant of every spec (or, given ``only``, task -> variant indices, just those: variant i
+    depends on no other, so a test's small build samples exactly the variants it needs); a bad spec, or
+    one using an asset in ``failed`` (asset -> why), is reported in one line with the others, then the
+    stage fails."""
     variants, errors = [], []
     for path in specs:
+        indices = range(params.variants_per_task) if only is None else sorted(only.get(path.stem, ()))
         try:
             spec, digest = load_spec(path), file_hash(path)
             refuse_failed_assets(path.stem, spec, failed or {})
             variants += [
                 sample_variant(path.stem, spec, digest, f"v{i:03d}", params.seed + i, house, assets, params)
-                for i in range(params.variants_per_task)
+                for i in indices
             ]
         except (SpecError, SamplingError) as err:
             errors.append(str(err))
@@ -73,11 +78,14 @@ def layer_props(variant: TaskVariant) -> dict[str, PlacedProp]:
     return {name: PlacedProp(o.asset, o.pos, o.quat) for name, o in variant.objects.items()}
 
 
-def write_variants(layout: Layout, params: SamplerParams) -> list[TaskVariant]:
-    """Sample every spec of ``tasks/`` into ``layout.tasks_dir`` (atomic, byte-deterministic)."""
+def write_variants(
+    layout: Layout, params: SamplerParams, only: Mapping[str, Collection[int]] | None = None
+) -> list[TaskVariant]:
+    """Sample every spec of ``tasks/`` into ``layout.tasks_dir`` (atomic, byte-deterministic); ``only``:
+    as :func:`sample_all`."""
     house, assets = load_house_and_assets(layout)
     specs = sorted(layout.at(TASK_SPECS_DIR).glob("*.json"))
-    variants = sample_all(params, house, assets, specs, drop_failures(layout))
+    variants = sample_all(params, house, assets, specs, drop_failures(layout), only)
     target = layout.at(layout.tasks_dir)
     with atomic_dir(target) as tmp:
         for v in variants:

@@ -23,16 +23,15 @@ from housebench.tasks import goal as g
 from housebench.tasks.geometry import centre, in_box
 from housebench.tasks.spec import TaskVariant
 from housebench.tasks.thermal import ThermalSetup
-from tests.conftest import ROOT, built_job, run_skill
+from tests.builtdata import built
+from tests.conftest import built_job, run_skill
 
 
 def _ctx_state(task: str, variant: str = "v000", opened: tuple[str, ...] = ()) -> tuple[SkillContext, SimState]:
     """The task's built variant as it starts: objects where the annotations put them, doors shut (or
     ``opened`` to 1.2 rad), temperatures as the thermal setup starts them."""
-    ann = ROOT / "annotations/scenes" / f"{task}__{variant}.json"
-    spec = ROOT / "scenes/tasks" / task / variant / "task.json"
-    if not ann.exists() or not spec.exists():
-        pytest.skip("built scenes missing: dvc repro annotate")
+    layout = built(task, variant)
+    ann, spec = layout.scene_annotations(task, variant), layout.task_dir(task, variant) / "task.json"
     scene = SceneAnnotations.model_validate_json(ann.read_text())
     variant_ = TaskVariant.model_validate_json(spec.read_text())
     objects = {n: ObjectState(pos=o.pos, quat=o.quat) for n, o in scene.objects.items()}

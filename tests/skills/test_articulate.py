@@ -1,5 +1,6 @@
 """open / close by contact: the door geometry against the house query, and the microwave door of a real
-task scene opened and shut by the fingers in contact physics (slow: needs the built scenes)."""
+task scene opened and shut by the fingers in contact physics (slow), on the small build of
+:mod:`tests.builtdata`."""
 
 from __future__ import annotations
 
@@ -15,16 +16,14 @@ from housebench.skills.articulate import EDGE_IN, MIN_SWEEP, Close, Door, Open, 
 from housebench.skills.base import SkillContext
 from housebench.skills.motion import wrap
 from housebench.skills.navigate import part_box
-from tests.conftest import ROOT, built_job, run_skill
+from tests.builtdata import built
+from tests.conftest import built_job, run_skill
 
 TASK, VARIANT = "heat_breakfast", "v000"
-ANNOTATIONS = ROOT / "annotations/scenes" / f"{TASK}__{VARIANT}.json"
 
 
 def _scene() -> SceneAnnotations:
-    if not ANNOTATIONS.exists():
-        pytest.skip("built scenes missing: dvc repro annotate")
-    return SceneAnnotations.model_validate_json(ANNOTATIONS.read_text())
+    return SceneAnnotations.model_validate_json(built(TASK, VARIANT).scene_annotations(TASK, VARIANT).read_text())
 
 
 @pytest.mark.parametrize("name", ["fridge/door", "microwave/door"])

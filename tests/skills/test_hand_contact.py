@@ -1,24 +1,22 @@
 """The hand, contact and body skills (stack, lower, regrasp, lay, upright; push, pull, sweep; tuck,
 reset; switch): their geometry, and each verb's verification scenario run in contact physics by the skill
-runtime, contracts measured on the simulated state (slow: needs the built scenes of ``dvc repro annotate``)."""
+runtime, contracts measured on the simulated state (slow; on the small build of :mod:`tests.builtdata`)."""
 
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from housebench.paths import Layout
 from housebench.pipeline.verify import VerifyParams, run_scenario
 from housebench.robot.kinematics import top_down
 from housebench.skill_library.verification import load_scenarios
 from housebench.skills.body import tuck_hits
 from housebench.skills.contact import Shove, stroke_rot
 from housebench.skills.hand import turned
+from tests.builtdata import built
 
-ROOT = Path(__file__).resolve().parents[2]
 VERBS = ("stack", "lower", "regrasp", "lay", "upright", "push", "pull", "sweep", "switch", "tuck", "reset")
 
 
@@ -56,9 +54,7 @@ def test_tuck_hits_a_box_only_where_a_link_reaches_it():
 def test_verification_scenario_passes_in_physics(verb):
     scenario = next(s for s in load_scenarios() if s.verb == verb)
     task, variant = scenario.scene.split("/")
-    if not (ROOT / "scenes/settled" / task / variant / "scene.usda").exists():
-        pytest.skip("built scenes missing: dvc repro annotate")
     params = VerifyParams(seed=0, control_dt=0.1, horizon_s=150.0, attempts=1, verbs=[])
-    row = run_scenario(scenario, Layout(ROOT), params)
+    row = run_scenario(scenario, built(task, variant), params)
     assert row["status"] == "passed", row["reason"]
     assert row["sim_s"] > 0.0  # it ran in simulated time

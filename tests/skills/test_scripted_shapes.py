@@ -1,25 +1,17 @@
 """The scripted policy's moves for ``stacked``, ``lying`` and ``upright`` goals, read from built task
-variants (skipped without the built scenes of ``dvc repro annotate``)."""
+variants (the small build of :mod:`tests.builtdata`)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from housebench.paths import Layout
 from housebench.policy.scripted import plan_moves, shape_moves, toppled
 from housebench.rollout.env import Episode
 from housebench.skills.base import SkillContext
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.builtdata import built
 
 
 def _start(task: str):
-    layout = Layout(ROOT)
+    layout = built(task, "v000")
     scene = layout.settled_scene(task, "v000")
-    if not Path(scene).exists():
-        pytest.skip("built scenes missing: dvc repro annotate")
     files = (scene, layout.task_dir(task, "v000") / "task.json", layout.scene_annotations(task, "v000"))
     episode = Episode(*files, horizon_s=1.0)
     obs = episode.reset(0)

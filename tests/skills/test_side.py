@@ -1,17 +1,17 @@
 """Side grasps under a ceiling: the open sides of the built house's shelves and appliances, the hand's
-pitch for short items, and (slow, contact physics on the built scenes of ``dvc repro annotate``) a pick
-from under a bookcase level and a place onto one."""
+pitch for short items, and (slow, contact physics) a pick from under a bookcase level and a place onto
+one; on the small build of :mod:`tests.builtdata`."""
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from pathlib import Path
 
 import pytest
 
 from housebench.annotations.schema import AssetsFile, HouseAnnotations
 from housebench.house.stance import stance_free
+from housebench.paths import ANNOTATIONS_DIR
 from housebench.skills.articulate import Open
 from housebench.skills.base import SkillContext
 from housebench.skills.navigate import obstacle_boxes
@@ -36,14 +36,12 @@ from housebench.skills.side import (
 )
 from housebench.state import ObjectState
 from housebench.tasks import goal as g
-from tests.conftest import ROOT, built_job, run_skill
+from tests.builtdata import built
+from tests.conftest import built_job, run_skill
 
 
 def _house() -> HouseAnnotations:
-    path = Path(ROOT) / "annotations/house.json"
-    if not path.exists():
-        pytest.skip("built annotations missing: dvc repro annotate")
-    return HouseAnnotations.model_validate_json(path.read_text())
+    return HouseAnnotations.model_validate_json(built().at(ANNOTATIONS_DIR / "house.json").read_text())
 
 
 def test_shelves_and_appliance_cavities_open_to_the_room_not_the_wall():
@@ -67,10 +65,7 @@ def test_short_items_are_taken_with_the_fingertips_tipped_down_clear_of_the_surf
 
 
 def _assets():
-    path = Path(ROOT) / "annotations/assets.json"
-    if not path.exists():
-        pytest.skip("built annotations missing: dvc repro annotate")
-    return AssetsFile.model_validate_json(path.read_text()).assets
+    return AssetsFile.model_validate_json(built().at(ANNOTATIONS_DIR / "assets.json").read_text()).assets
 
 
 def test_round_items_are_pinched_at_their_annotated_pinch_others_low():
