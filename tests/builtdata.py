@@ -40,6 +40,7 @@ import hashlib
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -224,17 +225,25 @@ def _run_stages(pairs: tuple[Pair, ...]) -> None:
         "plan": stages.plan.main,
     }
     for name in STAGES:
-        start = time.monotonic()
+        start, cpu = time.monotonic(), _cpu_s()
         code = steps[name]()
         if code:
             raise SystemExit(f"stage {name} exited {code}")
-        print(f"builtdata: stage {name}: {time.monotonic() - start:.1f} s", flush=True)
+        print(f"builtdata: stage {name}: {time.monotonic() - start:.1f} s, cpu {_cpu_s() - cpu:.1f} s", flush=True)
+
+
+def _cpu_s() -> float:
+    """CPU seconds of this process and its finished children (the stages' worker pools): on a shared
+    machine the figure that says what the build costs."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def _build(dest: Path, pairs: tuple[Pair, ...]) -> None:
     """Build ``pairs`` into ``dest`` (a fresh folder renamed into place only when every stage passed)."""
+    for dead in dest.parent.glob(f"{dest.name}.part-*"):  # a builder killed half-way (we hold the key's lock)
+        shutil.rmtree(dead, ignore_errors=True)
     part = dest.with_name(f"{dest.name}.part-{os.getpid()}")
-    shutil.rmtree(part, ignore_errors=True)
     part.mkdir(parents=True)
     _copy_inputs(part, pairs)
     env = {
@@ -244,18 +253,19 @@ def _build(dest: Path, pairs: tuple[Pair, ...]) -> None:
         "HOUSEBENCH_MJCF_CACHE": os.environ.get("HOUSEBENCH_MJCF_CACHE", str(ROOT / ".cache" / "mjcf")),
     }
     args = [sys.executable, "-m", "tests.builtdata", *(f"{t}/{v}" for t, v in pairs)]
-    start = time.monotonic()
+    start, cpu = time.monotonic(), _cpu_s()
     with (part / "build.log").open("w") as log:
         proc = subprocess.run(args, cwd=part, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=BUILD_TIMEOUT_S)
     text = (part / "build.log").read_text()
     if proc.returncode:
         raise BuildError(f"tests/builtdata.py: the small build failed in {part}:\n{text[-4000:]}")
-    (part / "build.log").write_text(text + f"builtdata: built in {time.monotonic() - start:.1f} s\n")
+    line = f"builtdata: built {len(pairs)} variants in {time.monotonic() - start:.1f} s, cpu {_cpu_s() - cpu:.1f} s"
+    (part / "build.log").write_text(f"{text}{line}\n")
     part.rename(dest)
 
 
 def _prune(keep: Path) -> None:
-    """Remove all but the newest ``KEEP`` builds (and half-built folders of dead builders)."""
+    """Remove all but the newest ``KEEP`` builds."""
     builds = sorted((p for p in CACHE.iterdir() if p.is_dir() and len(p.name) == 16), key=lambda p: p.stat().st_mtime)
     for old in builds[:-KEEP]:
         if old != keep:
@@ -277,18 +287,35 @@ def build(pairs: tuple[Pair, ...]) -> Path:
     return dest
 
 
+_slow = False  # set by prepare(slow=True): one build with both lists serves every pair of the session
+_failed: BuildError | None = None  # a failed build is not tried again by every test of the session
+
+
 @functools.cache
 def _layout(slow: bool) -> Layout:
     return Layout(build(VARIANTS + SLOW_VARIANTS if slow else VARIANTS))
 
 
+def prepare(slow: bool = False) -> tuple[Layout, float]:
+    """Build (or find) this session's data before the tests run, outside any test's timeout (conftest's
+    collection hook calls it); ``slow``: with ``SLOW_VARIANTS``. Returns the layout and the seconds spent."""
+    global _slow, _failed
+    _slow = _slow or slow
+    start = time.monotonic()
+    try:
+        return _layout(_slow), time.monotonic() - start
+    except BuildError as err:
+        _failed = err
+        raise
+
+
 def built(task: str | None = None, variant: str | None = None) -> Layout:
     """The small build holding ``task/variant`` (any listed pair: the default build without one)."""
-    if task is None:
-        return _layout(False)
+    if _failed is not None:
+        raise _failed
     pair = (task, variant)
-    if pair in VARIANTS:
-        return _layout(False)
+    if task is None or pair in VARIANTS:
+        return _layout(_slow)
     if pair in SLOW_VARIANTS:
         return _layout(True)
     raise LookupError(f"{task}/{variant} is not built for the tests: add it to VARIANTS in tests/builtdata.py")

@@ -19,6 +19,38 @@ os.environ.setdefault("MUJOCO_GL", "egl")
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _uses_built_data(item: pytest.Item) -> bool:
+    """Whether a test asks for the small build: its fixture, or its module holds one of its helpers."""
+    if "built_layout" in getattr(item, "fixturenames", ()):
+        return True
+    module = getattr(item, "module", None)
+    helpers = (getattr(module, name, None) for name in ("built", "built_job", "built_episode"))
+    return any(getattr(h, "__module__", None) in ("tests.builtdata", "tests.conftest") for h in helpers)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Build the small data before the first test, outside every test's timeout, when a selected test uses
+    it (with the slow pairs when a selected slow test does); a failed build fails those tests, saying why."""
+    users = [item for item in session.items if _uses_built_data(item)]
+    if not users:
+        return
+    from tests import builtdata
+
+    try:
+        layout, seconds = builtdata.prepare(slow=any(item.get_closest_marker("slow") for item in users))
+    except builtdata.BuildError:
+        return
+    session.config.stash[BUILT_KEY] = f"small built data: {layout.root.name} ready in {seconds:.1f} s ({layout.root})"
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    if BUILT_KEY in config.stash:
+        terminalreporter.write_line(f"tests/builtdata.py: {config.stash[BUILT_KEY]}")
+
+
+BUILT_KEY = pytest.StashKey[str]()
+
+
 @pytest.fixture(scope="session")
 def built_layout():
     """The small build of :mod:`tests.builtdata` (its default pairs), as a ``Layout``; built once."""
