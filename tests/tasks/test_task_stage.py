@@ -76,6 +76,23 @@ def test_stage_writes_variants_byte_identically(repo):
     assert tree_hash(out) == first
 
 
+def test_chosen_variants_alone_are_the_full_runs_variants_byte_for_byte(repo):
+    """``only`` (the tests' small build, tests/builtdata.py) samples variant i with seed + i, as the full run does."""
+    from housebench.params import load_section
+    from housebench.paths import Layout
+    from housebench.pipeline.tasks import write_variants
+
+    params = load_section("tasks", SamplerParams)
+    stage.main()
+    out = repo / "scenes" / "tasks" / "put_fruit_in_container"
+    full = {(v, f): (out / v / f).read_bytes() for v in ("v000", "v001") for f in ("task.json", "task.usda")}
+    (alone,) = write_variants(Layout(), params, only={"put_fruit_in_container": [1]})
+    assert alone.variant == "v001" and alone.seed == params.seed + 1
+    assert sorted(p.name for p in out.iterdir()) == ["v001"]
+    for f in ("task.json", "task.usda"):
+        assert (out / "v001" / f).read_bytes() == full["v001", f], f
+
+
 def test_stage_fails_whole_on_a_bad_spec(repo):
     stage.main()
     before = tree_hash(repo / "scenes" / "tasks")
