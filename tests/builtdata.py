@@ -1,5 +1,5 @@
 """The small built data the tests run on: the pipeline's own stages (import, collision, physics, house,
-tasks, settle, annotate, plan) over only the task variants the tests name, built once and cached.
+tasks, settle, annotate) over only the task variants the tests name, built once and cached.
 
 A clean checkout (CI) has no DVC cache and no built scenes, so a test that read ``ROOT/scenes/...`` would
 skip there and protect nothing. Every test that needs built data uses this build instead, on every
@@ -16,7 +16,7 @@ API
   build that has both lists). Under its root, as in the repository: ``scenes/settled/<task>/<variant>/
   scene.usda``, ``scenes/tasks/<task>/<variant>/task.json``, ``annotations/scenes/<task>__<variant>.json``,
   ``annotations/{house,assets}.json``, ``scenes/house/house.usda``, ``assets_built/sim/<asset>/``,
-  ``scenes/plans/<task>/<variant>.json``, ``params.yaml``. Use ``layout.settled_scene(task, variant)``,
+  ``params.yaml``. Use ``layout.settled_scene(task, variant)``,
   ``layout.task_dir(task, variant)``, ``layout.scene_annotations(task, variant)``, ``layout.at(path)``.
 - In ``tests/conftest.py``: the session fixture ``built_layout`` (the same Layout), and the plain functions
   ``built_job(task, variant, policy, horizon_s, pose_noise_m=0.002)`` -> ``EpisodeJob`` and
@@ -28,8 +28,9 @@ versions. It happens at most once per key (``fcntl`` lock: parallel pytest proce
 builder), in a subprocess whose working directory is the small project, so the stages' relative paths
 and their worker pools behave as under ``dvc repro``. CoACD's and MuJoCo's own caches are shared with
 the repository's (``.cache/coacd``, ``.cache/mjcf``): both are keyed by their inputs, so they change
-speed, not bytes. Skipped on purpose: ``droptest`` (the tasks stage reads its verdicts only to refuse
-failed assets; none of the used assets fails it).
+speed, not bytes. Left out on purpose: ``droptest`` (the tasks stage reads its verdicts only to refuse
+failed assets; none of the used assets fails it) and ``plan`` (nothing reads ``scenes/plans`` but the
+stage's summary, and its deps, the skill library among them, would rebuild everything at each skill edit).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ from housebench.paths import Layout
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".cache" / "testdata"
 KEEP = 4  # builds kept in the cache (the newest); older keys are removed after a build
-STAGES = ("import", "collision", "physics", "house", "tasks", "settle", "annotate", "plan")
+STAGES = ("import", "collision", "physics", "house", "tasks", "settle", "annotate")
 PACKAGES = ("mujoco", "coacd", "usd-core", "trimesh", "pymeshlab", "numpy", "scipy")
 BUILD_TIMEOUT_S = 3600
 
@@ -92,27 +93,29 @@ ASSETS: tuple[str, ...] = ("rubber_duck", "toy_car")
 
 # pairs only `pytest -m slow` tests use: built, with VARIANTS, the first time such a test asks
 SLOW_VARIANTS: tuple[Pair, ...] = (
-    ("arrange_drinks", "v000"),
-    ("bring_fruit_bowl", "v000"),
-    ("chill_drink", "v000"),
-    ("chill_drink", "v006"),
-    ("desk_prep", "v000"),
-    ("heat_breakfast", "v000"),
-    ("heat_breakfast_combo", "v000"),
-    ("heat_breakfast_preloaded", "v000"),
-    ("heat_soda_can", "v000"),
-    ("heat_soda_can", "v001"),
-    ("heat_soda_can", "v003"),
-    ("lay_bottle_down", "v000"),
-    ("organize_utility_items", "v002"),
-    ("put_fruit_in_container", "v000"),
-    ("recycle_and_store", "v015"),
-    ("restock_fridge", "v000"),
-    ("restock_fridge", "v001"),
-    ("restock_fridge", "v002"),
-    ("stack_blocks", "v000"),
-    ("stack_books", "v000"),
-    ("stack_books", "v003"),
+    ("breakfast_setup", "v003"),
+    ("clear_shelf", "v001"),
+    ("clear_shelf", "v004"),
+    ("clear_shelf", "v006"),
+    ("clear_shelf", "v007"),
+    ("desk_prep", "v002"),
+    ("empty_basket", "v000"),
+    ("empty_basket", "v004"),
+    ("empty_basket", "v011"),
+    ("empty_basket", "v016"),
+    ("heat_breakfast", "v001"),
+    ("organize_utility_items", "v000"),
+    ("restock_fridge", "v011"),
+    ("shelve_books", "v001"),
+    ("shelve_books", "v009"),
+    ("shelve_books", "v010"),
+    ("shelve_on_level", "v000"),
+    ("shelve_on_level", "v005"),
+    ("sort_items", "v009"),
+    ("throw_can_away", "v000"),
+    ("toys_off_floor", "v000"),
+    ("toys_off_floor", "v016"),
+    ("toys_off_floor", "v019"),
 )
 
 
@@ -202,7 +205,6 @@ def _run_stages(pairs: tuple[Pair, ...]) -> None:
     import stages.house
     import stages.import_assets
     import stages.physics
-    import stages.plan
     import stages.settle
     from housebench.params import load_section
     from housebench.pipeline.tasks import write_variants
@@ -222,7 +224,6 @@ def _run_stages(pairs: tuple[Pair, ...]) -> None:
         "tasks": tasks,
         "settle": stages.settle.main,
         "annotate": stages.annotate.main,
-        "plan": stages.plan.main,
     }
     for name in STAGES:
         start, cpu = time.monotonic(), _cpu_s()

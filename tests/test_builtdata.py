@@ -1,0 +1,35 @@
+"""The tests' small build (tests/builtdata.py): its pair lists name real variants of the benchmark, a pair
+not listed is refused saying where to list it, and its key follows what the build reads."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from tests import builtdata
+from tests.builtdata import ROOT, SLOW_VARIANTS, VARIANTS
+
+
+def test_every_listed_pair_is_a_variant_the_benchmark_samples():
+    per_task = yaml.safe_load((ROOT / "params.yaml").read_text())["tasks"]["variants_per_task"]
+    for task, variant in VARIANTS + SLOW_VARIANTS:
+        assert (ROOT / "tasks" / f"{task}.json").is_file(), task
+        assert builtdata._index(variant) < per_task, (task, variant)
+    assert not set(VARIANTS) & set(SLOW_VARIANTS)  # a pair of the default suite is built once, there
+    assert list(VARIANTS) == sorted(set(VARIANTS)) and list(SLOW_VARIANTS) == sorted(set(SLOW_VARIANTS))
+
+
+def test_a_pair_not_listed_or_not_a_variant_is_refused_naming_the_list():
+    with pytest.raises(LookupError, match="add it to VARIANTS in tests/builtdata.py"):
+        builtdata.built("clear_shelf", "v019")
+    with pytest.raises(ValueError, match="'19' is not vNNN"):
+        builtdata._index("19")
+
+
+def test_the_key_follows_the_pairs_and_the_code_the_stages_declare():
+    key = builtdata._key(VARIANTS)
+    assert builtdata._key(VARIANTS[:-1]) != key
+    code, sections = builtdata._code_deps()
+    assert ROOT / "housebench/pipeline/tasks.py" in code and ROOT / "stages/settle.py" in code
+    assert not [p for p in code if p.parts[len(ROOT.parts)] in ("scenes", "annotations", "assets_built")]
+    assert {"import", "collision", "physics", "house", "tasks", "settle"} <= set(sections)
