@@ -18,6 +18,7 @@ from housebench.pipeline.settle import SettleParams
 from housebench.pipeline.verify import VerifyParams
 from housebench.report.pictures import ReportParams
 from housebench.rollout.plan import RolloutParams
+from housebench.tasks.splits import SplitParams
 from housebench.sim.droptest import DropParams
 from housebench.tasks.sampler import SamplerParams
 from tests.conftest import ROOT
@@ -34,6 +35,7 @@ MODELS = {
     "report": ReportParams,
     "plan": PlanParams,
     "verify": VerifyParams,
+    "splits": SplitParams,
 }
 
 
