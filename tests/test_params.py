@@ -18,9 +18,9 @@ from housebench.pipeline.settle import SettleParams
 from housebench.pipeline.verify import VerifyParams
 from housebench.report.pictures import ReportParams
 from housebench.rollout.plan import RolloutParams
-from housebench.tasks.splits import SplitParams
 from housebench.sim.droptest import DropParams
 from housebench.tasks.sampler import SamplerParams
+from housebench.tasks.splits import SplitParams
 from tests.conftest import ROOT
 
 MODELS = {
