@@ -8,6 +8,7 @@ table still gets its file), each partition dir replaced atomically. Rows are sor
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,10 @@ def build_table(table: str, records: list[dict[str, Any]]) -> pa.Table:
     columns = []
     for field in schema:
         values = [record[field.name] for record in records]
+        if pa.types.is_integer(field.type):  # Arrow would take 3.0 as 3: a seed or a count is an integer, or refused
+            for row, value in enumerate(values):
+                if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Integral)):
+                    raise ValueError(f"{table}: column '{field.name}': {value!r} is not an integer (row {row})")
         try:
             column = pa.array(values, type=field.type)
         except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as err:

@@ -135,3 +135,11 @@ def test_a_run_that_does_not_hold_together_is_refused(tmp_path, make_records, pl
         write_run(tmp_path, "repro", records)
     assert str(err.value) == message
     assert not list(tmp_path.iterdir())  # nothing written
+
+
+@pytest.mark.parametrize("value", [3.0, True, "3"])
+def test_an_integer_column_takes_integers_only(episode, value):
+    """Arrow alone would store the seed 3.0 as 3: a float or a flag where an integer belongs is refused."""
+    with pytest.raises(ValueError, match=r"^episodes: column 'seed': ") as err:
+        build_table("episodes", [episode | {"seed": value}])
+    assert "\n" not in str(err.value)
