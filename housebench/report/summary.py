@@ -80,7 +80,7 @@ QUERIES = {
                string_agg(distinct left(assets_hash, 12), ' '
                           order by left(assets_hash, 12)) as assets
         from episodes group by run order by run""",
-    "progress": "select task, policy, progress from episodes order by task, policy, progress",
+    "progress": "select track, task, policy, progress from episodes order by task, policy, track, progress",
     "skill_failures": """
         with failed as (
             select ep.task, ep.policy,

@@ -96,7 +96,7 @@ def run_records(run: str, day: int) -> dict[str, list[dict]]:
     return records
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def make_records():
     """``run_records(run, day)``: the synthetic records of one run, fresh each call."""
     return run_records

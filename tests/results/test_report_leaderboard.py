@@ -4,6 +4,7 @@ all from the Parquet tables alone."""
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 
@@ -40,10 +41,11 @@ def _merge(*parts: dict[str, list[dict]]) -> dict[str, list[dict]]:
     return {name: [row for part in parts for row in part[name]] for name in parts[0]}
 
 
-@pytest.fixture
-def board(tmp_path, make_records):
+@pytest.fixture(scope="module")
+def board(tmp_path_factory, make_records):
     """A state run (noop, scripted, an imported policy), a vision run (noop and a remote policy) and a held-out
-    run (every variant test); their report and metrics."""
+    run (every variant test); their page, metrics and folder."""
+    tmp_path = tmp_path_factory.mktemp("board")
     root = tmp_path / "results"
     repro = make_records("repro", 29)
     write_run(root, "repro", _merge(repro, _as_policy(repro, "scripted", "mine", policy_class=IMPORTED)))
@@ -57,7 +59,7 @@ def board(tmp_path, make_records):
         row["split"] = "test"
     write_run(root, "heldout-secret-a1", heldout)
     metrics = build_report(root, tmp_path / "report")
-    return (tmp_path / "report/index.html").read_text(), metrics
+    return (tmp_path / "report/index.html").read_text(), metrics, tmp_path / "report"
 
 
 def _tables(html: str) -> dict[str, str]:
@@ -75,7 +77,7 @@ def _policies(table: str) -> list[str]:
 
 
 def test_one_table_per_track_and_split_never_mixing_tracks(board):
-    html, _ = board
+    html, _, _ = board
     tables = _tables(html)
     held = "test split, held-out (variants sampled from a seed outside the repository)"
     assert list(tables) == [
@@ -104,7 +106,7 @@ def test_one_table_per_track_and_split_never_mixing_tracks(board):
 
 
 def test_leaderboard_numbers_and_metrics_per_track_and_split(board):
-    html, metrics = board
+    html, metrics, _ = board
     # the conftest's scripted policy succeeds on seed 1 (variant v001, split test) and fails seeds 0 and 2
     # (v000, train), book_on_shelf's seed 2 by a crash: per run 2 of 2 test episodes, 0 of 4 train
     test = _tables(html)["state track · test split"]
@@ -120,7 +122,7 @@ def test_leaderboard_numbers_and_metrics_per_track_and_split(board):
 
 
 def test_task_matrix_one_row_per_task_marks_explained_once(board):
-    html, _ = board
+    html, _, _ = board
     section = html[html.index("<h2 id=tasks>") : html.index("<h2 id=plots>")]
     state, vision = section.split("<h3 id=tasks-vision>")
     assert state.count("<tr>") == 1 + 2 and vision.count("<tr>") == 1 + 2  # header + one row per task
@@ -156,6 +158,16 @@ def test_policy_kind_and_the_registrys_remote_class():
     assert policy_kind(IMPORTED) == "imported"
 
 
-def test_metrics_json_is_what_build_returns(board, tmp_path):
-    _, metrics = board
-    assert json.loads((tmp_path / "report/metrics.json").read_text()) == metrics
+def test_metrics_json_is_what_build_returns(board):
+    _, metrics, out = board
+    assert json.loads((out / "metrics.json").read_text()) == metrics
+
+
+def test_plots_data_name_a_policy_per_track(board):
+    """noop ran on both tracks: two rows per task in the plots data, never one averaged over both."""
+    rows = list(csv.DictReader((board[2] / "success_by_task.csv").open()))
+    labels = [r["label"] for r in rows if r["task"] == "fruit_in_bowl"]
+    assert labels == [
+        f"fruit_in_bowl / {p}"
+        for p in ("mine (state)", "noop (state)", "noop (vision)", "scripted (state)", "vla (vision)")
+    ]
