@@ -25,11 +25,12 @@ from typing import Any
 from prefect import flow, task
 
 from housebench.names import printable
-from housebench.params import PARAMS, load_params, load_section
+from housebench.params import PARAMS, load_section
 from housebench.paths import RESULTS_DIR, TASK_SPECS_DIR, Layout
 from housebench.pipeline.annotate import annotate_all
 from housebench.pipeline.settle import SettleParams, settle_all
 from housebench.pipeline.tasks import write_variants
+from housebench.policy.registry import policy_entries
 from housebench.report.build import build_report
 from housebench.report.inputs import asset_health, report_inputs
 from housebench.report.pictures import report_pictures
@@ -81,7 +82,7 @@ def check(root: Path, seed: int, name: str, policies: list[str] | None) -> None:
     check_seed(seed, root / PARAMS)
     if not NAME.fullmatch(name):
         raise ValueError(f"--name {printable(name)!r}: letters, digits, '-' and '_', at most 64, not starting with '-'")
-    check_policies(_rollout_params(Layout(root), seed, policies), load_params("policies", root / PARAMS))
+    check_policies(_rollout_params(Layout(root), seed, policies), policy_entries(root / PARAMS))
 
 
 def sample(layout: Layout, seed: int) -> int:
@@ -99,7 +100,7 @@ def annotate(layout: Layout) -> None:
 def rollout(layout: Layout, run: str, seed: int, policies: list[str] | None) -> int:
     """Every held-out variant rolled out by ``policies`` (default: ``rollout.policies``), each row split ``test``."""
     params = _rollout_params(layout, seed, policies)
-    entries = load_params("policies", layout.at(PARAMS))
+    entries = policy_entries(layout.at(PARAMS))
     splits = load_section("splits", SplitParams, layout.at(PARAMS))
     outcomes = run_rollouts(run, params, layout, layout.at(RESULTS_DIR), entries, False, splits, split=SPLIT)
     return len(outcomes)
