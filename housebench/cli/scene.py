@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from housebench.cli.outputs import out_file, out_option
 from housebench.sim.offscreen import use_offscreen_gl
 
 
@@ -27,17 +28,11 @@ def scene() -> None:
 
 @scene.command()
 @click.argument("stage", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default="preview.png",
-    show_default=True,
-    help="PNG to write",
-)
+@out_option("file", "PNG to write", default="preview.png", show_default=True)
 @click.option("--camera", default=None, help="named camera, e.g. robot0:head_camera_rgb")
 @click.option("--width", default=960, show_default=True, type=click.IntRange(16, 8192))
 @click.option("--height", default=720, show_default=True, type=click.IntRange(16, 8192))
-def render(stage: Path, out: Path, camera: str | None, width: int, height: int) -> None:
+def render(stage: Path, out: Path, force: bool, camera: str | None, width: int, height: int) -> None:
     """Render STAGE offscreen to a PNG (a free overview camera unless --camera)."""
     _check_stage(stage)
     use_offscreen_gl()
@@ -46,7 +41,8 @@ def render(stage: Path, out: Path, camera: str | None, width: int, height: int) 
     from housebench.sim.mujoco import MujocoBackend
 
     sim = MujocoBackend().load(stage)
-    Image.fromarray(sim.render(camera, width, height)).save(out)
+    with out_file(out, force) as tmp:
+        Image.fromarray(sim.render(camera, width, height)).save(tmp)
     click.echo(f"{out}")
 
 
@@ -85,22 +81,18 @@ def check(stage: Path) -> None:
 
 @scene.command()
 @click.argument("stage", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default="state.json",
-    show_default=True,
-    help="JSON to write",
-)
+@out_option("file", "JSON to write", default="state.json", show_default=True)
 @click.option(
     "--task",
     "task_path",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="the variant's task.json: temperatures from its thermal setup (else none)",
 )
-def state(stage: Path, out: Path, task_path: Path | None) -> None:
+def state(stage: Path, out: Path, force: bool, task_path: Path | None) -> None:
     """Write the state of STAGE as loaded (a settled scene: its rest poses) for ``housebench evaluate``."""
-    from housebench.io import write_json
+    from housebench.io import dumps_json
+
+    _check_stage(stage)
     from housebench.jsonfile import SpecError, load_model
     from housebench.sim.mujoco import MujocoBackend
     from housebench.tasks.spec import TaskVariant
@@ -115,7 +107,8 @@ def state(stage: Path, out: Path, task_path: Path | None) -> None:
         if thermal is not None:
             temperatures = {n: float(thermal.initial_c.get(n, thermal.ambient_c)) for n in sorted(now.objects)}
             now = now.model_copy(update={"temperatures_c": temperatures})
-    write_json(out, now.model_dump(mode="json"))
+    with out_file(out, force) as tmp:
+        tmp.write_text(dumps_json(now.model_dump(mode="json")))
     click.echo(f"{out}")
 
 
