@@ -10,6 +10,10 @@ import click
 from housebench.cli.outputs import out_file, out_option
 from housebench.sim.offscreen import use_offscreen_gl
 
+# Checked by the commands (regular file, bounded size; a missing one named printably), not by click:
+# click's "does not exist" echoes the name raw, control characters and all.
+STAGE = click.Path(dir_okay=False, path_type=Path)
+
 
 def _check_stage(stage: Path) -> None:
     """STAGE must be a regular file of bounded size (USD opens the layers it references itself)."""
@@ -27,7 +31,7 @@ def scene() -> None:
 
 
 @scene.command()
-@click.argument("stage", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("stage", type=STAGE)
 @out_option("file", "PNG to write", default="preview.png", show_default=True)
 @click.option("--camera", default=None, help="named camera, e.g. robot0:head_camera_rgb")
 @click.option("--width", default=960, show_default=True, type=click.IntRange(16, 8192))
@@ -47,7 +51,7 @@ def render(stage: Path, out: Path, force: bool, camera: str | None, width: int, 
 
 
 @scene.command()
-@click.argument("stage", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("stage", type=STAGE)
 def check(stage: Path) -> None:
     """Validate STAGE (pxr.UsdValidation), compile it in MuJoCo, list its props, robot joints and
     articulated parts."""
@@ -80,12 +84,12 @@ def check(stage: Path) -> None:
 
 
 @scene.command()
-@click.argument("stage", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("stage", type=STAGE)
 @out_option("file", "JSON to write", default="state.json", show_default=True)
 @click.option(
     "--task",
     "task_path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=STAGE,
     help="the variant's task.json: temperatures from its thermal setup (else none)",
 )
 def state(stage: Path, out: Path, force: bool, task_path: Path | None) -> None:

@@ -59,8 +59,9 @@ def validate(subgraph_file: Path, annotations: Path, task_path: Path | None) -> 
     from housebench.skill_library.subgraph import ground, load_subgraph
 
     try:
+        sub = load_subgraph(subgraph_file)  # first: a plan over its size limit is refused before anything else
         _, world = _world(task_path, annotations)
-        order = ground(load_subgraph(subgraph_file), world, subgraph_file)
+        order = ground(sub, world, subgraph_file)
     except SpecError as err:
         _fail(str(err))
     click.echo(f"{subgraph_file}: ok ({len(order)} nodes: {' '.join(n.verb for n, _ in order)})")
