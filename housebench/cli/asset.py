@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from housebench.assets.errors import AssetError
+from housebench.cli.errors import fail
 from housebench.cli.outputs import out_file, out_option
 from housebench.io import OutputError, atomic_dir, foreign, write_json
 from housebench.params import load_section, sections
@@ -65,7 +66,7 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
             annotation = build_sim(imported, hulls, tmp, physics)
             write_json(tmp / "annotation.json", annotation.model_dump(mode="json"))
     except (AssetError, OutputError) as err:
-        raise click.ClickException(str(err)) from None
+        raise fail(str(err)) from None
     click.echo(f"{name}: {out}")
 
 
@@ -84,7 +85,7 @@ def preview(sim_dirs: tuple[Path, ...], out: Path, force: bool, size: int, colum
 
     missing = [str(d / "asset.usda") for d in sim_dirs if not (d / "asset.usda").is_file()]
     if missing:
-        raise click.ClickException(f"{missing[0]}: not found (is it a built asset folder?)")
+        raise fail(f"{missing[0]}: not found (is it a built asset folder?)")
     backend = make_backend("mujoco")
     pictures = {d.resolve().name: asset_picture(backend, d / "asset.usda", size) for d in sim_dirs}
     with out_file(out, force) as tmp:
@@ -112,7 +113,7 @@ def generate_raw(out: Path, seed: int, names: tuple[str, ...]) -> None:
     try:
         generate(names or DEFAULT_SET, out, seed)
     except OutputError as err:
-        raise click.ClickException(str(err)) from None
+        raise fail(str(err)) from None
     click.echo(f"wrote {', '.join(names or DEFAULT_SET)} to {out}")
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from housebench.cli.errors import fail
 from housebench.io import OutputError, atomic_dir, atomic_file, check_out
 
 FORCE_HELP = "replace --out even if it exists and housebench did not make it"
@@ -36,7 +37,7 @@ class OutputPath(click.ParamType):
         try:
             return check_out(Path(value), kind, force=force or self.kind == "container", into=self.into)
         except OutputError as err:  # one line, exit 1, like every other refused output
-            raise click.ClickException(str(err)) from None
+            raise fail(str(err)) from None
 
 
 def out_option(kind: str, help: str, into: str | None = None, **options) -> Callable:
@@ -59,7 +60,7 @@ def out_file(out: Path, force: bool) -> Iterator[Path]:
         with atomic_file(out, force) as tmp:
             yield tmp
     except OutputError as err:
-        raise click.ClickException(str(err)) from None
+        raise fail(str(err)) from None
 
 
 @contextmanager
@@ -70,4 +71,4 @@ def out_dir(out: Path, force: bool, protect: Iterable[Path] = ()) -> Iterator[Pa
         with atomic_dir(out, protect, guard=True, force=force) as tmp:
             yield tmp
     except OutputError as err:
-        raise click.ClickException(str(err)) from None
+        raise fail(str(err)) from None

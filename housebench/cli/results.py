@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from housebench.cli.errors import fail
 from housebench.cli.outputs import out_dir, out_option
 from housebench.names import printable
 from housebench.paths import REPORT_DIR, RESULTS_DIR
@@ -69,7 +70,7 @@ def build(results_dir: Path, out_dir: Path, pictures: tuple[Path, ...], runs: tu
         inputs = report_inputs(pictures=[inside(p) for p in pictures] or None) | {"runs": list(runs) or None}
         metrics = build_report(results_dir, out_dir, **inputs, guard=True, force=force)
     except (FileNotFoundError, ValueError) as err:
-        raise click.ClickException(str(err)) from None
+        raise fail(str(err)) from None
     click.echo(dumps_json(metrics), nl=False)
 
 
@@ -104,7 +105,7 @@ def query(results_dir: Path, as_csv: bool, runs: tuple[str, ...], timeout_s: int
         table = run_query(con, sql, timeout_s)
         read = [row[0] for row in con.sql(RUNS_READ).fetchall()]
     except (duckdb.Error, FileNotFoundError, ValueError) as err:
-        raise click.ClickException(str(err).splitlines()[0]) from None
+        raise fail(str(err).splitlines()[0]) from None  # DuckDB's messages go on with context lines
     click.echo(f"runs read: {', '.join(read) or 'none'}", err=True)
     if table is None:  # a statement with no result
         return
@@ -130,14 +131,14 @@ def state(results_dir: Path, run: str, out: Path, force: bool, episode_id: str) 
         con = connect(results_dir, [run])
         found = con.execute("select initial, final from states where episode_id = ?", [episode_id]).fetchall()
     except (FileNotFoundError, ValueError) as err:
-        raise click.ClickException(str(err)) from None
+        raise fail(str(err)) from None
     where = f"{results_dir}: episode '{printable(episode_id)}' of run '{printable(run)}'"
     if not found or found[0][1] is None:
-        raise click.ClickException(f"{where}: no final state")
+        raise fail(f"{where}: no final state")
     try:
         texts = {name: _state_text(text, name) for name, text in zip(("initial", "final"), found[0], strict=True)}
     except ValueError as err:
-        raise click.ClickException(f"{where}: {printable(str(err))}") from None
+        raise fail(f"{where}: {err}") from None
     with out_dir(out, force) as tmp:
         for name, text in texts.items():
             (tmp / f"{name}.json").write_text(text)

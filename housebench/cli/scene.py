@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from housebench.cli.errors import fail
 from housebench.cli.outputs import out_file, out_option
 from housebench.sim.offscreen import use_offscreen_gl
 
@@ -22,7 +23,7 @@ def _check_stage(stage: Path) -> None:
     try:
         check_file(stage, MAX_USD)
     except InputError as err:
-        raise click.ClickException(str(err)) from None
+        raise fail(str(err)) from None
 
 
 @click.group()

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import click
 
+from housebench.cli.errors import exit_bad_input
 from housebench.cli.outputs import out_dir, out_file, out_option
 
 FILE = click.Path(dir_okay=False, path_type=Path)
 
 
 def _fail(message: str) -> None:
-    click.echo(message, err=True)
-    raise SystemExit(2)
+    exit_bad_input(message)
 
 
 def _world(task_path: Path | None, annotations: Path):

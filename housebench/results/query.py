@@ -35,7 +35,7 @@ def run_query(
         relation = con.sql(sql)
         if relation is None:
             return None
-        reader = relation.fetch_record_batch(BATCH_ROWS)
+        reader = relation.to_arrow_reader(BATCH_ROWS)
         batches, rows, size = [], 0, 0
         for batch in reader:
             rows, size = rows + batch.num_rows, size + batch.nbytes
