@@ -230,7 +230,19 @@ def _run_stages(pairs: tuple[Pair, ...]) -> None:
         code = steps[name]()
         if code:
             raise SystemExit(f"stage {name} exited {code}")
+        refused = _refused(name)
+        if refused:  # the asset stages go on past a bad asset; every asset here is one a test needs
+            raise SystemExit(f"stage {name} refused assets: {refused}")
         print(f"builtdata: stage {name}: {time.monotonic() - start:.1f} s, cpu {_cpu_s() - cpu:.1f} s", flush=True)
+
+
+def _refused(stage: str) -> dict:
+    """The assets an asset stage listed as failed (``failed.json``), none for the other stages."""
+    from housebench.paths import ASSETS_COLLISION, ASSETS_IMPORTED, ASSETS_SIM
+
+    folder = {"import": ASSETS_IMPORTED, "collision": ASSETS_COLLISION, "physics": ASSETS_SIM}.get(stage)
+    failed = folder / "failed.json" if folder else None
+    return json.loads(failed.read_text())["failed"] if failed and failed.is_file() else {}
 
 
 def _cpu_s() -> float:

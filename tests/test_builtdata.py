@@ -33,3 +33,11 @@ def test_the_key_follows_the_pairs_and_the_code_the_stages_declare():
     assert ROOT / "housebench/pipeline/tasks.py" in code and ROOT / "stages/settle.py" in code
     assert not [p for p in code if p.parts[len(ROOT.parts)] in ("scenes", "annotations", "assets_built")]
     assert {"import", "collision", "physics", "house", "tasks", "settle"} <= set(sections)
+
+
+def test_an_asset_an_asset_stage_refused_fails_the_build(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "assets_built/collision").mkdir(parents=True)
+    (tmp_path / "assets_built/collision/failed.json").write_text('{"version": 1, "failed": {"duck": "no hulls"}}')
+    assert builtdata._refused("collision") == {"duck": "no hulls"}
+    assert builtdata._refused("physics") == {} and builtdata._refused("settle") == {}
