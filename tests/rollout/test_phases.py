@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from housebench.policy.scripted import ScriptedPolicy
-from housebench.results.writer import read_table, write_run
+from housebench.report.phases import phases_html, summarize_phases
+from housebench.results.writer import connect, read_table, write_run
 from housebench.rollout.episode import play, run_episode
 from housebench.rollout.phases import PhaseMonitor, cached_phases
 from housebench.rollout.records import records
@@ -138,3 +139,15 @@ def test_the_gym_env_shows_the_current_phase():
         assert info["phase"]["verb"] == "navigate"
     assert [p["verb"] for p in info["phases"]] == [v for v, _ in PLAN]
     env.close()
+
+
+def test_the_report_section_says_where_each_policy_stopped(quiet, noop, tmp_path):
+    outcome, _ = quiet
+    write_run(tmp_path / "results", "test", records([outcome, noop]))
+    con = connect(tmp_path / "results")
+    rows = summarize_phases(con)
+    assert [(r["task"], r["policy"], r["with_phases"]) for r in rows] == [(TASK, "noop", 1), (TASK, "quiet", 1)]
+    assert rows[0]["first_missed"] == {"navigate": 1} and rows[1]["first_missed"] == {"(all reached)": 1}
+    assert [p["share"] for p in rows[1]["phases"]] == [1.0] * 4
+    html = phases_html(rows, tmp_path / "phases.png")
+    assert "id=phases" in html and "0 navigate 100%" in html and "data:image/png;base64," in html
