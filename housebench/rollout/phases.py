@@ -3,7 +3,7 @@
 A task variant's phases are the symbolic planner's chain of skill calls for its goal (navigate -> pick -> navigate
 -> place ...), each phase one call: its verb, its targets and its contract's postconditions as goal conditions
 (:mod:`housebench.skill_library.contracts`). The planner works on the annotated poses, so the phases are the same
-for every seed and every policy. A variant the planner cannot decompose has one phase, ``goal``: the goal itself.
+for every seed and every policy. A variant the planner does not decompose has one phase, ``goal``: the goal itself.
 
 :class:`PhaseMonitor` walks an episode's full state (never what the policy was shown, so a vision-track policy or
 an outside policy that logs nothing gets phases too). A policy need not keep the plan's order across objects (the
@@ -32,7 +32,7 @@ from housebench.annotations.schema import SceneAnnotations
 from housebench.skill_library.contracts import ContractError
 from housebench.skill_library.planner import PlanError, Problem, world_of
 from housebench.state import Action, Observation, SimState
-from housebench.tasks.evaluator import evaluate
+from housebench.tasks.evaluator import GoalError, evaluate
 from housebench.tasks.goal import AllOf, Goal, Node, leaves
 from housebench.tasks.spec import TaskVariant
 
@@ -79,7 +79,9 @@ def plan_phases(task: TaskVariant, scene: SceneAnnotations, max_expansions: int 
     try:
         problem = Problem(task, world)
         ops = problem.solve(max_expansions)
-    except (PlanError, ContractError):
+    except (PlanError, ContractError, GoalError):  # no chain, or a goal the planner cannot ground here
+        ops = []
+    if not ops:  # nor when the goal holds at the annotated poses already (an empty chain)
         items = tuple(dict.fromkeys(i for _, c in leaves(task.goal.condition) for i in getattr(c, "items", [])))
         return [Phase(0, GOAL, items, task.goal)]
     phases = []

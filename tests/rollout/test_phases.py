@@ -14,7 +14,7 @@ from housebench.policy.scripted import ScriptedPolicy
 from housebench.report.phases import phases_html, summarize_phases
 from housebench.results.writer import connect, read_table, write_run
 from housebench.rollout.episode import play, run_episode
-from housebench.rollout.phases import PhaseMonitor, cached_phases
+from housebench.rollout.phases import PhaseMonitor, cached_phases, plan_phases
 from housebench.rollout.records import records
 from housebench.state import Action
 from tests.conftest import built_job
@@ -151,3 +151,11 @@ def test_the_report_section_says_where_each_policy_stopped(quiet, noop, tmp_path
     assert [p["share"] for p in rows[1]["phases"]] == [1.0] * 4
     html = phases_html(rows, tmp_path / "phases.png")
     assert "id=phases" in html and "0 navigate 100%" in html and "data:image/png;base64," in html
+
+
+def test_a_variant_the_planner_does_not_decompose_has_the_goal_as_its_one_phase():
+    episode = built_job(TASK, VARIANT, "noop", 1.0).open()
+    episode.reset(0)
+    (phase,) = plan_phases(episode.task, episode.scene, max_expansions=1)  # no chain within one expansion
+    assert (phase.verb, phase.targets) == ("goal", ("block",))
+    assert not phase.holds(episode.state(), episode.scene, episode.initial)
