@@ -24,6 +24,7 @@ from matplotlib.figure import Figure
 
 ALL_REACHED = "(all reached)"
 VERB_ORDER = ("navigate", "pick", "place", "insert", "stack", "lay", "lift", "open", "close", "heat", "chill", "goal")
+PALETTE = [i for i in range(20) if i not in (4, 5)]  # tab20 without its greens: green is every phase reached
 STYLE = {"figure.dpi": 100, "font.size": 9, "axes.grid": True, "grid.alpha": 0.3}
 QUERY = """
 select e.task, e.policy, p.run, p.episode_id, p.phase, p.verb, p.reached, p.time_s
@@ -92,9 +93,9 @@ def plot_first_missed(rows: list[dict[str, Any]], path: Path) -> Path:
         FigureCanvasAgg(fig)
         ax = fig.add_subplot()
         left = [0.0] * len(rows)
-        for k, verb in enumerate(verbs):
+        for verb in verbs:
             shares = [r["first_missed"].get(verb, 0) / max(r["with_phases"], 1) for r in rows][::-1]
-            colour = "#8c8" if verb == ALL_REACHED else colours(k % 20)
+            colour = "#8c8" if verb == ALL_REACHED else colours(PALETTE[_verb_key(verb)[0] % len(PALETTE)])
             ax.barh(range(len(rows)), shares, 0.7, left=left, label=verb, color=colour)
             left = [a + b for a, b in zip(left, shares)]
         ax.set_yticks(range(len(rows)), labels)
