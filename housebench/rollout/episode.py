@@ -14,6 +14,7 @@ from pathlib import Path
 from housebench.policy.base import Policy, PolicyContext
 from housebench.policy.registry import resolve
 from housebench.rollout.env import Episode, Event
+from housebench.rollout.phases import PhaseMonitor, PhaseRecord, cached_phases
 from housebench.state import Action, Observation, SimState
 from housebench.tasks.verdict import Verdict
 
@@ -77,6 +78,7 @@ class EpisodeOutcome:
     final: SimState | None = None  # the state the verdict judged (the last one reached, on a crash)
     policy_class: str = ""  # module:Class the policy's name resolved to
     policy_version: str = ""  # version of the package that ships it
+    phases: list[PhaseRecord] = field(default_factory=list)  # how far it got, judged on the ground truth
 
 
 def context(episode: Episode) -> PolicyContext:
@@ -113,20 +115,25 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
     batch down. The policy's own events land between ``episode_start`` and ``episode_end``."""
     started_at = datetime.now(UTC)
     clock = time.perf_counter()
-    episode, verdict, crash, version, spec = None, None, None, "", None
+    episode, verdict, crash, version, spec, monitor = None, None, None, "", None, None
+    phases: list[PhaseRecord] = []
     early: list[Event] = [(0.0, "episode_start", {"seed": job.seed, "policy": job.policy, "track": job.track})]
     try:
         spec = resolve(job.policy, job.policy_entry)
         policy = spec.make()
         episode = job.open()
         version = episode.backend.version
+        monitor = PhaseMonitor(
+            cached_phases(episode.task, episode.scene, (job.task_file, job.annotations)), episode.scene
+        )
         try:
-            play(episode, policy, job.seed)
+            play(episode, policy, job.seed, on_step=monitor.hook())
         finally:
             close = getattr(policy, "close", None)
             if callable(close):
                 close()  # a remote policy's connection, whatever happened
         verdict = episode.verdict()
+        phases = monitor.finish(episode.state(), episode.time)
     except Exception as err:  # noqa: BLE001 - a crashed episode is a result, not an abort
         crash = f"{type(err).__name__}: {err}"
         t_sim = episode.time if episode else 0.0
@@ -134,6 +141,8 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
             (t_sim, "crash", {"error": crash, "trace": traceback.format_exc(limit=3)})
         )
     sim_s = episode.time if episode else 0.0
+    if crash and monitor is not None and monitor.initial is not None:
+        phases = monitor.stop(sim_s)  # the phases reached before the crash, not judged again
     events = early + (episode.events if episode else [])
     events.append((sim_s, "episode_end", {"success": bool(verdict and verdict.success)}))
     return EpisodeOutcome(
@@ -151,4 +160,5 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
         final=episode.state() if episode else None,
         policy_class=spec.class_path if spec else "",
         policy_version=spec.version if spec else "",
+        phases=phases,
     )

@@ -5,11 +5,14 @@ Actions are one float vector of position targets, laid out as :data:`ACTION_LAYO
 the torso, the base's x, y and yaw (world frame) and the finger gap. Observations are a dict of arrays
 (see :meth:`HousebenchEnv._spaces`); objects and parts in sorted name order (``object_names``,
 ``part_names``). The reward is 1 while the task's goal holds; an episode terminates on success and is
-truncated at the task's horizon; the final verdict is ``info["verdict"]``.
+truncated at the task's horizon; the final verdict is ``info["verdict"]``. ``info["phase"]`` is the current phase
+(:mod:`housebench.rollout.phases`, judged on the ground truth whatever the track), and ``info["phases"]`` the
+episode's phase records at its end.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,7 @@ from housebench.paths import Layout
 from housebench.robot.fetch import ARM_JOINTS, BASE_JOINTS, GRIPPER_OPENING, TORSO_JOINT
 from housebench.robot.model import kinematic_model
 from housebench.rollout.env import Episode
+from housebench.rollout.phases import PhaseMonitor
 from housebench.rollout.plan import RolloutParams
 from housebench.sim.offscreen import use_offscreen_gl
 from housebench.state import Action, Observation
@@ -56,6 +60,7 @@ class HousebenchEnv(gym.Env):
         self.robot_joints: tuple[str, ...] = ()
         self.observation_space, self.action_space = self._spaces()
         self._obs: Observation | None = None
+        self.phases = PhaseMonitor.of(episode.task, episode.scene)  # planned once per env, followed every episode
 
     def _spaces(self) -> tuple[gym.spaces.Dict, gym.spaces.Box]:
         model = kinematic_model()
@@ -120,7 +125,8 @@ class HousebenchEnv(gym.Env):
         super().reset(seed=seed)
         episode_seed = seed if seed is not None else int(self.np_random.integers(2**31 - 1))
         self._obs = self.episode.reset(episode_seed)
-        return self._arrays(self._obs), {"time": self._obs.time, "seed": episode_seed}
+        self.phases.start(self.episode.state(), self._obs.time)
+        return self._arrays(self._obs), {"time": self._obs.time, "seed": episode_seed, "phase": self.phases.info()}
 
     def step(self, action: np.ndarray):
         if self._obs is None:
@@ -138,6 +144,10 @@ class HousebenchEnv(gym.Env):
         info: dict[str, Any] = {"time": self._obs.time, "success": verdict.success, "progress": verdict.progress}
         if terminated or truncated:
             info["verdict"] = verdict.model_dump(mode="json")
+            info["phases"] = [dataclasses.asdict(r) for r in self.phases.finish(self.episode.state(), self._obs.time)]
+        else:
+            self.phases.observe(self.episode.state(), self._obs.time)
+        info["phase"] = self.phases.info()
         return self._arrays(self._obs), float(verdict.success), terminated, truncated, info
 
     def render(self) -> np.ndarray | None:
