@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 PARTITION = "run"
 STATUSES = ("success", "fail", "crash")
 TRACKS = ("state", "vision")
