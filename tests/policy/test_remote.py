@@ -1,0 +1,251 @@
+"""Remote policies against real servers on localhost: ``python -m housebench policy serve`` in its own process gives
+the same verdicts and event rows as the same policy in-process; servers that hang, die, answer garbage or 100 MB end
+their own episode as a one-line crash row and the batch goes on; one server serves two clients at once; a track the
+policy does not accept is refused at the handshake."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import selectors
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from websockets.sync.server import serve as ws_serve
+
+from housebench.policy import wire
+from housebench.policy.remote import RemoteParams, RemotePolicy, RemotePolicyError, check_reachable
+from housebench.rollout.batch import run_batch
+from housebench.rollout.episode import run_episode
+from housebench.rollout.records import records
+from tests.conftest import ROOT, built_job
+
+EXAMPLE_DIR = ROOT / "examples/housebench_example_policy"
+sys.path.insert(0, str(EXAMPLE_DIR))  # the example package, importable in this process as in the servers
+
+from housebench_example_policy import ExampleParams, ExamplePolicy  # noqa: E402
+
+EXAMPLE = "housebench_example_policy:ExamplePolicy"
+PARAMS = {"stop_s": 1.5, "period_s": 0.5}  # short: a few control steps of a real scene
+TASK, VARIANT = "put_fruit_in_container", "v000"
+
+
+def start_server(policy: str, params: dict | None, tmp: Path) -> subprocess.Popen:
+    """``python -m housebench policy serve POLICY --port 0``, started (:func:`wait_ready` waits for it)."""
+    args = [sys.executable, "-m", "housebench", "policy", "serve", policy, "--port", "0"]
+    if params is not None:
+        (tmp / "params.json").write_text(json.dumps(params))
+        args += ["--params", str(tmp / "params.json")]
+    path = os.pathsep.join([str(ROOT), str(EXAMPLE_DIR), os.environ.get("PYTHONPATH", "")])
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": path}, cwd=tmp)
+    return proc
+
+
+def wait_ready(proc: subprocess.Popen, timeout_s: float = 60.0) -> str:
+    """The address the server prints once it listens."""
+    with selectors.DefaultSelector() as sel:
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        if not sel.select(timeout_s):
+            proc.kill()
+            pytest.fail("policy server did not start")
+    line = proc.stdout.readline()
+    assert line.startswith("serving "), line
+    return line.rsplit("ws://", 1)[1].strip()
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory):
+    """Two real servers, started together: the example policy and the scripted one (state track only)."""
+    example = start_server(EXAMPLE, PARAMS, tmp_path_factory.mktemp("example"))
+    scripted = start_server("scripted", None, tmp_path_factory.mktemp("scripted"))
+    try:
+        yield {"example": wait_ready(example), "scripted": wait_ready(scripted)}
+    finally:
+        for proc in (example, scripted):
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+def job(policy: str, entry: dict, seed: int = 0, horizon_s: float = 3.0):
+    return dataclasses.replace(built_job(TASK, VARIANT, policy, horizon_s), seed=seed, policy_entry=entry)
+
+
+IN_PROCESS = {"class": EXAMPLE, **PARAMS}
+
+
+def remote(address: str, **more) -> dict:
+    return {"class": "remote", "address": address, "timeout_s": 10, **more}
+
+
+def rows(outcome) -> tuple[dict, list[dict]]:
+    """The episode row (minus what differs by run: wall time, start, host, class) and the event rows."""
+    tables = records([outcome])
+    episode = {k: v for k, v in tables["episodes"][0].items() if k not in ("wall_s", "started_at", "host")}
+    episode.pop("policy_class", None), episode.pop("policy_version", None)
+    return episode, tables["events"]
+
+
+def test_served_policy_gives_the_same_verdicts_and_events_as_in_process(servers):
+    for seed in (0, 1):
+        local = run_episode(job("example", IN_PROCESS, seed))
+        served = run_episode(job("example", remote(servers["example"]), seed))
+        assert local.crash is None and served.crash is None, (local.crash, served.crash)
+        assert rows(served) == rows(local)
+        kinds = [e[1] for e in served.events]
+        assert kinds[:3] == ["episode_start", "example_start", "example_period"] and "example_stop" in kinds
+        assert served.final == local.final  # bit-identical physics: the same actions, to the last bit
+        assert served.policy_class == "housebench.policy.remote:RemotePolicy"
+
+
+class Hostile:
+    """A fake policy server that shakes hands and answers reset properly, then misbehaves on the second ``act``."""
+
+    def __init__(self, how: str) -> None:
+        self.how, self.stop = how, threading.Event()
+        self.server = ws_serve(self.session, "127.0.0.1", 0, max_size=1 << 24, compression=None)
+        self.address = f"127.0.0.1:{self.server.socket.getsockname()[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def session(self, conn) -> None:
+        welcome = {"type": "welcome", "protocol": wire.PROTOCOL, "housebench": "0", "policy": "hostile"}
+        welcome |= {"class_path": "x:Y", "version": "", "tracks": ["state", "vision"]}
+        conn.recv()
+        conn.send(wire.pack(welcome))
+        conn.recv()
+        conn.send(wire.pack({"type": "ready", "events": []}))
+        acts = 0
+        while True:
+            conn.recv()
+            acts += 1
+            if acts < 2:
+                conn.send(wire.pack({"type": "action", "action": None, "events": []}))
+            elif self.how == "hangs":
+                self.stop.wait()
+                return
+            elif self.how == "dies":
+                conn.socket.shutdown(socket.SHUT_RDWR)  # as a killed process: the peer sees the stream end
+                return
+            elif self.how == "garbage":
+                conn.send(b"\xc1\x00 not msgpack \x1b[2J\n")
+            elif self.how == "lies":
+                lie = {"joints": {"j": float("nan")}, "base": None, "gripper": None, "stop": False}
+                conn.send(wire.pack({"type": "action", "action": lie, "events": []}))
+            elif self.how == "huge":
+                conn.send(bytes(100 << 20))
+                return
+
+    def close(self) -> None:
+        self.stop.set()
+        self.server.shutdown()
+
+
+REASONS = {
+    "hangs": "no answer in 0.5 s",
+    "dies": "connection lost (the server went away without closing)",
+    "garbage": "bad answer: answer: not msgpack",
+    "lies": "bad answer: answer action: action.joints.j: Input should be a finite number",
+    "huge": "connection lost (an answer over max_message_mb = 16)",
+}
+
+
+def test_hostile_servers_crash_their_own_episode_and_the_batch_goes_on():
+    hostile = {how: Hostile(how) for how in REASONS}
+    try:
+        jobs = [job("example", IN_PROCESS, 0, horizon_s=0.5)]
+        for how, server in hostile.items():
+            jobs.append(job(how, remote(server.address, timeout_s=0.5), 0, horizon_s=1.0))
+        jobs.append(job("example", IN_PROCESS, 1, horizon_s=0.5))
+        start = time.monotonic()
+        outcomes = run_batch(jobs, "local", workers=1, progress=False)
+        assert time.monotonic() - start < 30
+    finally:
+        for server in hostile.values():
+            server.close()
+    tables = records(outcomes)
+    episodes = {row["policy"]: row for row in tables["episodes"] if row["policy"] != "example"}
+    assert len(tables["episodes"]) == len(jobs)
+    assert [o.crash for o in (outcomes[0], outcomes[-1])] == [None, None]
+    for how, reason in REASONS.items():
+        crash = episodes[how]["crash_reason"]
+        address = hostile[how].address
+        assert crash == f"RemotePolicyError: remote policy {address}: {reason}" or crash.startswith(
+            f"RemotePolicyError: remote policy {address}: {reason}"
+        ), crash
+        assert "\n" not in crash and "\x1b" not in crash
+    # the good episodes around them keep every event
+    for seed in (0, 1):
+        kinds = [r["kind"] for r in tables["events"] if r["episode_id"].endswith(f"/{seed}/example")]
+        assert kinds[0] == "episode_start" and kinds[-1] == "episode_end" and "example_start" in kinds
+
+
+def test_one_server_serves_two_clients_at_once(servers):
+    """Two clients step the same server from two threads at once; each gets its own fresh policy, so its actions
+    and events are exactly those of the policy in-process on the same observations."""
+    from housebench.state import Observation
+
+    def observation(t: float, pan: float) -> Observation:
+        return Observation(
+            time=t,
+            joints={"robot0:shoulder_pan_joint": pan},
+            joint_velocities={},
+            base=(1.0, 2.0, 0.5),
+            ee_pos=(0.1, 0.2, 0.3),
+            ee_quat=(1.0, 0.0, 0.0, 0.0),
+            gripper_opening=0.05,
+            finger_contacts={},
+            objects={},
+            parts={},
+            temperatures_c={},
+            state=None,
+        )
+
+    def drive(policy, pan: float, out: list, barrier: threading.Barrier | None) -> None:
+        from housebench.policy.base import PolicyContext
+
+        events: list = []
+        policy.reset(
+            PolicyContext(None, None, 0.1, 5.0, lambda kind, **d: events.append((kind, d))), observation(0, pan)
+        )
+        for step in range(1, 25):
+            if barrier is not None:
+                barrier.wait(timeout=10)
+            out.append(policy.act(observation(step * 0.1, pan)))
+        out.append(json.dumps(events, sort_keys=True))
+
+    want = {}
+    for pan in (0.1, -0.4):
+        want[pan] = []
+        drive(ExamplePolicy(ExampleParams(**PARAMS)), pan, want[pan], None)
+    got = {pan: [] for pan in want}
+    barrier = threading.Barrier(2)
+    clients = [RemotePolicy(RemoteParams(address=servers["example"])) for _ in want]
+    threads = [threading.Thread(target=drive, args=(c, pan, got[pan], barrier)) for c, pan in zip(clients, want)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert got == want
+    assert want[0.1] != want[-0.4]
+
+
+def test_handshake_refuses_a_track_the_policy_does_not_accept(servers):
+    with pytest.raises(RemotePolicyError, match="refused: policy 'scripted' .* works on the state track, not 'vision'"):
+        check_reachable({"address": servers["scripted"]}, track="vision")
+    welcome = check_reachable({"address": servers["scripted"]}, track="state")
+    assert (welcome.policy, welcome.tracks) == ("scripted", ("state",))
+
+
+def test_unreachable_server_is_one_line_before_anything_runs():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # bound, not listening: nobody answers
+        with pytest.raises(RemotePolicyError, match=f"^remote policy 127.0.0.1:{port}: cannot connect: "):
+            check_reachable({"address": f"127.0.0.1:{port}", "connect_timeout_s": 2})
+    with pytest.raises(ValueError, match="address"):
+        check_reachable({"address": "127.0.0.1"})
