@@ -40,8 +40,8 @@ def policy() -> None:
 def serve(policy_name: str, host: str, port: int, params_file: Path | None, max_message_mb: float) -> None:
     """Serve POLICY (an import path 'module:Class', a built-in name or an entry point of 'housebench.policies')
     until interrupted; each connection is one episode with a fresh instance of the policy."""
+    from housebench.names import printable
     from housebench.policy.serve import serve as run_server
-    from housebench.policy.wire import one_line_text
 
     params = None
     if params_file is not None:
@@ -59,9 +59,9 @@ def serve(policy_name: str, host: str, port: int, params_file: Path | None, max_
     try:
         run_server(policy_name, host, port, params, max_message_mb=max_message_mb, on_ready=ready)
     except ValueError as err:
-        _fail(one_line_text(str(err)))
+        _fail(printable(str(err)))
     except OSError as err:  # the port is taken, the host is not ours
-        _fail(f"--host/--port {host}:{port}: {one_line_text(err.strerror or str(err))}")
+        _fail(f"--host/--port {host}:{port}: {printable(err.strerror or str(err))}")
 
 
 COMMANDS = [policy]

@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import ClientConnection, connect
 
 from housebench import __version__
+from housebench.names import printable
 from housebench.policy import wire
 from housebench.policy.base import PolicyContext, PolicyParams
 from housebench.state import Action, Observation
@@ -29,7 +30,7 @@ ADDRESS = re.compile(r"^(?P<host>[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\]):(
 def _address(value: str) -> str:
     match = ADDRESS.match(value)
     if not match or not 0 < int(match["port"]) < 65536:
-        raise ValueError(f"'{wire.one_line_text(value, 80)}' is not 'host:port' (e.g. 127.0.0.1:8765)")
+        raise ValueError(f"'{printable(value, 80)}' is not 'host:port' (e.g. 127.0.0.1:8765)")
     return value
 
 
@@ -78,7 +79,7 @@ class Link:
         self.welcome: wire.Welcome = answer
 
     def error(self, what: str) -> RemotePolicyError:
-        return RemotePolicyError(wire.one_line_text(f"{self.where}: {what}"))
+        return RemotePolicyError(printable(f"{self.where}: {what}", 500))
 
     def ask(self, message: dict[str, Any], kinds: dict[str, type[wire.Strict]], timeout_s: float) -> wire.Strict:
         """Send ``message`` and read the answer, one of ``kinds`` or the server's error."""

@@ -11,6 +11,7 @@ connection runs in its own thread (websockets' threaded server), so one server s
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sys
 import traceback
@@ -22,40 +23,9 @@ from websockets.sync.server import ServerConnection
 from websockets.sync.server import serve as ws_serve
 
 from housebench import __version__
+from housebench.names import printable
 from housebench.policy import wire
-
-try:
-    from housebench.policy.registry import PolicySpec, resolve
-except ImportError:  # TEMPORARY until the lead's registry lands on main
-    import importlib
-    from dataclasses import dataclass
-
-    @dataclass(frozen=True)
-    class PolicySpec:  # type: ignore[no-redef]
-        name: str
-        cls: type
-        class_path: str
-        version: str
-        params: dict
-
-        @property
-        def tracks(self):
-            return tuple(getattr(self.cls, "tracks", ("state", "vision")))
-
-        def make(self):
-            return self.cls(self.cls.Params.model_validate(self.params))
-
-    def resolve(name, entry=None):  # type: ignore[no-redef]
-        from housebench.policy.registry import POLICIES
-
-        entry = dict(entry or {})
-        if "class" in entry:
-            path = entry.pop("class")
-            mod, _, attr = path.partition(":")
-            return PolicySpec(name, getattr(importlib.import_module(mod), attr), path, "", entry)
-        cls = POLICIES[name]
-        return PolicySpec(name, cls, f"{cls.__module__}:{cls.__qualname__}", "", entry)
-
+from housebench.policy.registry import PolicySpec, resolve
 
 MB = 1 << 20
 MAX_MESSAGE_MB = 16  # default bound on one message, either way (a 320x240 RGB-D observation is about 0.5 MB)
@@ -65,12 +35,30 @@ IDLE_TIMEOUT_S = 600.0  # a client that stops asking mid-episode is dropped afte
 log = logging.getLogger("housebench.policy.serve")
 
 
+SERVED = "served"  # the name an import path is resolved under (it has no entry in params.yaml)
+
+
 def spec_for(policy: str, params: dict[str, Any] | None = None) -> PolicySpec:
-    """The policy to serve: an import path ``module:Class``, or a name (built-in or entry point); ``params``
-    its own params. A bad one is a one-line ``ValueError``."""
-    if ":" in policy:
-        return resolve(policy.rpartition(":")[2].lower() or "served", {"class": policy, **(params or {})})
-    return resolve(policy, params or None)
+    """The policy to serve: an import path ``module:Class``, or a name (built-in or entry point), with ``params``
+    its own params, checked by making one instance. A bad one is a one-line ``ValueError`` that names the
+    command's own words (``POLICY``, ``params``), not a params.yaml key."""
+    path = ":" in policy
+    name = SERVED if path else policy
+    try:
+        spec = resolve(name, {"class": policy, **(params or {})}) if path else resolve(policy, params or None)
+        spec.make()
+    except ValueError as err:
+        text = str(err)
+        for key, word in (
+            (f"policies.{name}.class", "POLICY"),
+            (f"policies.{name}.", "params: "),
+            (f"policies.{name}", "POLICY"),
+        ):
+            if text.startswith(key):
+                raise ValueError(word + text[len(key) :]) from None
+        raise
+    own = getattr(spec.cls, "name", None)  # the welcome names the class's own name where it has one
+    return dataclasses.replace(spec, name=own) if path and isinstance(own, str) and own else spec
 
 
 class Session:
@@ -149,7 +137,7 @@ class Session:
                 reply = self.handle(wire.unpack(raw, {"reset": wire.Reset, "act": wire.Act}, "request"))
             except Exception as err:  # noqa: BLE001 - the policy's error ends this episode, not the server
                 log.warning("%s: %s", self.conn.remote_address, traceback.format_exc(limit=4))
-                self.send({"type": "error", "reason": wire.one_line_text(f"{type(err).__name__}: {err}")})
+                self.send({"type": "error", "reason": printable(f"{type(err).__name__}: {err}")})
                 return
             self.send(reply)
 
@@ -159,7 +147,7 @@ def handler(spec: PolicySpec) -> Callable[[ServerConnection], None]:
         try:
             Session(spec, conn).run()
         except (ConnectionClosed, TimeoutError, wire.WireError) as err:
-            log.warning("%s: %s", conn.remote_address, wire.one_line_text(f"{type(err).__name__}: {err}"))
+            log.warning("%s: %s", conn.remote_address, printable(f"{type(err).__name__}: {err}"))
 
     return session
 
@@ -174,8 +162,7 @@ def serve(
 ) -> None:
     """Serve ``policy`` (import path or name, with its ``params``) on ``host:port`` until interrupted;
     ``on_ready(host, port)`` once listening (port 0 picks a free port)."""
-    spec = spec_for(policy, params)
-    spec.make()  # bad params fail here, before any client connects
+    spec = spec_for(policy, params)  # a bad policy or params fail here, before any client connects
     with ws_serve(
         handler(spec),
         host,

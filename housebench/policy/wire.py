@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from housebench.annotations.schema import SceneAnnotations
 from housebench.jsonfile import one_line
+from housebench.names import printable
 from housebench.numbers import Finite, Seconds
 from housebench.policy.base import PolicyContext
 from housebench.state import Action, ObjectState, Observation, SimState
@@ -41,13 +42,6 @@ Vec3f = tuple[Finite, Finite, Finite]
 
 class WireError(ValueError):
     """A message that is not what the protocol says; one line naming the field."""
-
-
-def one_line_text(text: str, limit: int = 500) -> str:
-    """``text`` on one line, control characters escaped, at most ``limit`` characters: safe to echo
-    from a peer into an error line."""
-    escaped = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    return escaped if len(escaped) <= limit else escaped[: limit - 3] + "..."
 
 
 class Strict(BaseModel):
@@ -185,17 +179,17 @@ def unpack(data: bytes | str, kinds: dict[str, type[Strict]], what: str) -> Stri
     try:
         raw = msgpack.unpackb(data, raw=False, use_list=False, strict_map_key=True)
     except Exception as err:  # noqa: BLE001 - msgpack raises several types on bad bytes; all mean one thing
-        raise WireError(f"{what}: not msgpack ({type(err).__name__}: {one_line_text(str(err), 120)})") from None
+        raise WireError(f"{what}: not msgpack ({type(err).__name__}: {printable(str(err), 120)})") from None
     if not isinstance(raw, dict):
         raise WireError(f"{what}: a msgpack {type(raw).__name__}, not a map")
     kind = raw.get("type")
     if kind not in kinds:
-        shown = one_line_text(repr(kind), 60)
+        shown = printable(repr(kind), 60)
         raise WireError(f"{what}: type: {shown} is not one of {', '.join(kinds)}")
     try:
         return kinds[kind].model_validate(raw)
     except ValidationError as err:
-        raise WireError(one_line_text(one_line(f"{what} {kind}", err))) from None
+        raise WireError(printable(one_line(f"{what} {kind}", err), 500)) from None
 
 
 # ---- models <-> wire: encoding gives plain data (msgpack packs it; the receiver validates it) -----------
@@ -234,7 +228,7 @@ def encode_observation(obs: Observation) -> dict[str, Any]:
         "temperatures_c": _floats(obs.temperatures_c),
         "state": None if state is None else state.model_dump_json(),
         "images": {k: encode_image(v) for k, v in obs.images.items()},
-        "instruction": getattr(obs, "instruction", ""),
+        "instruction": obs.instruction,
     }
 
 
@@ -248,24 +242,23 @@ def decode_observation(wire: ObservationWire, what: str = "observation") -> Obse
         try:
             state = SimState.model_validate_json(wire.state)
         except ValidationError as err:
-            raise WireError(one_line_text(one_line(f"{what}.state", err))) from None
-    values = {
-        "time": wire.time,
-        "joints": dict(wire.joints),
-        "joint_velocities": dict(wire.joint_velocities),
-        "base": wire.base,
-        "ee_pos": wire.ee_pos,
-        "ee_quat": wire.ee_quat,
-        "gripper_opening": wire.gripper_opening,
-        "finger_contacts": dict(wire.finger_contacts),
-        "objects": dict(wire.objects),
-        "parts": dict(wire.parts),
-        "temperatures_c": dict(wire.temperatures_c),
-        "state": state,
-        "images": {k: v.array() for k, v in wire.images.items()},
-        "instruction": wire.instruction,
-    }
-    return Observation(**{k: values[k] for k in OBSERVATION_FIELDS})
+            raise WireError(printable(one_line(f"{what}.state", err))) from None
+    return Observation(
+        time=wire.time,
+        joints=dict(wire.joints),
+        joint_velocities=dict(wire.joint_velocities),
+        base=wire.base,
+        ee_pos=wire.ee_pos,
+        ee_quat=wire.ee_quat,
+        gripper_opening=wire.gripper_opening,
+        finger_contacts=dict(wire.finger_contacts),
+        objects=dict(wire.objects),
+        parts=dict(wire.parts),
+        temperatures_c=dict(wire.temperatures_c),
+        state=state,
+        images={k: v.array() for k, v in wire.images.items()},
+        instruction=wire.instruction,
+    )
 
 
 def encode_action(action: Action | None) -> dict[str, Any] | None:
@@ -288,8 +281,8 @@ def decode_action(wire: ActionWire | None) -> Action | None:
 def encode_context(ctx: PolicyContext) -> dict[str, Any]:
     task, scene = ctx.task, ctx.scene
     return {
-        "track": getattr(ctx, "track", "state"),
-        "instruction": getattr(ctx, "instruction", ""),
+        "track": ctx.track,
+        "instruction": ctx.instruction,
         "control_dt": float(ctx.control_dt),
         "horizon_s": float(ctx.horizon_s),
         "task": None if task is None else task.model_dump_json(),
@@ -305,17 +298,16 @@ def decode_context(wire: ContextWire, log: Any) -> PolicyContext:
         try:
             models[key] = None if text is None else model.model_validate_json(text)
         except ValidationError as err:
-            raise WireError(one_line_text(one_line(f"context.{key}", err))) from None
-    values = {
-        "task": models["task"],
-        "scene": models["scene"],
-        "control_dt": wire.control_dt,
-        "horizon_s": wire.horizon_s,
-        "log": log,
-        "track": wire.track,
-        "instruction": wire.instruction,
-    }
-    return PolicyContext(**{f.name: values[f.name] for f in dataclasses.fields(PolicyContext)})
+            raise WireError(printable(one_line(f"context.{key}", err))) from None
+    return PolicyContext(
+        models["task"],
+        models["scene"],
+        wire.control_dt,
+        wire.horizon_s,
+        log,
+        track=wire.track,
+        instruction=wire.instruction,
+    )
 
 
 def encode_events(events: list[tuple[str, dict]]) -> list[dict[str, Any]]:

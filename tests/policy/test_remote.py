@@ -212,7 +212,7 @@ def test_one_server_serves_two_clients_at_once(servers):
         policy.reset(
             PolicyContext(None, None, 0.1, 5.0, lambda kind, **d: events.append((kind, d))), observation(0, pan)
         )
-        for step in range(1, 25):
+        for step in range(1, 16):  # the last at 1.5 s: stop_s, where the policy stops and the link closes
             if barrier is not None:
                 barrier.wait(timeout=10)
             out.append(policy.act(observation(step * 0.1, pan)))
