@@ -5,6 +5,7 @@ policy does not accept is refused at the handshake."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -13,10 +14,10 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.server import serve as ws_serve
 
 from housebench.policy import wire
@@ -59,21 +60,30 @@ def wait_ready(proc: subprocess.Popen, timeout_s: float = 60.0) -> str:
     return line.rsplit("ws://", 1)[1].strip()
 
 
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory):
-    """Two real servers, started together: the example policy and the scripted one (state track only)."""
-    example = start_server(EXAMPLE, PARAMS, tmp_path_factory.mktemp("example"))
-    scripted = start_server("scripted", None, tmp_path_factory.mktemp("scripted"))
+@pytest.fixture(scope="module", autouse=True)
+def booting(tmp_path_factory):
+    """Two real servers, started as the module starts (they boot while the tests that need none run): the example
+    policy and the scripted one (state track only)."""
+    procs = {
+        "example": start_server(EXAMPLE, PARAMS, tmp_path_factory.mktemp("example")),
+        "scripted": start_server("scripted", None, tmp_path_factory.mktemp("scripted")),
+    }
     try:
-        yield {"example": wait_ready(example), "scripted": wait_ready(scripted)}
+        yield procs
     finally:
-        for proc in (example, scripted):
+        for proc in procs.values():
             proc.terminate()
             proc.wait(timeout=10)
 
 
-def job(policy: str, entry: dict, seed: int = 0, horizon_s: float = 3.0):
-    return dataclasses.replace(built_job(TASK, VARIANT, policy, horizon_s), seed=seed, policy_entry=entry)
+@pytest.fixture(scope="module")
+def servers(booting):
+    """The servers' addresses, once they listen."""
+    return {name: wait_ready(proc) for name, proc in booting.items()}
+
+
+def job(policy: str, entry: dict, seed: int = 0, horizon_s: float = 3.0, track: str = "state"):
+    return dataclasses.replace(built_job(TASK, VARIANT, policy, horizon_s), seed=seed, policy_entry=entry, track=track)
 
 
 IN_PROCESS = {"class": EXAMPLE, **PARAMS}
@@ -91,18 +101,6 @@ def rows(outcome) -> tuple[dict, list[dict]]:
     return episode, tables["events"]
 
 
-def test_served_policy_gives_the_same_verdicts_and_events_as_in_process(servers):
-    for seed in (0, 1):
-        local = run_episode(job("example", IN_PROCESS, seed))
-        served = run_episode(job("example", remote(servers["example"]), seed))
-        assert local.crash is None and served.crash is None, (local.crash, served.crash)
-        assert rows(served) == rows(local)
-        kinds = [e[1] for e in served.events]
-        assert kinds[:3] == ["episode_start", "example_start", "example_period"] and "example_stop" in kinds
-        assert served.final == local.final  # bit-identical physics: the same actions, to the last bit
-        assert served.policy_class == "housebench.policy.remote:RemotePolicy"
-
-
 class Hostile:
     """A fake policy server that shakes hands and answers reset properly, then misbehaves on the second ``act``."""
 
@@ -113,6 +111,10 @@ class Hostile:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def session(self, conn) -> None:
+        with contextlib.suppress(ConnectionClosed):  # the client hangs up once it has had enough
+            self.misbehave(conn)
+
+    def misbehave(self, conn) -> None:
         welcome = {"type": "welcome", "protocol": wire.PROTOCOL, "housebench": "0", "policy": "hostile"}
         welcome |= {"class_path": "x:Y", "version": "", "tracks": ["state", "vision"]}
         conn.recv()
@@ -161,9 +163,7 @@ def test_hostile_servers_crash_their_own_episode_and_the_batch_goes_on():
         for how, server in hostile.items():
             jobs.append(job(how, remote(server.address, timeout_s=0.5), 0, horizon_s=1.0))
         jobs.append(job("example", IN_PROCESS, 1, horizon_s=0.5))
-        start = time.monotonic()
         outcomes = run_batch(jobs, "local", workers=1, progress=False)
-        assert time.monotonic() - start < 30
     finally:
         for server in hostile.values():
             server.close()
@@ -172,7 +172,9 @@ def test_hostile_servers_crash_their_own_episode_and_the_batch_goes_on():
     assert len(tables["episodes"]) == len(jobs)
     assert [o.crash for o in (outcomes[0], outcomes[-1])] == [None, None]
     for how, reason in REASONS.items():
-        crash = episodes[how]["crash_reason"]
+        assert episodes[how]["status"] == "crash"
+        assert episodes[how]["sim_s"] == pytest.approx(0.1)  # ended at the second act, where it misbehaved
+        crash = episodes[how]["failure_reason"]
         address = hostile[how].address
         assert crash == f"RemotePolicyError: remote policy {address}: {reason}" or crash.startswith(
             f"RemotePolicyError: remote policy {address}: {reason}"
@@ -182,6 +184,28 @@ def test_hostile_servers_crash_their_own_episode_and_the_batch_goes_on():
     for seed in (0, 1):
         kinds = [r["kind"] for r in tables["events"] if r["episode_id"].endswith(f"/{seed}/example")]
         assert kinds[0] == "episode_start" and kinds[-1] == "episode_end" and "example_start" in kinds
+
+
+def test_unreachable_server_is_one_line_before_anything_runs():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # bound, not listening: nobody answers
+        with pytest.raises(RemotePolicyError, match=f"^remote policy 127.0.0.1:{port}: cannot connect: "):
+            check_reachable({"address": f"127.0.0.1:{port}", "connect_timeout_s": 2})
+    with pytest.raises(ValueError, match="address"):
+        check_reachable({"address": "127.0.0.1"})
+
+
+def test_served_policy_gives_the_same_verdicts_and_events_as_in_process(servers):
+    for seed, track in ((0, "state"), (1, "vision")):  # vision: head RGB-D images through the wire
+        local = run_episode(job("example", IN_PROCESS, seed, track=track))
+        served = run_episode(job("example", remote(servers["example"]), seed, track=track))
+        assert local.crash is None and served.crash is None, (local.crash, served.crash)
+        assert rows(served) == rows(local)
+        kinds = [e[1] for e in served.events]
+        assert kinds[:3] == ["episode_start", "example_start", "example_period"] and "example_stop" in kinds
+        assert served.final == local.final  # bit-identical physics: the same actions, to the last bit
+        assert served.policy_class == "housebench.policy.remote:RemotePolicy"
 
 
 def test_one_server_serves_two_clients_at_once(servers):
@@ -239,13 +263,3 @@ def test_handshake_refuses_a_track_the_policy_does_not_accept(servers):
         check_reachable({"address": servers["scripted"]}, track="vision")
     welcome = check_reachable({"address": servers["scripted"]}, track="state")
     assert (welcome.policy, welcome.tracks) == ("scripted", ("state",))
-
-
-def test_unreachable_server_is_one_line_before_anything_runs():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]  # bound, not listening: nobody answers
-        with pytest.raises(RemotePolicyError, match=f"^remote policy 127.0.0.1:{port}: cannot connect: "):
-            check_reachable({"address": f"127.0.0.1:{port}", "connect_timeout_s": 2})
-    with pytest.raises(ValueError, match="address"):
-        check_reachable({"address": "127.0.0.1"})
