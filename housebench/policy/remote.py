@@ -13,11 +13,12 @@ import re
 import weakref
 from typing import Annotated, Any, ClassVar
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, ValidationError
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import ClientConnection, connect
 
 from housebench import __version__
+from housebench.jsonfile import one_line
 from housebench.names import printable
 from housebench.policy import wire
 from housebench.policy.base import PolicyContext, PolicyParams
@@ -161,7 +162,10 @@ def check_reachable(params: dict[str, Any] | RemoteParams, track: str = "state")
     """Connect, shake hands and disconnect: the server's welcome, or a one-line :class:`RemotePolicyError` (the
     rollout calls this before it touches any output, so a configuration that cannot run fails first)."""
     if not isinstance(params, RemoteParams):
-        params = RemoteParams.model_validate(params)
+        try:
+            params = RemoteParams.model_validate(params)
+        except ValidationError as err:
+            raise ValueError(printable(one_line("remote policy", err), 500)) from None
     blank = Observation(
         time=0.0,
         joints={},

@@ -126,8 +126,12 @@ class Session:
         raise wire.WireError(f"unexpected message '{message.type}' after the handshake")
 
     def run(self) -> None:
-        if not self.handshake():
-            return
+        try:
+            if not self.handshake():
+                return
+        except wire.WireError as err:  # a client that does not speak the protocol hears why, then is dropped
+            self.send({"type": "error", "reason": str(err)})
+            raise
         while True:
             try:
                 raw = self.conn.recv(timeout=IDLE_TIMEOUT_S)

@@ -9,6 +9,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import queue
 import selectors
 import socket
 import subprocess
@@ -18,10 +19,13 @@ from pathlib import Path
 
 import pytest
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 from websockets.sync.server import serve as ws_serve
 
 from housebench.policy import wire
+from housebench.policy.base import PolicyParams
 from housebench.policy.remote import RemoteParams, RemotePolicy, RemotePolicyError, check_reachable
+from housebench.policy.serve import serve
 from housebench.rollout.batch import run_batch
 from housebench.rollout.episode import run_episode
 from housebench.rollout.records import records
@@ -106,6 +110,7 @@ class Hostile:
 
     def __init__(self, how: str) -> None:
         self.how, self.stop = how, threading.Event()
+        self.huge = bytes(100 << 20) if how == "huge" else b""
         self.server = ws_serve(self.session, "127.0.0.1", 0, max_size=1 << 24, compression=None)
         self.address = f"127.0.0.1:{self.server.socket.getsockname()[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -139,7 +144,7 @@ class Hostile:
                 lie = {"joints": {"j": float("nan")}, "base": None, "gripper": None, "stop": False}
                 conn.send(wire.pack({"type": "action", "action": lie, "events": []}))
             elif self.how == "huge":
-                conn.send(bytes(100 << 20))
+                conn.send(self.huge)
                 return
 
     def close(self) -> None:
@@ -161,7 +166,8 @@ def test_hostile_servers_crash_their_own_episode_and_the_batch_goes_on():
     try:
         jobs = [job("example", IN_PROCESS, 0, horizon_s=0.5)]
         for how, server in hostile.items():
-            jobs.append(job(how, remote(server.address, timeout_s=0.5), 0, horizon_s=1.0))
+            # only the hang waits for the step's timeout; the others fail by what they send, however slow the machine
+            jobs.append(job(how, remote(server.address, timeout_s=0.5 if how == "hangs" else 30), 0, horizon_s=1.0))
         jobs.append(job("example", IN_PROCESS, 1, horizon_s=0.5))
         outcomes = run_batch(jobs, "local", workers=1, progress=False)
     finally:
@@ -192,8 +198,49 @@ def test_unreachable_server_is_one_line_before_anything_runs():
         port = sock.getsockname()[1]  # bound, not listening: nobody answers
         with pytest.raises(RemotePolicyError, match=f"^remote policy 127.0.0.1:{port}: cannot connect: "):
             check_reachable({"address": f"127.0.0.1:{port}", "connect_timeout_s": 2})
-    with pytest.raises(ValueError, match="address"):
+    with pytest.raises(ValueError, match=r"^remote policy: address: '127.0.0.1' is not 'host:port'"):
         check_reachable({"address": "127.0.0.1"})
+    with pytest.raises(ValueError, match=r"^remote policy: timeout_s: Input should be less than or equal to 600"):
+        check_reachable({"address": "127.0.0.1:1", "timeout_s": 1e9})
+
+
+class Failing:
+    """A policy that fails on its third ``act`` with a two-line message (served in-thread below)."""
+
+    name = "failing"
+    Params = PolicyParams
+
+    def __init__(self, params) -> None:
+        self.acts = 0
+
+    def reset(self, ctx, obs) -> None:
+        ctx.log("failing_start", t=obs.time)
+
+    def act(self, obs):
+        self.acts += 1
+        if self.acts == 3:
+            raise RuntimeError("boom\nsecond line \x1b[2J")
+
+
+def test_a_policy_that_raises_on_the_server_is_a_crash_row_and_the_server_serves_on():
+    ready = queue.Queue()
+    thread = threading.Thread(
+        target=serve, args=(f"{__name__}:Failing", "127.0.0.1", 0), kwargs={"on_ready": lambda h, p: ready.put(p)}
+    )
+    thread.daemon = True  # serve_forever: ends with the test process
+    thread.start()
+    address = f"127.0.0.1:{ready.get(timeout=30)}"
+    with connect(f"ws://{address}") as conn:  # a client that sends junk: an error answer, the server lives on
+        conn.send(b"\xc1 junk")
+        assert wire.unpack(conn.recv(timeout=10), wire.SERVER_MESSAGES, "answer").reason.startswith(
+            "hello: not msgpack"
+        )
+    for _ in range(2):
+        outcome = run_episode(job("failing", remote(address), horizon_s=1.0))
+        assert outcome.crash == f"RemotePolicyError: remote policy {address}: the policy failed: RuntimeError: " + (
+            "boom\\nsecond line \\x1b[2J"
+        )
+        assert [e[1] for e in outcome.events] == ["episode_start", "failing_start", "crash", "episode_end"]
 
 
 def test_served_policy_gives_the_same_verdicts_and_events_as_in_process(servers):
