@@ -126,11 +126,13 @@ class RemotePolicy:
         self.params = params
         self.link: Link | None = None
         self.ctx: PolicyContext | None = None
+        self.served: wire.Welcome | None = None  # what the server said it serves (policy, class_path, version)
 
     def reset(self, ctx: PolicyContext, obs: Observation) -> None:
         self.close()  # a fresh connection every episode
         self.ctx = ctx
-        self.link = Link(self.params, getattr(ctx, "track", "state"), obs)
+        self.link = Link(self.params, ctx.track, obs)
+        self.served = self.link.welcome
         message = {"type": "reset", "context": wire.encode_context(ctx), "observation": wire.encode_observation(obs)}
         ready = self.link.ask(message, {"ready": wire.Ready}, self.params.timeout_s)
         self._log(ready.events)
