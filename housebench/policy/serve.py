@@ -138,12 +138,13 @@ class Session:
             except ConnectionClosed:
                 return  # the episode is over (or the worker is gone): nothing to answer
             try:
-                reply = self.handle(wire.unpack(raw, {"reset": wire.Reset, "act": wire.Act}, "request"))
+                # packed here too: an event detail msgpack cannot carry is the policy's error, answered as one
+                reply = wire.pack(self.handle(wire.unpack(raw, {"reset": wire.Reset, "act": wire.Act}, "request")))
             except Exception as err:  # noqa: BLE001 - the policy's error ends this episode, not the server
                 log.warning("%s: %s", self.conn.remote_address, traceback.format_exc(limit=4))
                 self.send({"type": "error", "reason": printable(f"{type(err).__name__}: {err}")})
                 return
-            self.send(reply)
+            self.conn.send(reply)
 
 
 def handler(spec: PolicySpec) -> Callable[[ServerConnection], None]:
