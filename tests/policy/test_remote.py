@@ -305,6 +305,22 @@ def test_one_server_serves_two_clients_at_once(servers):
     assert [(c.served.policy, c.served.class_path, c.link) for c in clients] == [("example", EXAMPLE, None)] * 2
 
 
+def test_one_remote_policy_opens_a_fresh_connection_each_episode(servers):
+    from housebench.policy.base import PolicyContext
+    from housebench.state import Observation
+
+    obs = Observation(0.0, {}, {}, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0), 0.0, {}, {}, {}, {}, None)
+    policy, links = RemotePolicy(RemoteParams(address=servers["example"])), []
+    for _ in range(2):
+        events = []
+        policy.reset(PolicyContext(None, None, 0.1, 5.0, lambda kind, _into=events, **d: _into.append(kind)), obs)
+        links.append(policy.link)
+        assert policy.act(obs) is not None and events == ["example_start", "example_period"]  # a fresh instance
+    assert links[0] is not links[1] and links[0].conn.state.name == "CLOSED"
+    policy.close()
+    assert policy.link is None and links[1].conn.state.name == "CLOSED"
+
+
 def test_handshake_refuses_a_track_the_policy_does_not_accept(servers):
     with pytest.raises(RemotePolicyError, match="refused: policy 'scripted' .* works on the state track, not 'vision'"):
         check_reachable({"address": servers["scripted"]}, track="vision")
