@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from housebench.policy.base import Policy, PolicyContext
-from housebench.policy.registry import resolve
+from housebench.policy.registry import REMOTE_PREFIX, PolicySpec, resolve
 from housebench.rollout.env import Episode, Event
 from housebench.rollout.phases import PhaseMonitor, PhaseRecord, cached_phases
 from housebench.state import Action, Observation, SimState
@@ -110,16 +110,26 @@ def play(episode: Episode, policy: Policy, seed: int, on_step: StepHook | None =
     return obs
 
 
+def served(spec: PolicySpec, policy: Policy) -> tuple[str, str]:
+    """The class path and version a row records: a policy server's own (``remote:<module:Class>``, its package's
+    version, as its handshake said) once it answered, else the resolved class's."""
+    welcome = getattr(policy, "served", None)
+    if welcome is None:
+        return spec.class_path, spec.version
+    return f"{REMOTE_PREFIX}{welcome.class_path}", welcome.version
+
+
 def run_episode(job: EpisodeJob) -> EpisodeOutcome:
     """Run one episode of ``job.policy``; any exception becomes a ``crash`` outcome instead of taking the
     batch down. The policy's own events land between ``episode_start`` and ``episode_end``."""
     started_at = datetime.now(UTC)
     clock = time.perf_counter()
-    episode, verdict, crash, version, spec, monitor = None, None, None, "", None, None
+    episode, verdict, crash, version, provenance, monitor = None, None, None, "", ("", ""), None
     phases: list[PhaseRecord] = []
     early: list[Event] = [(0.0, "episode_start", {"seed": job.seed, "policy": job.policy, "track": job.track})]
     try:
         spec = resolve(job.policy, job.policy_entry)
+        provenance = (spec.class_path, spec.version)
         policy = spec.make()
         episode = job.open()
         version = episode.backend.version
@@ -132,6 +142,7 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
             close = getattr(policy, "close", None)
             if callable(close):
                 close()  # a remote policy's connection, whatever happened
+            provenance = served(spec, policy)
         verdict = episode.verdict()
         phases = monitor.finish(episode.state(), episode.time)
     except Exception as err:  # noqa: BLE001 - a crashed episode is a result, not an abort
@@ -158,7 +169,7 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
         events=events,
         initial=episode.initial if episode else None,
         final=episode.state() if episode else None,
-        policy_class=spec.class_path if spec else "",
-        policy_version=spec.version if spec else "",
+        policy_class=provenance[0],
+        policy_version=provenance[1],
         phases=phases,
     )

@@ -149,11 +149,9 @@ def test_interval_bar_is_drawn_to_scale():
     assert "95% CI 20.0% – 60.0%" in svg
 
 
-def test_policy_kind_and_the_registrys_remote_class():
-    from housebench.policy.registry import REMOTE_CLASS as REGISTRY_REMOTE
-
-    assert REMOTE_CLASS == REGISTRY_REMOTE
-    assert policy_kind(REMOTE_CLASS) == "remote"
+def test_policy_kind_reads_the_class_path():
+    assert policy_kind(REMOTE_CLASS) == "remote"  # a server that never answered
+    assert policy_kind("remote:my_pkg.policies:MyPolicy") == "remote"  # as its server named its class
     assert policy_kind("housebench.policy.base:NoopPolicy") == "built-in"
     assert policy_kind(IMPORTED) == "imported"
 
