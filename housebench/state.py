@@ -71,8 +71,9 @@ class Observation:
     objects: dict[str, ObjectState]
     parts: dict[str, float]
     temperatures_c: dict[str, float]
-    state: SimState
+    state: SimState | None
     images: dict[str, np.ndarray] = field(default_factory=dict)
+    instruction: str = ""
 
     def holding(self, obj: str) -> bool:
         """Whether both fingers touch ``obj``."""
