@@ -2,15 +2,20 @@
 behind a socket) run through the same physics, thermal model and evaluator as the benchmark.
 
 Actions are one float vector of position targets, laid out as :data:`ACTION_LAYOUT`: the seven arm joints,
-the torso, the base's x, y and yaw (world frame) and the finger gap. Observations are a dict of arrays
-(see :meth:`HousebenchEnv._spaces`); objects and parts in sorted name order (``object_names``,
-``part_names``). The reward is 1 while the task's goal holds; an episode terminates on success and is
-truncated at the task's horizon; the final verdict is ``info["verdict"]``.
+the torso, the base's x, y and yaw (world frame) and the finger gap. Observations are a dict of arrays and
+the instruction (see :meth:`HousebenchEnv._spaces`), per observation track (:mod:`housebench.rollout.tracks`):
+both carry the robot's proprioception, whether each finger touches something (``finger_contacts``, left and
+right) and the instruction (a ``Text`` entry); ``state`` adds every object (sorted by name:
+``object_names``), part (``part_names``) and temperature, and the images of the cameras asked for;
+``vision`` adds the head camera's ``head_rgb`` and ``head_depth`` and nothing about props or parts. The
+reward is 1 while the task's goal holds; an episode terminates on success and is truncated at the task's
+horizon; the final verdict is ``info["verdict"]``.
 """
 
 from __future__ import annotations
 
 import math
+import string
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +28,16 @@ from housebench.robot.fetch import ARM_JOINTS, BASE_JOINTS, GRIPPER_OPENING, TOR
 from housebench.robot.model import kinematic_model
 from housebench.rollout.env import Episode
 from housebench.rollout.plan import RolloutParams
+from housebench.rollout.tracks import DEFAULT_IMAGE_SIZE, VISION_CAMERAS
 from housebench.sim.offscreen import use_offscreen_gl
-from housebench.state import Action, Observation
+from housebench.state import FINGERS, Action, Observation
 
 ACTION_LAYOUT = (*ARM_JOINTS, TORSO_JOINT, *BASE_JOINTS, "gripper")
 _F64 = np.float64
+# The instruction's Text space: printable ASCII (Text's default charset has no space or punctuation), at most
+# this long; a task whose instruction does not fit is refused when its env is made.
+INSTRUCTION_CHARSET = string.ascii_letters + string.digits + string.punctuation + " "
+INSTRUCTION_MAX = 256
 
 
 def _joint_bounds(names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -51,8 +61,16 @@ class HousebenchEnv(gym.Env):
         self.episode, self.render_mode, self.render_size = episode, render_mode, tuple(render_size)
         if render_mode is not None or episode.cameras:
             use_offscreen_gl()
-        self.object_names = sorted(episode.scene.objects)
-        self.part_names = sorted(p.name for p in episode.scene.house.articulated)
+        self.track, self.task, self.variant = episode.track, episode.task.task, episode.task.variant
+        privileged = self.track == "state"
+        self.object_names = sorted(episode.scene.objects) if privileged else []
+        self.part_names = sorted(p.name for p in episode.scene.house.articulated) if privileged else []
+        self.image_cameras = episode.cameras if privileged else VISION_CAMERAS
+        instruction = episode.task.instruction
+        if len(instruction) > INSTRUCTION_MAX or not set(instruction) <= set(INSTRUCTION_CHARSET):
+            raise ValueError(
+                f"{episode.name}: instruction: longer than {INSTRUCTION_MAX} or not printable ASCII: {instruction!r}"
+            )
         self.robot_joints: tuple[str, ...] = ()
         self.observation_space, self.action_space = self._spaces()
         self._obs: Observation | None = None
@@ -78,17 +96,16 @@ class HousebenchEnv(gym.Env):
             "ee_pos": box(3),
             "ee_quat": box(4),
             "gripper_opening": box(1),
-            "objects": box(len(self.object_names), 13),  # pos, quat (w, x, y, z), linvel, angvel
-            "parts": box(len(self.part_names)),
-            "temperatures_c": box(len(self.object_names)),
-            **{
-                f"{cam}_rgb": gym.spaces.Box(0, 255, (height, width, 3), dtype=np.uint8) for cam in self.episode.cameras
-            },
-            **{
-                f"{cam}_depth": gym.spaces.Box(0.0, np.inf, (height, width), dtype=np.float32)
-                for cam in self.episode.cameras
-            },
+            "finger_contacts": gym.spaces.MultiBinary(len(FINGERS)),  # left, right: touching anything
+            "instruction": gym.spaces.Text(INSTRUCTION_MAX, min_length=1, charset=INSTRUCTION_CHARSET),
         }
+        if self.track == "state":
+            spaces["objects"] = box(len(self.object_names), 13)  # pos, quat (w, x, y, z), linvel, angvel
+            spaces["parts"] = box(len(self.part_names))
+            spaces["temperatures_c"] = box(len(self.object_names))
+        for cam in self.image_cameras:
+            spaces[f"{cam}_rgb"] = gym.spaces.Box(0, 255, (height, width, 3), dtype=np.uint8)
+            spaces[f"{cam}_depth"] = gym.spaces.Box(0.0, np.inf, (height, width), dtype=np.float32)
         return gym.spaces.Dict(spaces), action
 
     def _arrays(self, obs: Observation) -> dict[str, np.ndarray]:
@@ -107,11 +124,14 @@ class HousebenchEnv(gym.Env):
             "ee_pos": np.array(obs.ee_pos, dtype=_F64),
             "ee_quat": np.array(obs.ee_quat, dtype=_F64),
             "gripper_opening": np.array([obs.gripper_opening], dtype=_F64),
-            "objects": objects(),
-            "parts": np.array([obs.parts.get(p, 0.0) for p in self.part_names], dtype=_F64),
-            "temperatures_c": np.array([obs.temperatures_c.get(n, np.nan) for n in self.object_names], dtype=_F64),
+            "finger_contacts": np.array([bool(obs.finger_contacts.get(f)) for f in FINGERS], dtype=np.int8),
+            "instruction": obs.instruction,
         }
-        for cam in self.episode.cameras:
+        if self.track == "state":
+            out["objects"] = objects()
+            out["parts"] = np.array([obs.parts.get(p, 0.0) for p in self.part_names], dtype=_F64)
+            out["temperatures_c"] = np.array([obs.temperatures_c.get(n, np.nan) for n in self.object_names], _F64)
+        for cam in self.image_cameras:
             out[f"{cam}_rgb"] = obs.images[f"{cam}/rgb"]
             out[f"{cam}_depth"] = obs.images[f"{cam}/depth"].astype(np.float32)
         return out
@@ -161,11 +181,14 @@ def make_env(
     pose_noise_m: float = 0.002,
     cameras: tuple[str, ...] = (),
     render_mode: str | None = "rgb_array",
+    track: str = "state",
+    image_size: tuple[int, int] = DEFAULT_IMAGE_SIZE,
 ) -> HousebenchEnv:
-    """The settled scene ``<task>/<variant>`` of the DVC layout under ``root`` as a Gymnasium env; the
+    """The settled scene ``<task>/<variant>`` of the DVC layout under ``root`` as a Gymnasium env on
+    observation ``track`` (``state`` or ``vision``; images at ``image_size``, width and height); the
     horizon defaults to the task's own, else ``rollout.horizon_s`` of ``root``'s params.yaml."""
     layout = Layout(root=Path(root))
-    if cameras or render_mode:
+    if cameras or render_mode or track == "vision":
         use_offscreen_gl()
     episode = Episode(
         layout.settled_scene(task, variant),
@@ -177,5 +200,7 @@ def make_env(
         default_horizon_s=load_section("rollout", RolloutParams, layout.at(PARAMS)).horizon_s,
         pose_noise_m=pose_noise_m,
         cameras=tuple(cameras),
+        image_size=tuple(image_size),
+        track=track,
     )
     return HousebenchEnv(episode, render_mode=render_mode)
