@@ -71,9 +71,8 @@ class Observation:
     objects: dict[str, ObjectState]
     parts: dict[str, float]
     temperatures_c: dict[str, float]
-    state: SimState | None
+    state: SimState
     images: dict[str, np.ndarray] = field(default_factory=dict)
-    instruction: str = ""
 
     def holding(self, obj: str) -> bool:
         """Whether both fingers touch ``obj``."""
