@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 
+from housebench.policy.base import TRACKS
 from housebench.state import FINGERS, Observation
 
-TRACKS = ("state", "vision")
+__all__ = ["DEFAULT_IMAGE_SIZE", "TOUCH", "TRACKS", "VISION_CAMERAS", "cameras_for", "check_track", "view"]
 DEFAULT_IMAGE_SIZE = (160, 120)  # width, height of the vision track's head images
 VISION_CAMERAS = ("head",)
 TOUCH = "contact"  # what a finger touching anything reports on the vision track (no names)
