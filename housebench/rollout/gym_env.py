@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import string
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -53,14 +54,37 @@ def _joint_bounds(names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
 
 
 class HousebenchEnv(gym.Env):
-    """One task variant as a ``gymnasium.Env`` (``render_mode="rgb_array"``: a third-person RGB frame)."""
+    """A task variant as a ``gymnasium.Env`` (``render_mode="rgb_array"``: a third-person RGB frame).
+
+    With several ``variants`` (and ``opener``, which opens a variant's episode) every reset draws its variant
+    from the env's seeded generator (``options={"variant": "v003"}`` picks one), then the episode seed: a
+    reset with a seed is reproducible, and autoresets walk the variants. The variants of a task must share
+    the observation space (the same objects on the state track; any variants on the vision track).
+    """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 10}
 
-    def __init__(self, episode: Episode, render_mode: str | None = "rgb_array", render_size=(640, 480)) -> None:
-        self.episode, self.render_mode, self.render_size = episode, render_mode, tuple(render_size)
+    def __init__(
+        self,
+        episode: Episode,
+        render_mode: str | None = "rgb_array",
+        render_size=(640, 480),
+        variants: Sequence[str] = (),
+        opener: Callable[[str], Episode] | None = None,
+    ) -> None:
+        self.render_mode, self.render_size = render_mode, tuple(render_size)
         if render_mode is not None or episode.cameras:
             use_offscreen_gl()
+        self.variants, self._opener = tuple(variants) or (episode.task.variant,), opener
+        if len(self.variants) > 1 and opener is None:
+            raise ValueError("variants: several variants need an opener")
+        self._use(episode)
+        self.observation_space, self.action_space = self._spaces()
+        self._obs: Observation | None = None
+
+    def _use(self, episode: Episode) -> None:
+        """Make ``episode`` the env's episode; its names give the rows of the arrays."""
+        self.episode = episode
         self.track, self.task, self.variant = episode.track, episode.task.task, episode.task.variant
         privileged = self.track == "state"
         self.object_names = sorted(episode.scene.objects) if privileged else []
@@ -72,8 +96,16 @@ class HousebenchEnv(gym.Env):
                 f"{episode.name}: instruction: longer than {INSTRUCTION_MAX} or not printable ASCII: {instruction!r}"
             )
         self.robot_joints: tuple[str, ...] = ()
-        self.observation_space, self.action_space = self._spaces()
-        self._obs: Observation | None = None
+
+    def _switch(self, variant: str) -> None:
+        """Open ``variant``'s episode in place of the current one (same spaces, else a one-line error)."""
+        if self._opener is None:
+            raise ValueError(f"reset options: variant {variant!r}: this env has only {self.variant}")
+        old, before = self.episode, (self.observation_space, self.action_space)
+        self._use(self._opener(variant))
+        self.close_episode(old)
+        if self._spaces() != before:
+            raise ValueError(f"{self.episode.name}: its observation or action space differs from {old.name}'s")
 
     def _spaces(self) -> tuple[gym.spaces.Dict, gym.spaces.Box]:
         model = kinematic_model()
@@ -138,9 +170,14 @@ class HousebenchEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
+        variant = (options or {}).get("variant")
+        if variant is None and len(self.variants) > 1:
+            variant = self.variants[int(self.np_random.integers(len(self.variants)))]
+        if variant is not None and variant != self.variant:
+            self._switch(variant)
         episode_seed = seed if seed is not None else int(self.np_random.integers(2**31 - 1))
         self._obs = self.episode.reset(episode_seed)
-        return self._arrays(self._obs), {"time": self._obs.time, "seed": episode_seed}
+        return self._arrays(self._obs), {"time": self._obs.time, "seed": episode_seed, "variant": self.variant}
 
     def step(self, action: np.ndarray):
         if self._obs is None:
@@ -166,7 +203,11 @@ class HousebenchEnv(gym.Env):
         return self.episode.render("third", *self.render_size)
 
     def close(self) -> None:
-        close = getattr(self.episode.sim, "close", None)
+        self.close_episode(self.episode)
+
+    @staticmethod
+    def close_episode(episode: Episode) -> None:
+        close = getattr(episode.sim, "close", None)
         if close:
             close()
 
@@ -183,24 +224,31 @@ def make_env(
     render_mode: str | None = "rgb_array",
     track: str = "state",
     image_size: tuple[int, int] = DEFAULT_IMAGE_SIZE,
+    variants: Sequence[str] | None = None,
 ) -> HousebenchEnv:
     """The settled scene ``<task>/<variant>`` of the DVC layout under ``root`` as a Gymnasium env on
-    observation ``track`` (``state`` or ``vision``; images at ``image_size``, width and height); the
-    horizon defaults to the task's own, else ``rollout.horizon_s`` of ``root``'s params.yaml."""
+    observation ``track`` (``state`` or ``vision``; images at ``image_size``, width and height); with
+    ``variants``, each reset draws one of them instead (:class:`HousebenchEnv`). The horizon defaults to the
+    task's own, else ``rollout.horizon_s`` of ``root``'s params.yaml."""
     layout = Layout(root=Path(root))
     if cameras or render_mode or track == "vision":
         use_offscreen_gl()
-    episode = Episode(
-        layout.settled_scene(task, variant),
-        layout.task_dir(task, variant) / "task.json",
-        layout.scene_annotations(task, variant),
-        backend=backend,
-        control_dt=control_dt,
-        horizon_s=horizon_s,
-        default_horizon_s=load_section("rollout", RolloutParams, layout.at(PARAMS)).horizon_s,
-        pose_noise_m=pose_noise_m,
-        cameras=tuple(cameras),
-        image_size=tuple(image_size),
-        track=track,
-    )
-    return HousebenchEnv(episode, render_mode=render_mode)
+    default_horizon_s = load_section("rollout", RolloutParams, layout.at(PARAMS)).horizon_s
+
+    def open_variant(name: str) -> Episode:
+        return Episode(
+            layout.settled_scene(task, name),
+            layout.task_dir(task, name) / "task.json",
+            layout.scene_annotations(task, name),
+            backend=backend,
+            control_dt=control_dt,
+            horizon_s=horizon_s,
+            default_horizon_s=default_horizon_s,
+            pose_noise_m=pose_noise_m,
+            cameras=tuple(cameras),
+            image_size=tuple(image_size),
+            track=track,
+        )
+
+    variants = tuple(variants or (variant,))
+    return HousebenchEnv(open_variant(variants[0]), render_mode=render_mode, variants=variants, opener=open_variant)

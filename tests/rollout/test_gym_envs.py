@@ -17,6 +17,7 @@ from housebench.rollout.tracks import TRACKS
 from tests.conftest import ROOT
 from tests.rollout.test_tracks import hold, need_built
 
+TASK = "put_fruit_in_container"
 TASKS = sorted(p.stem for p in (ROOT / "tasks").glob("*.json"))
 QUICK = {"put_fruit_in_container", "chill_drink", "heat_breakfast_combo", "shelve_books", "tidy_toys"}
 
@@ -65,46 +66,54 @@ def test_the_module_form_of_the_id_and_an_unknown_track():
         gym.make("housebench/put_fruit_in_container-v1", track="depth", root=ROOT)
 
 
-@pytest.mark.parametrize("track", TRACKS)
+@pytest.mark.parametrize("track", ["vision", pytest.param("state", marks=pytest.mark.slow)])
 def test_the_async_vector_env_steps_resets_and_autoresets_like_the_envs_in_process(track):
+    """Worker processes (spawned) against the same envs stepped here: the same observations (images and the
+    instruction included), rewards and ends; the autoreset on the step after the horizon; resets asked for a
+    variant; and the variants drawn by autoresets."""
     from housebench.rollout.vector import env_fns
 
-    need_built("put_fruit_in_container", "v001")
+    need_built(TASK, "v001")
     options = {"track": track, "root": ROOT, "horizon_s": 0.3, "image_size": (32, 24)}
     variants = ["v000", "v001"]
-    vec = gym.make_vec("housebench/put_fruit_in_container-v1", variants=variants, **options)
-    sync = gym.vector.SyncVectorEnv(env_fns("put_fruit_in_container", variants, render_mode=None, **options))
+    vec = gym.make_vec(f"housebench/{TASK}-v1", num_envs=2, variants=variants, **options)
+    sync = gym.vector.SyncVectorEnv(env_fns(TASK, variants, 2, render_mode=None, **options))
     try:
         assert isinstance(vec.unwrapped, gym.vector.AsyncVectorEnv) and vec.num_envs == 2
+        assert vec.metadata["autoreset_mode"] == gym.vector.AutoresetMode.NEXT_STEP
         assert vec.single_observation_space == sync.single_observation_space
-        assert [v.episode.name for v in sync.envs] == ["put_fruit_in_container/v000", "put_fruit_in_container/v001"]
         obs, info = vec.reset(seed=7)
-        expected, _ = sync.reset(seed=7)
+        expected, expected_info = sync.reset(seed=7)
         assert vec.observation_space.contains(obs) and data_equivalence(obs, expected)
-        assert list(info["seed"]) == [7, 8]
+        assert obs["instruction"] == (sync.envs[0].episode.task.instruction,) * 2
+        assert list(info["variant"]) == list(expected_info["variant"]) and set(info["variant"]) <= set(variants)
         action = np.stack([hold(sync.envs[i], {k: v[i] for k, v in expected.items()}) for i in range(2)])
         assert vec.action_space.contains(action)
-        ends = []
-        for step in range(5):  # 3 steps to the horizon, then the autoreset step, then one more
+        ends, seen = [], set()
+        for step in range(9):  # 3 steps to the horizon, then the autoreset step: 2 more episodes and a step
             obs, reward, terminated, truncated, info = vec.step(action)
             got = sync.step(action)
-            assert vec.observation_space.contains(obs) and data_equivalence((obs, reward, terminated, truncated),
-                                                                            got[:4])  # fmt: skip
-            ends.append((terminated | truncated).tolist())
-            if step == 3:
-                assert np.allclose(obs["time"], 0.0) and not reward.any()  # the step after the end is a reset
-        assert ends == [[False, False], [False, False], [True, True], [False, False], [False, False]]
+            assert vec.observation_space.contains(obs)
+            assert data_equivalence((obs, reward, terminated, truncated, info), got)
+            ends.append(bool((terminated | truncated).all()))
+            if step % 4 == 3:  # the step after the end is a reset: time 0, no reward, the reset's info
+                assert np.allclose(obs["time"], 0.0) and not reward.any() and info["_seed"].all()
+                seen |= set(info["variant"])
+        assert ends == [False, False, True, False] * 2 + [False] and seen == set(variants), seen
+        obs, info = vec.reset(seed=0, options={"variant": "v001"})
+        assert list(info["variant"]) == ["v001", "v001"] and vec.observation_space.contains(obs)
     finally:
         vec.close()
         sync.close()
 
 
-def test_make_vec_env_cycles_the_variants_over_its_workers():
-    import housebench
+def test_each_reset_draws_a_variant_from_the_seed_or_takes_the_one_asked_for():
+    from housebench.rollout.gym_env import make_env
 
-    need_built("put_fruit_in_container", "v001")
-    vec = housebench.make_vec_env("put_fruit_in_container", ["v000", "v001"], num_envs=3, root=ROOT, horizon_s=0.2)
-    try:
-        assert vec.get_attr("variant") == ("v000", "v001", "v000")
-    finally:
-        vec.close()
+    need_built(TASK, "v002")
+    env = make_env(TASK, root=ROOT, variants=["v000", "v001", "v002"], render_mode=None)
+    drawn = [env.reset(seed=s)[1]["variant"] for s in (1, 2, 3, 4, 5, 1)]
+    assert drawn[0] == drawn[-1] and len(set(drawn)) >= 2 and env.episode.name == f"{TASK}/{drawn[-1]}"
+    obs, info = env.reset(options={"variant": "v002"})
+    assert info["variant"] == "v002" and env.episode.name == f"{TASK}/v002" and env.observation_space.contains(obs)
+    env.close()

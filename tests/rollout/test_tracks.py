@@ -174,8 +174,13 @@ def need_built(task: str = TASK, variant: str = VARIANT) -> None:
 
 
 def hold(env, obs) -> np.ndarray:
-    """The action that keeps the robot where it is (its joints, base, an open gripper)."""
+    """The action that keeps the robot of ``env`` where it is (its joints, base, an open gripper)."""
+    return hold_joints(env.robot_joints, obs)
+
+
+def hold_joints(robot_joints: tuple[str, ...], obs: dict) -> np.ndarray:
+    """The action that keeps the robot where it is, given the row order of ``obs["joints"]``."""
     from housebench.robot.fetch import ARM_JOINTS, TORSO_JOINT
 
-    arm = [obs["joints"][env.robot_joints.index(j)] for j in (*ARM_JOINTS, TORSO_JOINT)]
+    arm = [obs["joints"][robot_joints.index(j)] for j in (*ARM_JOINTS, TORSO_JOINT)]
     return np.concatenate([arm, obs["base"], [0.1]]).astype(np.float32)
