@@ -6,8 +6,11 @@ scene's resting contacts; the horizon is long enough that no episode ends while 
     python bench/bench_vector.py [--task put_fruit_in_container] [--workers 1,2,4] [--steps 100]
 
 Env steps per second count every worker's steps (a vector step of N workers is N env steps); the start
-(spawning the workers, loading the scenes) is timed apart. The largest worker count is also timed with
-Gymnasium's shared memory instead of pipes (its instruction entry is stale in Gymnasium 1.4: speed only).
+(spawning the workers, loading the scenes) is timed apart. CPU ms per env step (this process's and the
+workers', user and system, from /proc) is what a step costs whatever else the machine runs: with a free core
+per worker, N workers give about N times the single env's rate while it stays flat. The largest worker count
+is also timed with Gymnasium's shared memory instead of pipes (its instruction entry is stale in Gymnasium
+1.4: speed only).
 """
 
 from __future__ import annotations
@@ -31,37 +34,49 @@ def hold(robot_joints: tuple[str, ...], obs: dict) -> np.ndarray:
     return np.concatenate([arm, obs["base"], [0.1]]).astype(np.float32)
 
 
-def single(task: str, variant: str, track: str, steps: int, root: str) -> tuple[float, float]:
-    """(start s, env steps per second) of one env in this process."""
+def cpu_s(pids: list[int]) -> float:
+    """CPU seconds (user and system) used so far by this process and the processes ``pids``."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = time.process_time()
+    for pid in pids:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime (fields 14 and 15 of stat)
+    return total
+
+
+def single(task: str, variant: str, track: str, steps: int, root: str) -> tuple[float, float, float]:
+    """(start s, env steps per second, CPU ms per env step) of one env in this process."""
     clock = time.perf_counter()
     env = make_env(task, variant, root=root, track=track, render_mode=None, horizon_s=3600)
     obs, _ = env.reset(seed=0)
     action = hold(env.robot_joints, obs)
     start = time.perf_counter() - clock
-    clock = time.perf_counter()
+    clock, cpu = time.perf_counter(), cpu_s([])
     for _ in range(steps):
         env.step(action)
-    rate = steps / (time.perf_counter() - clock)
+    rate, cpu = steps / (time.perf_counter() - clock), (cpu_s([]) - cpu) / steps
     env.close()
-    return start, rate
+    return start, rate, 1000 * cpu
 
 
 def vector(
     task: str, variants: list[str], track: str, steps: int, root: str, workers: int, shared_memory: bool
 ) -> tuple[float, float]:
-    """(start s, env steps per second) of ``workers`` processes over the task's variants."""
+    """(start s, env steps per second, CPU ms per env step, workers' and this process's) of ``workers``
+    processes over the task's variants."""
     clock = time.perf_counter()
     vec = make_vec_env(task, variants, workers, track=track, root=root, horizon_s=3600, shared_memory=shared_memory)
     obs, _ = vec.reset(seed=0)
     joints = vec.get_attr("robot_joints")[0]
     action = np.stack([hold(joints, {k: v[i] for k, v in obs.items()}) for i in range(workers)])
     start = time.perf_counter() - clock
-    clock = time.perf_counter()
+    pids = [p.pid for p in vec.unwrapped.processes]
+    clock, cpu = time.perf_counter(), cpu_s(pids)
     for _ in range(steps):
         vec.step(action)
-    rate = workers * steps / (time.perf_counter() - clock)
+    rate, cpu = workers * steps / (time.perf_counter() - clock), (cpu_s(pids) - cpu) / (workers * steps)
     vec.close()
-    return start, rate
+    return start, rate, 1000 * cpu
 
 
 @click.command()
@@ -75,15 +90,15 @@ def main(task: str, variants: str, workers: str, tracks: str, steps: int, root: 
     counts, names = [int(n) for n in workers.split(",")], variants.split(",")
     load = os.getloadavg()[0]
     print(f"{task} {variants}, {steps} control steps (0.1 s) per env, {os.cpu_count()} cores, load {load:.1f}")
-    print("| track | env | start s | env steps/s | x single |\n|---|---|---|---|---|")
+    print("| track | env | start s | env steps/s | x single | CPU ms per env step |\n|---|---|---|---|---|---|")
     for track in tracks.split(","):
-        start, base = single(task, names[0], track, steps, root)
-        print(f"| {track} | single, in process | {start:.2f} | {base:.1f} | 1.00 |", flush=True)
+        start, base, cpu = single(task, names[0], track, steps, root)
+        print(f"| {track} | single, in process | {start:.2f} | {base:.1f} | 1.00 | {cpu:.1f} |", flush=True)
         for n in counts:
             for shared in (False, True) if n == counts[-1] else (False,):
-                start, rate = vector(task, names, track, steps, root, n, shared)
+                start, rate, cpu = vector(task, names, track, steps, root, n, shared)
                 how = f"async, {n} workers" + (", shared memory" if shared else "")
-                print(f"| {track} | {how} | {start:.2f} | {rate:.1f} | {rate / base:.2f} |", flush=True)
+                print(f"| {track} | {how} | {start:.2f} | {rate:.1f} | {rate / base:.2f} | {cpu:.1f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -101,11 +101,12 @@ class HousebenchEnv(gym.Env):
         """Open ``variant``'s episode in place of the current one (same spaces, else a one-line error)."""
         if self._opener is None:
             raise ValueError(f"reset options: variant {variant!r}: this env has only {self.variant}")
-        old, before = self.episode, (self.observation_space, self.action_space)
+        old = self.episode
+        before = (self.observation_space, self.action_space, self.object_names, self.part_names)
         self._use(self._opener(variant))
         self.close_episode(old)
-        if self._spaces() != before:
-            raise ValueError(f"{self.episode.name}: its observation or action space differs from {old.name}'s")
+        if (*self._spaces(), self.object_names, self.part_names) != before:  # the rows must mean the same
+            raise ValueError(f"{self.episode.name}: its objects, parts or spaces differ from {old.name}'s")
 
     def _spaces(self) -> tuple[gym.spaces.Dict, gym.spaces.Box]:
         model = kinematic_model()

@@ -117,3 +117,19 @@ def test_each_reset_draws_a_variant_from_the_seed_or_takes_the_one_asked_for():
     obs, info = env.reset(options={"variant": "v002"})
     assert info["variant"] == "v002" and env.episode.name == f"{TASK}/v002" and env.observation_space.contains(obs)
     env.close()
+
+
+def test_a_variant_whose_objects_differ_is_refused_at_its_reset():
+    from housebench.rollout.env import Episode
+    from housebench.rollout.gym_env import HousebenchEnv
+    from tests.conftest import built_job
+
+    need_built("chill_drink", "v000")
+
+    def opener(name: str) -> Episode:  # "v001" opens another task's scene: other objects in the rows
+        job = built_job(TASK if name == "v000" else "chill_drink", "v000", "noop", horizon_s=1.0)
+        return Episode(job.scene, job.task_file, job.annotations, horizon_s=1.0)
+
+    env = HousebenchEnv(opener("v000"), render_mode=None, variants=["v000", "v001"], opener=opener)
+    with pytest.raises(ValueError, match=r"^chill_drink/v000: its objects, parts or spaces differ from "):
+        env.reset(options={"variant": "v001"})
