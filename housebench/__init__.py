@@ -9,6 +9,7 @@ if TYPE_CHECKING:
 
     from gymnasium.vector import AsyncVectorEnv
 
+    from housebench.policy.base import Policy
     from housebench.rollout.gym_env import HousebenchEnv
 
 __version__ = "0.1.0"
@@ -28,3 +29,16 @@ def make_vec_env(task: str, variants: Sequence[str] = ("v000",), **kwargs: Any) 
     from housebench.rollout.vector import make_vec_env as _make_vec_env
 
     return _make_vec_env(task, variants, **kwargs)
+
+
+def make_policy(name: str, root: str = ".") -> Policy:
+    """The policy ``name`` means in the project at ``root``: its ``policies.<name>`` entry of params.yaml (an
+    import path ``class: module:Class``, ``class: remote``, or a built-in's params), a built-in or an installed
+    entry point (:mod:`housebench.policy.registry`); imported on call."""
+    from pathlib import Path
+
+    from housebench.params import PARAMS
+    from housebench.policy.registry import make_policy as _make_policy
+    from housebench.policy.registry import policy_entries
+
+    return _make_policy(name, policy_entries(Path(root) / PARAMS).get(name))

@@ -90,7 +90,8 @@ def resolve(name: str, entry: dict[str, Any] | None = None) -> PolicySpec:
             cls = point.load()
         except Exception as err:  # noqa: BLE001 - whatever the plug-in's import raises is one line here
             raise ValueError(f"{where}: entry point '{point.value}' failed to load: {_line(err)}") from None
-        return _spec(name, cls, point.value, entry, f"{where} (entry point {point.value})")
+        version = point.dist.version if point.dist is not None else ""
+        return _spec(name, cls, point.value, entry, f"{where} (entry point {point.value})", version)
     raise ValueError(
         f"{where}: unknown policy (known: {', '.join(known_names())}; or give 'class: module:Class' in params.yaml)"
     )
@@ -117,7 +118,7 @@ def _import(path: str, where: str) -> type:
     return obj
 
 
-def _spec(name: str, cls: Any, path: str, params: dict[str, Any], where: str) -> PolicySpec:
+def _spec(name: str, cls: Any, path: str, params: dict[str, Any], where: str, version: str | None = None) -> PolicySpec:
     if not inspect.isclass(cls) or not all(callable(getattr(cls, m, None)) for m in ("reset", "act")):
         raise ValueError(f"{where}: '{printable(path)}' is not a policy (a class with reset(ctx, obs) and act(obs))")
     params_model = getattr(cls, "Params", PolicyParams)
@@ -126,12 +127,12 @@ def _spec(name: str, cls: Any, path: str, params: dict[str, Any], where: str) ->
     tracks = getattr(cls, "tracks", TRACKS)
     if not tracks or any(t not in TRACKS for t in tracks):
         raise ValueError(f"{where}: '{printable(path)}'.tracks must name tracks of {TRACKS}, not {tracks!r}")
-    return PolicySpec(name, cls, path, _version(cls), params)
+    return PolicySpec(name, cls, path, _version(path) if version is None else version, params)
 
 
-def _version(cls: type) -> str:
-    """The version of the installed distribution that ships ``cls``'s top-level package ('' if none does)."""
-    top = cls.__module__.split(".")[0]
+def _version(path: str) -> str:
+    """The version of the installed distribution that ships the top-level package of ``path`` ('' if none does)."""
+    top = path.split(":")[0].split(".")[0]
     for dist in importlib.metadata.packages_distributions().get(top, []):
         try:
             return importlib.metadata.version(dist)
