@@ -44,7 +44,9 @@ class SkillPolicy:
         node = PlanNode(id="v", verb=verb, args=args)
         ctx.log("plan", ok=True, reason="", nodes=[f"v {verb} {args}"])
         skill_ctx = SkillContext(task=task, scene=scene, control_dt=ctx.control_dt, log=ctx.log, initial=obs.state)
-        self.run = SubgraphRun(chain([node], scene=f"{task.task}/{task.variant}"), world, skill_ctx, self.params.attempts)
+        self.run = SubgraphRun(
+            chain([node], scene=f"{task.task}/{task.variant}"), world, skill_ctx, self.params.attempts
+        )
         self.gen = self.run.run(obs)
 
     def act(self, obs: Observation) -> Action | None:

@@ -22,7 +22,7 @@ from housebench.skills.pick import CARRY
 from housebench.state import ObjectState, SimState
 from housebench.tasks import geometry
 
-from .scenario import Component, Start
+from .scenario import Component, Start, components
 
 FINGER_SLACK = 0.004  # m each finger stands off a held object before it closes
 PIN_S = 1.5  # s of physics at most for the fingers to close on a held object kept in place
@@ -125,7 +125,11 @@ def restore_recording(episode, component: Component, start: Start, where) -> Non
         rec = load_recording(path)
     except ValueError as err:
         raise SpecError(f"{where('from.recording')}: {err}") from None
-    scene = f"{rec.meta.get('task')}/{rec.meta.get('variant')}"
+    task, variant = str(rec.meta.get("task")), str(rec.meta.get("variant"))
+    scene = f"{task}/{variant}"
+    recorded_component = components().get(task)  # a recorded component episode: its start's base scene
+    if recorded_component is not None and any(s.id == variant for s in recorded_component.spec.starts):
+        scene = recorded_component.start(variant)[1].scene
     if scene != start.scene:
         raise SpecError(f"{where('from.recording')}: recorded in {scene}, the start's scene is {start.scene}")
     if start.source.step > rec.steps:
