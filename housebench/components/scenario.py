@@ -90,7 +90,16 @@ class Start(Strict):
     parts: dict[str, Finite | Literal["open", "closed"]] = Field(default_factory=dict)
     props: dict[Name, PropPose] = Field(default_factory=dict)
     held: Name | None = None
-    settle_s: Annotated[float, Field(ge=0.0, le=5.0)] = 0.5  # physics before the start counts (fingers close)
+    settle_s: Annotated[float, Field(ge=0.0, le=5.0)] | None = None  # physics before the start counts
+
+    @property
+    def settle(self) -> float:
+        """Seconds of physics after arranging (fingers close, props come to rest): 0.5 s by default, none for
+        a state taken whole from elsewhere (it continues as recorded)."""
+        if self.settle_s is not None:
+            return self.settle_s
+        arranged = self.robot is not None or self.parts or self.props or self.held is not None
+        return 0.5 if arranged or self.source is None else 0.0
 
     @property
     def task(self) -> str:

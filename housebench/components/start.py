@@ -199,6 +199,6 @@ def apply_start(episode, component: Component, index: int) -> None:
         sim.set_control(dict.fromkeys(FINGER_JOINTS, 0.0 if gripper is None else gripper / 2))
         if start.held is not None:
             _close_on(sim, held, objects[held])
-    if start.settle_s > 0:
-        sim.step(max(1, round(start.settle_s / sim.timestep)))
+    if start.settle > 0:
+        sim.step(max(1, round(start.settle / sim.timestep)))
     sim.set_state(SimState(time=0.0))  # the start counts from here

@@ -122,7 +122,7 @@ def test_a_state_file_naming_other_objects_is_one_line(tmp_path):
 
 
 def test_a_start_from_a_recorded_step(tmp_path):
-    """A scripted episode recorded (the demos package), its step 30 the start of a navigate component."""
+    """A scripted episode recorded (the demos package), its step 100 the start of a navigate component."""
     demos = pytest.importorskip("housebench.demos.record")
     from housebench.rollout.episode import EpisodeJob
 
@@ -131,7 +131,7 @@ def test_a_start_from_a_recorded_step(tmp_path):
     scene, task_file, annotations = scene_files(Layout(root=ROOT), comp, "s000")
     recorded = EpisodeJob(
         run="test", task="put_fruit_in_container", variant="v000", seed=0, policy="scripted", backend="mujoco",
-        scene=scene, task_file=task_file, annotations=annotations, horizon_s=4.0, control_dt=0.1, pose_noise_m=0.0,
+        scene=scene, task_file=task_file, annotations=annotations, horizon_s=12.0, control_dt=0.1, pose_noise_m=0.0,
     )  # fmt: skip
     demos.record_episode(recorded, tmp_path / "rec")
     text = f"""version: 1
@@ -142,7 +142,7 @@ starts:
   - id: s000
     scene: {comp.spec.starts[0].scene}
     args: {{target: bowl}}
-    from: {{recording: rec, step: 30}}
+    from: {{recording: rec, step: 100}}
 """
     (tmp_path / "navigate_rec.yaml").write_text(text)
     nav = load_component(tmp_path / "navigate_rec.yaml")
@@ -152,7 +152,8 @@ starts:
     from housebench.demos.recording import load_recording
 
     rec = load_recording(tmp_path / "rec")
-    base = rec.array("obs.base")[30]
-    assert np.allclose(obs.base, base, atol=1e-6)  # where the recording was at step 30
+    base = rec.array("obs.base")
+    assert np.linalg.norm(base[100, :2] - base[0, :2]) > 0.1  # the recorded robot was on its way at step 100
+    assert np.allclose(obs.base, base[100], atol=1e-9)  # and the start is there
     out = run_episode(job(nav, "s000"))
     assert out.verdict.success, [c for c in out.verdict.conditions if not c.ok]
