@@ -7,7 +7,7 @@ the results writer treat it as any job. :func:`component_jobs` makes one per sta
 
 from __future__ import annotations
 
-import dataclasses
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,14 +76,15 @@ def component_jobs(
                             pose_noise_m=params.pose_noise_m,
                             policy_entry=(policy_entries or {}).get(policy) or {},
                             provenance=provenance,
-                            choices={"component.verb": comp.verb, "component.scene": start.scene},
+                            choices={
+                                "component.verb": comp.verb,
+                                "component.args": json.dumps(start.args, sort_keys=True),
+                                "component.scene": start.scene,
+                            },
                             track=params.track,
                             split=split,
                             image_size=params.image_size,
+                            component_file=comp.path,
                         )
                     )
     return jobs
-
-
-def with_policy(job: ComponentJob, policy: str, entry: dict) -> ComponentJob:
-    return dataclasses.replace(job, policy=policy, policy_entry=entry)

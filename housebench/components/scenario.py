@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, ValidationError, model_validator
 
@@ -197,7 +197,3 @@ def component(name: str, folder: Path | None = None) -> Component:
     if name not in found:
         raise SpecError(f"component: unknown component '{name}' (known: {', '.join(found) or 'none'})")
     return found[name]
-
-
-def dump_args(args: dict[str, Any]) -> dict[str, Any]:
-    return {k: args[k] for k in sorted(args)}

@@ -157,3 +157,19 @@ starts:
     assert np.allclose(obs.base, base[100], atol=1e-9)  # and the start is there
     out = run_episode(job(nav, "s000"))
     assert out.verdict.success, [c for c in out.verdict.conditions if not c.ok]
+
+
+def test_component_jobs_plan_every_start_for_the_rollout():
+    from housebench.components.jobs import component_jobs
+    from housebench.params import PARAMS, load_section
+    from housebench.rollout.plan import RolloutParams
+
+    comp = component("pick_item")
+    need(comp, "s000")
+    params = load_section("rollout", RolloutParams, ROOT / PARAMS)
+    params = params.model_copy(update={"policies": ["noop"], "episodes_per_variant": 2})
+    jobs = component_jobs("r", params, Layout(root=ROOT), [comp])
+    assert len(jobs) == 2 * len(comp.spec.starts)
+    assert {j.task for j in jobs} == {"component:pick_item"} and jobs[0].variant == "s000"
+    assert jobs[0].horizon_s == comp.spec.horizon_s and jobs[0].provenance["scene_hash"]
+    assert isinstance(jobs[0].open(), ComponentEpisode)
