@@ -135,7 +135,9 @@ class Component:
 
     @property
     def gym_id(self) -> str:
-        return f"housebench/{self.verb}-{self.name.removeprefix(self.verb + '_')}-v1"
+        from .envs import gym_id
+
+        return gym_id(self.name)
 
     def start(self, start_id: str) -> tuple[int, Start]:
         for i, start in enumerate(self.spec.starts):
@@ -169,7 +171,7 @@ def load_component(path: Path) -> Component:
     library = skills()
     if spec.verb not in library:
         raise SpecError(f"{path}: verb: unknown verb '{spec.verb}'")
-    if not path.stem.startswith(f"{spec.verb}_") and path.stem != spec.verb:
+    if path.stem.partition("_")[0] != spec.verb:
         raise SpecError(f"{path}: verb: the file's name must start with '{spec.verb}_' (the component's verb)")
     seen: set[str] = set()
     for i, start in enumerate(spec.starts):
