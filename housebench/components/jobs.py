@@ -16,6 +16,7 @@ from housebench.paths import Layout
 from housebench.provenance import code_commit, scene_hash
 from housebench.rollout.episode import EpisodeJob
 from housebench.rollout.plan import RolloutParams, check_policies
+from housebench.tasks.splits import SplitParams, split_of
 
 from .scenario import Component, load_component
 from .task import PREFIX, ComponentEpisode, scene_files
@@ -45,10 +46,13 @@ def component_jobs(
     layout: Layout,
     comps: list[Component],
     policy_entries: dict[str, dict] | None = None,
-    split: str = "",
+    splits: SplitParams | None = None,
+    split: str | None = None,
 ) -> list[ComponentJob]:
-    """One job per component start x policy x episode seed (``rollout.seed`` on), in a stable order."""
+    """One job per component start x policy x episode seed (``rollout.seed`` on), in a stable order; a start's
+    split is ``split`` when given, else its base scene's by the rule of ``splits``."""
     check_policies(params, policy_entries)
+    splits = splits or SplitParams()
     commit = code_commit(layout.root)
     jobs = []
     for comp in comps:
@@ -82,7 +86,7 @@ def component_jobs(
                                 "component.scene": start.scene,
                             },
                             track=params.track,
-                            split=split,
+                            split=split or split_of(start.task, start.variant, splits),
                             image_size=params.image_size,
                             component_file=comp.path,
                         )

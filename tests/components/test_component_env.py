@@ -173,3 +173,4 @@ def test_component_jobs_plan_every_start_for_the_rollout():
     assert {j.task for j in jobs} == {"component:pick_item"} and jobs[0].variant == "s000"
     assert jobs[0].horizon_s == comp.spec.horizon_s and jobs[0].provenance["scene_hash"]
     assert isinstance(jobs[0].open(), ComponentEpisode)
+    assert jobs[0].split in ("train", "val", "test")  # the base scene's split
