@@ -4,7 +4,7 @@ rollout's own ``run_episode`` (a :class:`~housebench.components.jobs.ComponentJo
 evaluator on the verb's postconditions. Success per component with 95 % Wilson intervals, whether the start met
 the verb's preconditions, sim and wall time, and the failing reason.
 
-    PYTHONPATH=$PWD python bench/bench_components.py --out bench/components.jsonl [pick_item ...]
+    PYTHONPATH=$PWD python bench/bench_components.py --out runs/bench/components.jsonl [pick_item ...]
 
 One JSON line per episode goes to ``--out`` (appended; starts already there are skipped, so a run resumes).
 """
@@ -103,7 +103,7 @@ def table(rows: list[dict]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="components (default: every shipped one)")
-    parser.add_argument("--out", type=Path, default=Path("bench/components.jsonl"))
+    parser.add_argument("--out", type=Path, default=Path("runs/bench/components.jsonl"))
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     done = set()
