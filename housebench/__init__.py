@@ -17,7 +17,12 @@ __version__ = "0.1.0"
 
 def make_env(task: str, variant: str = "v000", **kwargs: Any) -> HousebenchEnv:
     """A settled task scene as a ``gymnasium.Env`` (see :func:`housebench.rollout.gym_env.make_env`);
-    imported on call, so ``import housebench`` stays light."""
+    imported on call, so ``import housebench`` stays light. ``component:<name>`` is a component task
+    (:mod:`housebench.components`) and ``variant`` its start (``v000``: the first)."""
+    if task.startswith("component:"):
+        from housebench.components.envs import make_component_env
+
+        return make_component_env(task.removeprefix("component:"), None if variant == "v000" else variant, **kwargs)
     from housebench.rollout.gym_env import make_env as _make_env
 
     return _make_env(task, variant, **kwargs)

@@ -15,7 +15,7 @@ from pydantic import Field
 
 from housebench.policy.base import PolicyContext, PolicyParams, require_state
 from housebench.skill_library.contracts import World
-from housebench.skill_library.runtime import SubgraphRun
+from housebench.skill_library.runtime import MAX_ATTEMPTS, SubgraphRun
 from housebench.skill_library.subgraph import PlanNode, chain
 from housebench.skills.base import SkillContext
 from housebench.state import Action, Observation
@@ -26,7 +26,7 @@ class SkillPolicy:
     tracks = ("state",)  # grounds the node on the scene's annotations
 
     class Params(PolicyParams):
-        attempts: int = Field(1, ge=1)  # tries of the node (a fallback between tries), as verify's
+        attempts: int = Field(1, ge=1, le=MAX_ATTEMPTS)  # tries of the node (a fallback between tries), as verify's
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()

@@ -33,6 +33,7 @@ class RolloutParams(Section):
     policies: list[str] = Field(
         min_length=1, max_length=MAX_POLICIES
     )  # names of ``policies:``, built-ins, entry points
+    components: list[str] = Field(default_factory=list, max_length=64)  # component tasks whose starts run too
     track: Literal[TRACKS]  # what the policies are shown: privileged state, or the robot's own sensors
     image_size: tuple[int, int] = Field((160, 120))  # the vision track's head RGB-D, width x height
     backend: Literal[BACKENDS]
