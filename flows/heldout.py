@@ -28,6 +28,7 @@ from housebench.names import printable
 from housebench.params import PARAMS, load_section
 from housebench.paths import RESULTS_DIR, TASK_SPECS_DIR, Layout
 from housebench.pipeline.annotate import annotate_all
+from housebench.pipeline.rollout import run_rollouts
 from housebench.pipeline.settle import SettleParams, settle_all
 from housebench.pipeline.tasks import write_variants
 from housebench.policy.registry import policy_entries
@@ -37,7 +38,6 @@ from housebench.report.pictures import report_pictures
 from housebench.report.summary import HELDOUT_PREFIX
 from housebench.results.schema import PARTITION
 from housebench.rollout.plan import RolloutParams, check_policies
-from housebench.rollout.run import run_rollouts
 from housebench.tasks.sampler import SamplerParams
 from housebench.tasks.splits import SplitParams
 

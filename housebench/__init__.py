@@ -5,6 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from gymnasium.vector import AsyncVectorEnv
+
     from housebench.policy.base import Policy
     from housebench.rollout.gym_env import HousebenchEnv
 
@@ -13,10 +17,23 @@ __version__ = "0.1.0"
 
 def make_env(task: str, variant: str = "v000", **kwargs: Any) -> HousebenchEnv:
     """A settled task scene as a ``gymnasium.Env`` (see :func:`housebench.rollout.gym_env.make_env`);
-    imported on call, so ``import housebench`` stays light."""
+    imported on call, so ``import housebench`` stays light. ``component:<name>`` is a component task
+    (:mod:`housebench.components`) and ``variant`` its start (``v000``: the first)."""
+    if task.startswith("component:"):
+        from housebench.components.envs import make_component_env
+
+        return make_component_env(task.removeprefix("component:"), None if variant == "v000" else variant, **kwargs)
     from housebench.rollout.gym_env import make_env as _make_env
 
     return _make_env(task, variant, **kwargs)
+
+
+def make_vec_env(task: str, variants: Sequence[str] = ("v000",), **kwargs: Any) -> AsyncVectorEnv:
+    """Variants of a task as Gymnasium's async vector env, one worker process each (see
+    :func:`housebench.rollout.vector.make_vec_env`); imported on call."""
+    from housebench.rollout.vector import make_vec_env as _make_vec_env
+
+    return _make_vec_env(task, variants, **kwargs)
 
 
 def make_policy(name: str, root: str = ".") -> Policy:

@@ -9,10 +9,10 @@ import sys
 
 from housebench.params import load_section
 from housebench.paths import RESULTS_DIR, Layout
+from housebench.pipeline.rollout import run_rollouts
 from housebench.policy.registry import policy_entries
 from housebench.procs import die_with_parent
 from housebench.rollout.plan import RolloutParams
-from housebench.rollout.run import run_rollouts
 from housebench.tasks.splits import SplitParams
 
 RUN = "repro"

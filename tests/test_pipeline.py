@@ -272,11 +272,47 @@ def check_notebook(repo: Path) -> None:
     assert any("image/png" in out.get("data", {}) for out in outputs)
 
 
+EXAMPLE = "examples/housebench_example_policy"
+OUTSIDE = {"example": None, "example_path": "housebench_example_policy:ExamplePolicy"}  # entry point, import path
+
+
+def with_outside_policies(repo: Path, env: dict) -> dict:
+    """The example package pip-installed (into a folder of the copy, not the venv) and benchmarked beside the
+    built-ins: ``example`` by its entry point, ``example_path`` by its import path in params.yaml."""
+    site = repo / ".site"
+    pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--target", str(site)]
+    run([*pip, str(repo / EXAMPLE)], repo, env)
+    text = (repo / "params.yaml").read_text()
+    text = re.sub(r"(?m)^(  policies: \[noop, scripted, planned)\]", r"\1, example, example_path]", text)
+    entries = "".join(
+        f"  {n}: {{class: '{c}', stop_s: 2.0}}\n" if c else f"  {n}: {{stop_s: 2.0}}\n" for n, c in OUTSIDE.items()
+    )
+    (repo / "params.yaml").write_text(
+        re.sub(r"(?m)^policies:.*$", lambda m: m.group(0) + "\n" + entries.rstrip(), text)
+    )
+    return {**env, "PYTHONPATH": str(site)}
+
+
+def check_outside_policies(repo: Path) -> None:
+    """The outside package's rows carry its class path and version; its metrics and leaderboard line exist."""
+    rows = duckdb.sql(
+        "select policy, policy_class, policy_version, track, split, status from "
+        f"read_parquet('{repo}/results/episodes/**/*.parquet', hive_partitioning=true) where policy like 'example%'"
+    ).fetchall()
+    assert {r[0] for r in rows} == set(OUTSIDE) and all(r[5] in ("success", "fail") for r in rows), rows
+    assert {(r[1], r[2]) for r in rows} == {("housebench_example_policy:ExamplePolicy", "0.1.0")}
+    assert {r[3] for r in rows} == {"state"} and {r[4] for r in rows} <= {"train", "val", "test"}
+    for name in OUTSIDE:
+        assert json.loads((repo / f"results/metrics/{name}.json").read_text())["episodes"] == len(rows) // 2
+    assert "housebench_example_policy:ExamplePolicy" in (repo / "results/report/index.html").read_text()
+
+
 @pytest.mark.server
 def test_repro_nightly_and_notebook(tmp_path, prefect_server):
     repo = copy_project(tmp_path / "repo", everything=False)
-    env = pipeline_env(prefect_server)
+    env = with_outside_policies(repo, pipeline_env(prefect_server))
     check_pipeline(repo, env)
+    check_outside_policies(repo)
     check_scene_annotations(repo)
     check_goal_state_succeeds(repo)
     check_nightly(repo, env)

@@ -33,13 +33,7 @@ def report() -> None:
 
 @report.command("build")
 @_RESULTS
-@out_option(
-    "dir",
-    "report directory (replaced atomically; never the DVC stage's results/report)",
-    "out_dir",
-    default=LOCAL_REPORT,
-    show_default=True,
-)
+@out_option("dir", "report directory (replaced atomically; never the DVC stage's results/report)", default=LOCAL_REPORT)
 @click.option(
     "--picture",
     "pictures",
@@ -48,7 +42,7 @@ def report() -> None:
     help="a PNG for the Pictures section (repeatable; default: params.yaml report.scene_images, as the stage)",
 )
 @click.option("--run", "runs", multiple=True, help="report only this run (repeatable; default: every run)")
-def build(results_dir: Path, out_dir: Path, pictures: tuple[Path, ...], runs: tuple[str, ...], force: bool) -> None:
+def build(results_dir: Path, out: Path, pictures: tuple[Path, ...], runs: tuple[str, ...], force: bool) -> None:
     """Write index.html, plots and metrics.json for the runs under --results, with the same pictures,
     captions, control and asset health as the DVC stage.
 
@@ -59,6 +53,7 @@ def build(results_dir: Path, out_dir: Path, pictures: tuple[Path, ...], runs: tu
     from housebench.report.inputs import report_inputs
     from housebench.report.pictures import inside
 
+    out_dir = out
     if Path(out_dir).resolve() == REPORT_DIR.resolve():
         raise click.ClickException(
             f"{REPORT_DIR} is the DVC report stage's output: `dvc repro report`, or another --out"

@@ -15,6 +15,7 @@ failure is one line naming the key, e.g. ``policies.mine.class: no module named 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.metadata
 import inspect
@@ -26,14 +27,18 @@ from pydantic import BaseModel, ValidationError
 
 from housebench.names import name_problem, printable
 from housebench.params import PARAMS, load_params
-from housebench.policy.base import TRACKS, NoopPolicy, Policy, PolicyParams
-from housebench.policy.planned import PlannedPolicy
-from housebench.policy.scripted import ScriptedPolicy
+from housebench.policy.base import TRACKS, Policy, PolicyParams
 
-BUILTIN: dict[str, type] = {"noop": NoopPolicy, "planned": PlannedPolicy, "scripted": ScriptedPolicy}
+# the built-ins by import path, imported when named (the scripted and planned policies import the skills)
+BUILTIN: dict[str, str] = {
+    "noop": "housebench.policy.base:NoopPolicy",
+    "planned": "housebench.policy.planned:PlannedPolicy",
+    "scripted": "housebench.policy.scripted:ScriptedPolicy",
+}
 ENTRY_POINT_GROUP = "housebench.policies"
 REMOTE = "remote"  # ``class: remote``: a policy served by ``housebench policy serve``
 REMOTE_CLASS = "housebench.policy.remote:RemotePolicy"
+REMOTE_PREFIX = "remote:"  # an episode row's policy_class for a served policy: remote:<the server's module:Class>
 CLASS_KEY = "class"
 
 
@@ -83,8 +88,7 @@ def resolve(name: str, entry: dict[str, Any] | None = None) -> PolicySpec:
         path = REMOTE_CLASS if path == REMOTE else path
         return _spec(name, _import(path, f"{where}.{CLASS_KEY}"), path, entry, f"{where}.{CLASS_KEY}")
     if name in BUILTIN:
-        cls = BUILTIN[name]
-        return _spec(name, cls, f"{cls.__module__}:{cls.__qualname__}", entry, where)
+        return _spec(name, _import(BUILTIN[name], where), BUILTIN[name], entry, where)
     for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name=name):
         try:
             cls = point.load()
@@ -130,10 +134,15 @@ def _spec(name: str, cls: Any, path: str, params: dict[str, Any], where: str, ve
     return PolicySpec(name, cls, path, _version(path) if version is None else version, params)
 
 
+@functools.cache
+def _distributions() -> dict[str, list[str]]:
+    return importlib.metadata.packages_distributions()  # reads every installed package's file list: once a process
+
+
 def _version(path: str) -> str:
     """The version of the installed distribution that ships the top-level package of ``path`` ('' if none does)."""
     top = path.split(":")[0].split(".")[0]
-    for dist in importlib.metadata.packages_distributions().get(top, []):
+    for dist in _distributions().get(top, []):
         try:
             return importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError:

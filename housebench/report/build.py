@@ -9,6 +9,7 @@ from typing import Any
 
 from housebench.io import atomic_dir, check_output, write_json
 from housebench.report import page, plots
+from housebench.report.phases import phases_html, summarize_phases
 from housebench.report.pictures import check_picture
 from housebench.report.summary import metrics, summarize
 from housebench.results.schema import SCHEMAS
@@ -67,6 +68,7 @@ def build_report(
         check_picture(path)
     con = connect(results_dir, runs)
     sections = summarize(con, control)
+    phase_rows = summarize_phases(con)
     con.close()
     summary = metrics(sections)
     tasks, progress = _by_track(sections["tasks"]), _by_track(sections["progress"])
@@ -85,7 +87,8 @@ def build_report(
                 "Failing skill and measured reason (last failed skill of each unsuccessful episode)",
             ),
         ]
-        html = page.render(title, sections, control, figures, pictures, assets, verification)
+        phases = phases_html(phase_rows, tmp / "phases.png")
+        html = page.render(title, sections, control, figures, pictures, assets, verification, extra=[phases])
         (tmp / "index.html").write_text(html, encoding="utf-8")
         labelled = [{**r, "label": f"{r['task']} / {r['policy']}"} for r in tasks]
         for name, columns in PLOTS_DATA.items():

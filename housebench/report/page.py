@@ -397,6 +397,7 @@ def render(
     pictures: Sequence[tuple[Path, str]],
     assets: list[dict[str, Any]] | None = None,
     verification: dict[str, Any] | None = None,
+    extra: Sequence[str] = (),
 ) -> str:
     """The whole page: at a glance, success by task beside the control, plots, failures grouped by
     predicate and item (and, when the runs used more than one physics engine, the same tasks in
@@ -440,6 +441,7 @@ def render(
         "<h2 id=skill-failures>Where skills fail</h2>"
         "<p>The last failed skill of each unsuccessful episode and its measured reason.</p>",
         table(sections["skill_failures"], SKILL_FAILURES),
+        *extra,
         "<h2 id=choices>Variant choices</h2>",
         table(sections["choices"], CHOICES),
         "<h2 id=provenance>Provenance</h2>",

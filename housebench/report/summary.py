@@ -17,8 +17,9 @@ Z95 = 1.959963984540054  # two-sided 95% normal quantile
 WIDE = 0.3  # a 95% interval wider than this (30 points of rate) says little on its own
 HELDOUT_PREFIX = "heldout-"  # the runs of flows/heldout.py: variants sampled from a seed outside the repository
 SPLIT_ORDER = ("test", "val", "train")  # the split a published number must use comes first
-# as housebench.policy.registry.REMOTE_CLASS (a test holds them equal): not imported, the report reads Parquet only
-REMOTE_CLASS = "housebench.policy.remote:RemotePolicy"
+# as housebench.policy.registry's (a test holds them equal): not imported, the report reads Parquet only
+REMOTE_CLASS = "housebench.policy.remote:RemotePolicy"  # a served policy whose server never answered
+REMOTE_PREFIX = "remote:"  # a served policy: remote:<the class its server named>
 
 QUERIES = {
     "policies": """
@@ -154,14 +155,15 @@ def _beside_control(rows: list[dict[str, Any]], control: str, key: tuple[str, ..
 
 
 def policy_kind(class_path: str) -> str:
-    """Where a policy comes from, read off its class path: ``remote`` (a policy server), ``built-in`` (inside
-    housebench) or ``imported`` (an import path or an entry point of another package)."""
+    """Where a policy comes from, read off its class path: ``remote`` (a policy server: ``remote:<its class>``),
+    ``built-in`` (inside housebench) or ``imported`` (an import path or an entry point of another package)."""
     paths = set(class_path.split())
-    if paths == {REMOTE_CLASS}:
+    remote = {p for p in paths if p == REMOTE_CLASS or p.startswith(REMOTE_PREFIX)}
+    if remote == paths:
         return "remote"
     if all(p.startswith("housebench.") for p in paths):
         return "built-in"
-    return "imported" if not paths & {REMOTE_CLASS} else "mixed"
+    return "imported" if not remote else "mixed"
 
 
 def _split_order(split: str) -> int:

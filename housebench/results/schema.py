@@ -1,6 +1,6 @@
 """The Arrow schemas of the results tables: the one place that says what a results column means.
 
-Four tables, each stored hive-partitioned by run (``results/<table>/run=<run>/part-0.parquet``):
+The tables, each stored hive-partitioned by run (``results/<table>/run=<run>/part-0.parquet``):
 
 - ``episodes``: one row per episode, keyed by ``(run, episode_id)``, with full provenance.
 - ``conditions``: one row per goal-condition item (e.g. ``inside`` x ``apple``) of an episode.
@@ -10,6 +10,8 @@ Four tables, each stored hive-partitioned by run (``results/<table>/run=<run>/pa
   show the distribution of variants from the Parquet alone.
 - ``states``: one row per episode, its initial and final simulator states (``SimState`` JSON), so
   any verdict can be judged again later (``housebench results state`` then ``housebench evaluate``).
+- ``phases``: one row per phase of an episode (the planner's skill calls for the variant's goal, judged
+  on the ground truth whatever the policy: :mod:`housebench.rollout.phases`): reached or not, and when.
 
 Every column carries its documentation in the field metadata (``doc``); columns with a closed set
 of values also list them (``values``, comma-separated). ``run`` is the partition column: it lives in
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 PARTITION = "run"
 STATUSES = ("success", "fail", "crash")
 TRACKS = ("state", "vision")
@@ -144,19 +146,56 @@ STATES = _schema(
     ],
 )
 
+PHASES = _schema(
+    "phases",
+    [
+        _EPISODE_ID,
+        _RUN,
+        _field("phase", pa.int32(), "order of the phase in the variant's plan, from 0"),
+        _field(
+            "verb",
+            pa.string(),
+            "the phase's skill verb, e.g. 'navigate', 'pick', 'place', 'open'; 'goal' when the planner found no plan",
+        ),
+        _field("targets", pa.string(), "what it acts on, comma-separated, e.g. 'apple' or 'apple,bowl'"),
+        _field(
+            "reached",
+            pa.bool_(),
+            "its postconditions held once every earlier phase acting on the same thing was reached",
+        ),
+        _field(
+            "implied",
+            pa.bool_(),
+            "a navigate counted reached because a later phase acting on the same thing was",
+        ),
+        _field("t_reached", pa.float64(), "simulated time it was first seen reached; null if never", nullable=True),
+        _field(
+            "time_s",
+            pa.float64(),
+            "simulated seconds since the reach before it; for the first phase not reached, from the last reach "
+            "to the end; else 0",
+        ),
+    ],
+)
+
 SCHEMAS: dict[str, pa.Schema] = {
     "episodes": EPISODES,
     "conditions": CONDITIONS,
     "events": EVENTS,
     "choices": CHOICES,
     "states": STATES,
+    "phases": PHASES,
 }
+# Tables newer than results already on disk: a results directory without one reads it as empty (the report
+# says so) instead of failing, until those runs are rolled out again.
+LATER_TABLES = ("phases",)
 SORT_KEYS: dict[str, tuple[str, ...]] = {
     "episodes": ("run", "episode_id"),
     "conditions": ("run", "episode_id", "condition_index", "item"),
     "events": ("run", "episode_id", "seq"),
     "choices": ("run", "task", "variant", "choice"),
     "states": ("run", "episode_id"),
+    "phases": ("run", "episode_id", "phase"),
 }
 
 

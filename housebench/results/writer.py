@@ -20,7 +20,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from housebench.io import atomic_dir
-from housebench.results.schema import PARTITION, SCHEMAS, SORT_KEYS, file_schema
+from housebench.results.schema import LATER_TABLES, PARTITION, SCHEMAS, SORT_KEYS, file_schema
 
 PART_FILE = "part-0.parquet"
 
@@ -152,7 +152,10 @@ def connect(results_dir: Path, runs: Sequence[str] | None = None) -> duckdb.Duck
     the runs named in ``runs``. Read-only over those tables (:data:`LOCKED_DOWN`, configuration locked)."""
     con = duckdb.connect(config=LOCKED_DOWN)
     for table in SCHEMAS:
-        data = read_table(results_dir, table)
+        if table in LATER_TABLES and not (Path(results_dir) / table).is_dir():
+            data = SCHEMAS[table].empty_table()  # runs rolled out before the table existed
+        else:
+            data = read_table(results_dir, table)
         if runs is not None:
             data = data.filter(pc.is_in(data["run"], pa.array(list(runs), pa.string())))
         con.register(table, data)

@@ -4,6 +4,10 @@
 noise and starts the task's thermal model; ``step(action)`` hands the action to the robot's actuators,
 advances the physics by one control period and steps the thermal model. The rollout, ``make_env`` and
 every tool run episodes through this class, so they all see the same physics, temperatures and verdict.
+
+An episode keeps the full observation (the verdict, ``state()`` and recorders read it:
+:attr:`Episode.full_observation`) and hands out its observation track's view of it
+(:mod:`housebench.rollout.tracks`): ``reset`` and ``step`` return what the policy may see.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import numpy as np
 from housebench.annotations.schema import SceneAnnotations
 from housebench.jsonfile import load_model
 from housebench.robot.fetch import action_targets
-from housebench.rollout.tracks import VISION_CAMERA, check_track, view
+from housebench.rollout.tracks import DEFAULT_IMAGE_SIZE, cameras_for, check_track, view
 from housebench.sim.registry import make_backend
 from housebench.state import Action, Observation, SimState
 from housebench.tasks.evaluator import evaluate
@@ -44,8 +48,8 @@ class Episode:
     """One episode of a settled scene (``scene.usda``) with its variant (``task.json``) and annotations.
 
     The horizon is ``horizon_s`` if given, else the task's own, else ``default_horizon_s``. ``cameras``
-    (``head``, ``third``) are rendered into every observation; ``track`` (``state``, ``vision``) is what
-    ``reset`` and ``step`` show the policy (:mod:`housebench.rollout.tracks`). ``events`` collects
+    (``head``, ``third``) are rendered into every full observation at ``image_size`` (width, height); the
+    ``vision`` track renders the head camera whether asked or not, and shows only it. ``events`` collects
     ``log(kind, **detail)`` calls stamped with the simulated time.
     """
 
@@ -60,19 +64,17 @@ class Episode:
         default_horizon_s: float | None = None,
         pose_noise_m: float = 0.0,
         cameras: tuple[str, ...] = (),
-        image_size: tuple[int, int] = (320, 240),
+        image_size: tuple[int, int] = DEFAULT_IMAGE_SIZE,
         track: str = "state",
     ) -> None:
         self.track = check_track(track)
-        if track == "vision" and VISION_CAMERA not in cameras:
-            cameras = (*cameras, VISION_CAMERA)
         self.task = load_model(TaskVariant, Path(task_file))
         self.scene = load_model(SceneAnnotations, Path(annotations))
         horizon = horizon_s or self.task.horizon_s or default_horizon_s
         if horizon is None:
             raise ValueError(f"{task_file}: horizon_s: the task names none and no default was given")
         self.horizon_s, self.control_dt, self.pose_noise_m = float(horizon), float(control_dt), pose_noise_m
-        self.cameras, self.image_size = tuple(cameras), image_size
+        self.cameras, self.image_size = cameras_for(track, tuple(cameras)), tuple(image_size)
         self.backend = make_backend(backend)
         self.sim = self.backend.load(Path(scene))
         self.substeps = max(1, round(self.control_dt / self.sim.timestep))
@@ -111,7 +113,7 @@ class Episode:
         self.events, self.steps, self.stopped = [], 0, False
         self._last = self._observe()
         self.initial = self._last.state
-        return view(self._last, self.track, self.task.instruction)
+        return view(self._last, self.track)
 
     def step(self, action: Action | None = None) -> Observation:
         """One control period: ``action``'s targets to the actuators (None keeps them), physics, heat."""
@@ -124,21 +126,22 @@ class Episode:
         self.sim.step(self.substeps)
         self.steps += self.substeps
         self._last = self._observe(self.substeps * self.sim.timestep)
-        return view(self._last, self.track, self.task.instruction)
-
-    @property
-    def full_observation(self) -> Observation | None:
-        """The last observation whole, whatever the track shows the policy (None before reset)."""
-        return self._last
+        return view(self._last, self.track)
 
     def _observe(self, dt: float = 0.0) -> Observation:
-        """The backend's observation, the thermal model stepped by ``dt`` on it, temperatures attached."""
+        """The backend's observation, the thermal model stepped by ``dt`` on it, temperatures and the
+        instruction attached."""
         obs = self.sim.observe(self.cameras, self.image_size)
         if dt:
             self.thermal.step(obs.state, dt)
         temperatures = dict(self.thermal.temperatures_c)
         state = obs.state.model_copy(update={"temperatures_c": temperatures})
-        return dataclasses.replace(obs, temperatures_c=temperatures, state=state)
+        return dataclasses.replace(obs, temperatures_c=temperatures, state=state, instruction=self.task.instruction)
+
+    @property
+    def full_observation(self) -> Observation | None:
+        """The last observation in full (every track's source; what a recorder stores); None before reset."""
+        return self._last
 
     def state(self) -> SimState | None:
         """The state of the last observation (temperatures included); None before reset."""

@@ -12,8 +12,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from housebench.policy.base import Policy, PolicyContext
-from housebench.policy.registry import resolve
+from housebench.policy.registry import REMOTE_PREFIX, PolicySpec, resolve
 from housebench.rollout.env import Episode, Event
+from housebench.rollout.phases import PhaseMonitor, PhaseRecord, cached_phases
 from housebench.state import Action, Observation, SimState
 from housebench.tasks.verdict import Verdict
 
@@ -77,6 +78,7 @@ class EpisodeOutcome:
     final: SimState | None = None  # the state the verdict judged (the last one reached, on a crash)
     policy_class: str = ""  # module:Class the policy's name resolved to
     policy_version: str = ""  # version of the package that ships it
+    phases: list[PhaseRecord] = field(default_factory=list)  # how far it got, judged on the ground truth
 
 
 def context(episode: Episode) -> PolicyContext:
@@ -108,25 +110,41 @@ def play(episode: Episode, policy: Policy, seed: int, on_step: StepHook | None =
     return obs
 
 
+def served(spec: PolicySpec, policy: Policy) -> tuple[str, str]:
+    """The class path and version a row records: a policy server's own (``remote:<module:Class>``, its package's
+    version, as its handshake said) once it answered, else the resolved class's."""
+    welcome = getattr(policy, "served", None)
+    if welcome is None:
+        return spec.class_path, spec.version
+    return f"{REMOTE_PREFIX}{welcome.class_path}", welcome.version
+
+
 def run_episode(job: EpisodeJob) -> EpisodeOutcome:
     """Run one episode of ``job.policy``; any exception becomes a ``crash`` outcome instead of taking the
     batch down. The policy's own events land between ``episode_start`` and ``episode_end``."""
     started_at = datetime.now(UTC)
     clock = time.perf_counter()
-    episode, verdict, crash, version, spec = None, None, None, "", None
+    episode, verdict, crash, version, provenance, monitor = None, None, None, "", ("", ""), None
+    phases: list[PhaseRecord] = []
     early: list[Event] = [(0.0, "episode_start", {"seed": job.seed, "policy": job.policy, "track": job.track})]
     try:
         spec = resolve(job.policy, job.policy_entry)
+        provenance = (spec.class_path, spec.version)
         policy = spec.make()
         episode = job.open()
         version = episode.backend.version
+        monitor = PhaseMonitor(
+            cached_phases(episode.task, episode.scene, (job.task_file, job.annotations)), episode.scene
+        )
         try:
-            play(episode, policy, job.seed)
+            play(episode, policy, job.seed, on_step=monitor.hook())
         finally:
             close = getattr(policy, "close", None)
             if callable(close):
                 close()  # a remote policy's connection, whatever happened
+            provenance = served(spec, policy)
         verdict = episode.verdict()
+        phases = monitor.finish(episode.state(), episode.time)
     except Exception as err:  # noqa: BLE001 - a crashed episode is a result, not an abort
         crash = f"{type(err).__name__}: {err}"
         t_sim = episode.time if episode else 0.0
@@ -134,6 +152,8 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
             (t_sim, "crash", {"error": crash, "trace": traceback.format_exc(limit=3)})
         )
     sim_s = episode.time if episode else 0.0
+    if crash and monitor is not None and monitor.initial is not None:
+        phases = monitor.stop(sim_s)  # the phases reached before the crash, not judged again
     events = early + (episode.events if episode else [])
     events.append((sim_s, "episode_end", {"success": bool(verdict and verdict.success)}))
     return EpisodeOutcome(
@@ -149,6 +169,7 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
         events=events,
         initial=episode.initial if episode else None,
         final=episode.state() if episode else None,
-        policy_class=spec.class_path if spec else "",
-        policy_version=spec.version if spec else "",
+        policy_class=provenance[0],
+        policy_version=provenance[1],
+        phases=phases,
     )

@@ -12,7 +12,7 @@ from housebench.names import name_problem
 from housebench.params import MAX_WORKERS, Section
 from housebench.paths import Layout
 from housebench.policy.base import TRACKS
-from housebench.policy.registry import PolicySpec, resolve
+from housebench.policy.registry import REMOTE_CLASS, PolicySpec, resolve
 from housebench.provenance import assets_hash, code_commit, scene_hash
 from housebench.rollout.batch import EXECUTORS
 from housebench.rollout.episode import EpisodeJob
@@ -33,6 +33,7 @@ class RolloutParams(Section):
     policies: list[str] = Field(
         min_length=1, max_length=MAX_POLICIES
     )  # names of ``policies:``, built-ins, entry points
+    components: list[str] = Field(default_factory=list, max_length=64)  # component tasks whose starts run too
     track: Literal[TRACKS]  # what the policies are shown: privileged state, or the robot's own sensors
     image_size: tuple[int, int] = Field((160, 120))  # the vision track's head RGB-D, width x height
     backend: Literal[BACKENDS]
@@ -61,8 +62,9 @@ class RolloutParams(Section):
 
 
 def check_policies(params: RolloutParams, entries: dict[str, dict] | None) -> list[PolicySpec]:
-    """Every policy of the run resolved, its params validated and its track checked: a configuration that cannot
-    run is one line naming the key before any episode starts (or any output is touched)."""
+    """Every policy of the run resolved, its params validated, its track checked and a policy server reached (a
+    handshake on the run's track): a configuration that cannot run is one line naming the key before any episode
+    starts (or any output is touched)."""
     specs = []
     for name in params.policies:
         spec = resolve(name, (entries or {}).get(name))
@@ -72,6 +74,13 @@ def check_policies(params: RolloutParams, entries: dict[str, dict] | None) -> li
                 f"rollout.track: policy '{name}' ({spec.class_path}) works on the {' or '.join(spec.tracks)} "
                 f"track, not '{params.track}'"
             )
+        if spec.class_path == REMOTE_CLASS:
+            from housebench.policy.remote import RemotePolicyError, check_reachable
+
+            try:
+                check_reachable(spec.params, params.track)
+            except (RemotePolicyError, ValueError) as err:
+                raise ValueError(f"policies.{name}: {err}") from None
         specs.append(spec)
     return specs
 

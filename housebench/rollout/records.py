@@ -1,5 +1,5 @@
 """The rows of the results tables, built from episode outcomes: episode and condition rows from the
-evaluator's verdict, event rows, and the sampled choices of each variant rolled out."""
+evaluator's verdict, event rows, phase rows, and the sampled choices of each variant rolled out."""
 
 from __future__ import annotations
 
@@ -8,14 +8,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from housebench.io import dumps_json
+from housebench.results.schema import SCHEMAS
 from housebench.rollout.episode import EpisodeOutcome
+from housebench.rollout.phases import PhaseRecord
 from housebench.state import SimState
 from housebench.tasks.verdict import Verdict
 
 
 def records(outcomes: list[EpisodeOutcome]) -> dict[str, list[dict]]:
     """The rows of the results tables for these outcomes."""
-    tables: dict[str, list[dict]] = {"episodes": [], "conditions": [], "events": [], "choices": [], "states": []}
+    tables: dict[str, list[dict]] = {name: [] for name in SCHEMAS}
     variants = {}
     for out in outcomes:
         job = out.job
@@ -44,6 +46,7 @@ def records(outcomes: list[EpisodeOutcome]) -> dict[str, list[dict]]:
         tables["conditions"].extend(conditions)
         tables["events"].extend(event_rows(episode, out.events))
         tables["states"].append(state_row(episode, out.initial, out.final))
+        tables["phases"].extend(phase_rows(episode, out.phases))
         variants[(job.task, job.variant)] = (job.run, job.choices)
     tables["choices"] = [
         {"run": run, "task": task, "variant": variant, "choice": key, "value": value}
@@ -133,4 +136,22 @@ def event_rows(episode: dict[str, Any], events: Iterable[tuple[float, str, dict[
             "detail": json.dumps(detail, sort_keys=True, separators=(",", ":")),
         }
         for seq, (t_sim, kind, detail) in enumerate(events)
+    ]
+
+
+def phase_rows(episode: dict[str, Any], phases: list[PhaseRecord]) -> list[dict[str, Any]]:
+    """The ``phases`` rows of ``episode`` (its episodes row) from its phase records."""
+    return [
+        {
+            "episode_id": episode["episode_id"],
+            "run": episode["run"],
+            "phase": r.index,
+            "verb": r.verb,
+            "targets": ",".join(r.targets),
+            "reached": r.reached,
+            "implied": r.implied,
+            "t_reached": r.t_reached,
+            "time_s": r.time_s,
+        }
+        for r in phases
     ]

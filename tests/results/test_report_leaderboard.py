@@ -12,7 +12,7 @@ import pytest
 
 from housebench.report.build import build_report
 from housebench.report.page import BAR_W, ci_bar
-from housebench.report.summary import REMOTE_CLASS, policy_kind
+from housebench.report.summary import REMOTE_CLASS, REMOTE_PREFIX, policy_kind
 from housebench.results.writer import write_run
 
 IMPORTED = "my_pkg.policies:MyPolicy"
@@ -149,11 +149,12 @@ def test_interval_bar_is_drawn_to_scale():
     assert "95% CI 20.0% – 60.0%" in svg
 
 
-def test_policy_kind_and_the_registrys_remote_class():
-    from housebench.policy.registry import REMOTE_CLASS as REGISTRY_REMOTE
+def test_policy_kind_reads_the_class_path():
+    from housebench.policy import registry
 
-    assert REMOTE_CLASS == REGISTRY_REMOTE
-    assert policy_kind(REMOTE_CLASS) == "remote"
+    assert (REMOTE_CLASS, REMOTE_PREFIX) == (registry.REMOTE_CLASS, registry.REMOTE_PREFIX)
+    assert policy_kind(REMOTE_CLASS) == "remote"  # a server that never answered
+    assert policy_kind("remote:my_pkg.policies:MyPolicy") == "remote"  # as its server named its class
     assert policy_kind("housebench.policy.base:NoopPolicy") == "built-in"
     assert policy_kind(IMPORTED) == "imported"
 

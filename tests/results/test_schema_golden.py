@@ -15,7 +15,7 @@ S, I32, I64, F64, B = pa.string(), pa.int32(), pa.int64(), pa.float64(), pa.bool
 UTC_US = pa.timestamp("us", tz="UTC")
 NULL = True  # the column may hold nulls
 
-GOLDEN_VERSION = 3
+GOLDEN_VERSION = 4
 GOLDEN: dict[str, list[tuple]] = {
     "episodes": [
         ("episode_id", S),
@@ -80,6 +80,17 @@ GOLDEN: dict[str, list[tuple]] = {
         ("run", S),
         ("initial", S, NULL),
         ("final", S, NULL),
+    ],
+    "phases": [
+        ("episode_id", S),
+        ("run", S),
+        ("phase", I32),
+        ("verb", S),
+        ("targets", S),
+        ("reached", B),
+        ("implied", B),
+        ("t_reached", F64, NULL),
+        ("time_s", F64),
     ],
 }
 CLOSED = {("episodes", "status"): "success,fail,crash", ("episodes", "track"): "state,vision"}

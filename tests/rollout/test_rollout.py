@@ -12,7 +12,7 @@ from housebench.results.writer import read_table, write_run
 from housebench.rollout.batch import run_batch
 from housebench.rollout.env import perturb
 from housebench.rollout.episode import EpisodeJob, run_episode
-from housebench.rollout.run import records
+from housebench.rollout.records import records
 from housebench.state import ObjectState, SimState
 
 

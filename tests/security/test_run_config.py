@@ -9,9 +9,9 @@ from matplotlib.figure import Figure
 
 from housebench.params import load_section
 from housebench.paths import Layout
+from housebench.pipeline.rollout import run_rollouts
 from housebench.policy.registry import make_policy
 from housebench.rollout.plan import RolloutParams, plan_jobs
-from housebench.rollout.run import run_rollouts
 
 
 def _newton_missing() -> bool:

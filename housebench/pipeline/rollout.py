@@ -1,9 +1,12 @@
-"""A rollout run: plan the episodes, run them over the executor, write the run's Parquet partition."""
+"""A rollout run: plan the episodes (every settled task variant, and every start of the run's component tasks), run
+them over the executor, write the run's Parquet partition."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from housebench.components.jobs import component_jobs
+from housebench.components.scenario import component
 from housebench.paths import Layout
 from housebench.results.writer import write_run
 from housebench.rollout.batch import run_batch
@@ -23,10 +26,14 @@ def run_rollouts(
     splits: SplitParams | None = None,
     split: str | None = None,
 ) -> list[EpisodeOutcome]:
-    """Run every planned episode of ``layout`` and write ``results/<table>/run=<run>/``;
+    """Run every planned episode of ``layout`` (and of ``rollout.components``) and write
+    ``results/<table>/run=<run>/``;
     ``policy_entries`` is the ``policies`` section of params.yaml, ``splits`` its split rule (``split``: every
     variant's split, for a held-out run)."""
     jobs = plan_jobs(run, params, layout, policy_entries, splits, split)
+    if params.components:
+        comps = [component(name) for name in params.components]
+        jobs += component_jobs(run, params, layout, comps, policy_entries, splits, split)
     if not jobs:
         raise ValueError(f"{layout.at(layout.settled_dir)}: no settled task scenes to roll out")
     outcomes = run_batch(jobs, params.executor, params.workers or None, progress=progress)

@@ -1,0 +1,94 @@
+"""Component starts as rollout jobs: ``component:<name>`` tasks whose variants are the starts.
+
+A :class:`ComponentJob` is an :class:`~housebench.rollout.episode.EpisodeJob` (plain data, it crosses
+process boundaries) that opens a :class:`~housebench.components.task.ComponentEpisode`; ``run_episode`` and
+the results writer treat it as any job. :func:`component_jobs` makes one per start x policy x episode seed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from housebench import paths
+from housebench.paths import Layout
+from housebench.provenance import code_commit, scene_hash
+from housebench.rollout.episode import EpisodeJob
+from housebench.rollout.plan import RolloutParams, check_policies
+from housebench.tasks.splits import SplitParams, split_of
+
+from .scenario import Component, load_component
+from .task import PREFIX, ComponentEpisode, scene_files
+
+
+@dataclass(frozen=True)
+class ComponentJob(EpisodeJob):
+    component_file: Path = Path()  # the scenario file (its stem is the component's name)
+
+    def open(self) -> ComponentEpisode:
+        return ComponentEpisode(
+            load_component(self.component_file),
+            self.variant,
+            (self.scene, self.task_file, self.annotations),
+            backend=self.backend,
+            control_dt=self.control_dt,
+            horizon_s=self.horizon_s,
+            pose_noise_m=self.pose_noise_m,
+            track=self.track,
+            image_size=self.image_size,
+        )
+
+
+def component_jobs(
+    run: str,
+    params: RolloutParams,
+    layout: Layout,
+    comps: list[Component],
+    policy_entries: dict[str, dict] | None = None,
+    splits: SplitParams | None = None,
+    split: str | None = None,
+) -> list[ComponentJob]:
+    """One job per component start x policy x episode seed (``rollout.seed`` on), in a stable order; a start's
+    split is ``split`` when given, else its base scene's by the rule of ``splits``."""
+    check_policies(params, policy_entries)
+    splits = splits or SplitParams()
+    commit = code_commit(layout.root)
+    jobs = []
+    for comp in comps:
+        for start in comp.spec.starts:
+            scene, task_file, annotations = scene_files(layout, comp, start.id)
+            provenance = {
+                "code_commit": commit,
+                "scene_hash": scene_hash(layout.at(paths.HOUSE_DIR / "house.usda"), task_file.parent, scene.parent),
+            }
+            for policy in params.policies:
+                for episode in range(params.episodes_per_variant):
+                    jobs.append(
+                        ComponentJob(
+                            run=run,
+                            task=f"{PREFIX}{comp.name}",
+                            variant=start.id,
+                            seed=params.seed + episode,
+                            policy=policy,
+                            backend=params.backend,
+                            scene=scene,
+                            task_file=task_file,
+                            annotations=annotations,
+                            horizon_s=comp.spec.horizon_s,
+                            control_dt=params.control_dt,
+                            pose_noise_m=params.pose_noise_m,
+                            policy_entry=(policy_entries or {}).get(policy) or {},
+                            provenance=provenance,
+                            choices={
+                                "component.verb": comp.verb,
+                                "component.args": json.dumps(start.args, sort_keys=True),
+                                "component.scene": start.scene,
+                            },
+                            track=params.track,
+                            split=split or split_of(start.task, start.variant, splits),
+                            image_size=params.image_size,
+                            component_file=comp.path,
+                        )
+                    )
+    return jobs
