@@ -280,7 +280,7 @@ def with_outside_policies(repo: Path, env: dict) -> dict:
     """The example package pip-installed (into a folder of the copy, not the venv) and benchmarked beside the
     built-ins: ``example`` by its entry point, ``example_path`` by its import path in params.yaml."""
     site = repo / ".site"
-    pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--target", str(site)]
+    pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site)]
     run([*pip, str(repo / EXAMPLE)], repo, env)
     text = (repo / "params.yaml").read_text()
     text = re.sub(r"(?m)^(  policies: \[noop, scripted, planned)\]", r"\1, example, example_path]", text)
