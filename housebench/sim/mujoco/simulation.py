@@ -17,6 +17,11 @@ from housebench.sim.mujoco.bodies import HULL_GROUP
 from housebench.state import FINGERS, HOUSE_CONTACT, ObjectState, Observation, SimState
 
 ROBOT_CAMERAS = ("head", "third")  # the robot's head camera and a view from behind and above it
+# What get_physics_state() saves: MuJoCo's integration state (time, qpos, qvel, act, history, plugin state,
+# the solver's warm start, controls, applied forces, mocap, active equalities). The full physics alone
+# (mjSTATE_FULLPHYSICS) leaves out the warm start, which the iterative solver starts from, and the controls,
+# which an action that names only some actuators keeps: both are needed for a bitwise replay.
+PHYSICS_SPEC = mujoco.mjtState.mjSTATE_INTEGRATION
 
 
 def _rotate(quat: np.ndarray, vec: np.ndarray, inverse: bool = False) -> np.ndarray:
@@ -143,6 +148,38 @@ class MujocoSimulation:
                 d.ctrl[self._actuators[name]] = value
         d.time = state.time
         mujoco.mj_forward(self.model, d)
+
+    @property
+    def physics_state_size(self) -> int:
+        """The length of :meth:`get_physics_state`'s vector for this model."""
+        return int(mujoco.mj_stateSize(self.model, PHYSICS_SPEC))
+
+    def get_physics_state(self) -> np.ndarray:
+        """Everything MuJoCo needs to continue exactly from here (:data:`PHYSICS_SPEC`), float64."""
+        state = np.empty(self.physics_state_size)
+        mujoco.mj_getState(self.model, self.data, state, PHYSICS_SPEC)
+        return state
+
+    def set_physics_state(self, state: np.ndarray) -> None:
+        """Restore a :meth:`get_physics_state` vector of this model: stepping on from it is bitwise the same
+        as stepping on from where it was taken. Derived quantities (positions of bodies and sites, contacts)
+        are recomputed for observing; the state itself is set again afterwards, so the forward pass leaves
+        nothing of its own (the warm start) in it."""
+        state = np.asarray(state, dtype=np.float64)
+        if state.shape != (self.physics_state_size,):
+            raise ValueError(f"physics state: {state.shape[0]} values, this model takes {self.physics_state_size}")
+        mujoco.mj_setState(self.model, self.data, state, PHYSICS_SPEC)
+        mujoco.mj_forward(self.model, self.data)
+        mujoco.mj_setState(self.model, self.data, state, PHYSICS_SPEC)
+
+    @property
+    def actuator_names(self) -> tuple[str, ...]:
+        """The actuators in the order of MuJoCo's control vector (each named after the joint it drives)."""
+        return tuple(self._actuators)
+
+    def get_control(self) -> np.ndarray:
+        """The current actuator targets, in :attr:`actuator_names` order."""
+        return self.data.ctrl.copy()
 
     def set_control(self, targets: dict[str, float]) -> None:
         for name, value in targets.items():
