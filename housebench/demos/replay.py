@@ -114,7 +114,8 @@ def replay(
         if actions == "env32":
             vectors = vectors.astype(np.float32)
         pos_index = _object_pos_index(rec, episode)
-        max_diff, max_pos, first = _compare(episode, recorded[start], start, 0.0, None)
+        max_diff, first = _compare(episode, recorded[start], start, 0.0, None)
+        max_pos = 0.0
         for k in range(start, rec.steps):
             if actions == "ctrl":
                 episode.sim.set_control(dict(zip(rec.meta["actuators"], ctrl[k].tolist())))
