@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 from housebench.demos.generate import DemosParams, generate
-from housebench.demos.lerobot import export_lerobot
+from housebench.demos.lerobot_v3 import export_lerobot
 from housebench.params import load_params, load_section
 from housebench.paths import Layout
 from housebench.procs import die_with_parent

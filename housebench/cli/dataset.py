@@ -86,7 +86,7 @@ def replay(recording: Path, start: int, actions: str, from_reset: bool) -> None:
 @click.option("--track", type=click.Choice(["state", "vision"]), default="state", show_default=True)
 def export(recordings: tuple[Path, ...], out: Path, fmt: str, failures: bool, track: str) -> None:
     """Export the recorded episodes at or under RECORDINGS as datasets under OUT (one per task and layout)."""
-    from housebench.demos.lerobot import export_lerobot
+    from housebench.demos.lerobot_v3 import export_lerobot
     from housebench.demos.recording import find_recordings
 
     if fmt == "hdf5":
