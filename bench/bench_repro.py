@@ -43,6 +43,7 @@ def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
 
 SAMPLE = """
 import json, sys, time
+from housebench.policy.registry import policy_entries
 from housebench.params import load_params, load_section
 from housebench.paths import RESULTS_DIR, Layout
 from housebench.results.writer import write_run
@@ -53,7 +54,7 @@ from housebench.rollout.records import records
 if __name__ == "__main__":  # the spawned workers import this module again
     every, workers = int(sys.argv[1]), int(sys.argv[2])
     params = load_section("rollout", RolloutParams)
-    jobs = plan_jobs("repro", params, Layout(), load_params("policies"))
+    jobs = plan_jobs("repro", params, Layout(), policy_entries())
     sample = jobs[::every]
     start = time.perf_counter()
     outcomes = run_batch(sample, params.executor, workers, progress=False)

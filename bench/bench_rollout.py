@@ -32,12 +32,11 @@ from pathlib import Path
 
 import mujoco
 
-from housebench.params import load_params, load_section
+from housebench.params import load_section
 from housebench.paths import Layout
-from housebench.policy.base import PolicyContext
-from housebench.policy.registry import POLICIES, make_policy
+from housebench.policy.registry import BUILTIN, make_policy, policy_entries
 from housebench.rollout.batch import run_batch
-from housebench.rollout.episode import EpisodeJob, run_episode
+from housebench.rollout.episode import EpisodeJob, context, run_episode
 from housebench.rollout.plan import RolloutParams, plan_jobs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,9 +47,9 @@ SECTION = "## Rollout"
 def overhead(job: EpisodeJob) -> dict:
     """CPU seconds of the episode loop and of raw ``mj_step`` replaying its control targets."""
     episode = job.open()
-    policy = make_policy(job.policy, job.policy_params)
+    policy = make_policy(job.policy, job.policy_entry)
     obs = episode.reset(job.seed)
-    policy.reset(PolicyContext(episode.task, episode.scene, job.control_dt, episode.horizon_s, episode.log), obs)
+    policy.reset(context(episode), obs)
     model, data = episode.sim.model, episode.sim.data
     raw = mujoco.MjData(model)
     mujoco.mj_copyData(raw, model, data)  # the whole start state, which bodies sleep included
@@ -155,7 +154,7 @@ def write_section(policy: str, text: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--policy", default="noop", choices=sorted(POLICIES))
+    parser.add_argument("--policy", default="noop", choices=sorted(BUILTIN))
     parser.add_argument("--episodes", type=int, default=1, help="episodes per variant")
     parser.add_argument("--tasks", nargs="*", help="only these tasks (default: every settled task)")
     parser.add_argument("--horizon", type=float, help="horizon s of tasks that name none (default: rollout params')")
@@ -168,7 +167,7 @@ def main() -> None:
     )
     jobs = [
         job
-        for job in plan_jobs("bench", params, Layout(ROOT), load_params("policies"))
+        for job in plan_jobs("bench", params, Layout(ROOT), policy_entries())
         if (not args.tasks or job.task in args.tasks) and (not args.variants or int(job.variant[1:]) < args.variants)
     ]
     for first in {job.scene: job for job in jobs}.values():

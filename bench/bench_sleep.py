@@ -26,10 +26,10 @@ import mujoco
 import numpy as np
 import yaml
 
-from housebench.params import load_params, load_section
+from housebench.params import load_section
 from housebench.paths import Layout
-from housebench.policy.base import PolicyContext
-from housebench.policy.registry import make_policy
+from housebench.policy.registry import make_policy, policy_entries
+from housebench.rollout.episode import context
 from housebench.rollout.plan import RolloutParams, plan_jobs
 from housebench.sim.mujoco import MujocoBackend
 from housebench.sim.mujoco.simulation import MujocoSimulation
@@ -85,9 +85,9 @@ def episode_both(job) -> dict:
         episode = job.open()
         if not sleeping:
             episode.sim.model.opt.enableflags &= ~SLEEP
-        policy = make_policy(job.policy, job.policy_params)
+        policy = make_policy(job.policy, job.policy_entry)
         obs = episode.reset(job.seed)
-        policy.reset(PolicyContext(episode.task, episode.scene, job.control_dt, episode.horizon_s, episode.log), obs)
+        policy.reset(context(episode), obs)
         while not episode.done:
             obs = episode.step(policy.act(obs))
         finals[sleeping] = (episode.verdict(), episode.sim.get_state())
@@ -172,7 +172,7 @@ def main() -> None:
             print(f"{task}/{variant}: {rows[f'{task}/{variant}']}", flush=True)
     overrides = {"episodes_per_variant": args.episodes} if args.episodes else {}
     rollout = load_section("rollout", RolloutParams, path=ROOT / "params.yaml", policies=[args.policy], **overrides)
-    plan = plan_jobs("bench", rollout, layout, load_params("policies", ROOT / "params.yaml"))
+    plan = plan_jobs("bench", rollout, layout, policy_entries(ROOT / "params.yaml"))
     jobs = [job for job in plan if (job.task, job.variant) in first]
     episodes = {}
     with ProcessPoolExecutor(args.workers) as pool:

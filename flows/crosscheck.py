@@ -20,10 +20,11 @@ from pathlib import Path
 
 from prefect import flow, task
 
-from housebench.params import PARAMS, load_params, load_section
+from housebench.params import PARAMS, load_section
 from housebench.paths import RESULTS_DIR, Layout
 from housebench.pipeline.crosscheck import check_scenes
 from housebench.pipeline.settle import SettleParams
+from housebench.policy.registry import policy_entries
 from housebench.report.build import build_report
 from housebench.results.writer import write_run
 from housebench.rollout.batch import run_batch
@@ -47,7 +48,7 @@ def rollout(
     """The rollout stage's episodes on ``backend`` into ``run=crosscheck-<backend>``; the episode count."""
     params = load_section("rollout", RolloutParams, layout.at(PARAMS), backend=backend, **overrides)
     run = f"crosscheck-{backend}"
-    jobs = plan_jobs(run, params, layout, load_params("policies", layout.at(PARAMS)))
+    jobs = plan_jobs(run, params, layout, policy_entries(layout.at(PARAMS)))
     if variants:
         jobs = [job for job in jobs if job.variant in variants]
     if max_horizon_s:

@@ -20,11 +20,12 @@ import yaml
 from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
 
-from housebench.params import PARAMS, load_params, load_section
+from housebench.params import PARAMS, load_section
 from housebench.paths import RESULTS_DIR, TASK_SPECS_DIR, Layout
 from housebench.pipeline.annotate import annotate_all
 from housebench.pipeline.settle import SettleParams, settle_all
 from housebench.pipeline.tasks import write_variants
+from housebench.policy.registry import policy_entries
 from housebench.report.build import build_report
 from housebench.report.inputs import asset_health, report_inputs
 from housebench.report.pictures import report_pictures
@@ -32,6 +33,7 @@ from housebench.results.schema import PARTITION
 from housebench.rollout.plan import RolloutParams
 from housebench.rollout.run import run_rollouts
 from housebench.tasks.sampler import SamplerParams
+from housebench.tasks.splits import SplitParams
 
 PREFECT_YAML = Path(__file__).resolve().parents[1] / "prefect.yaml"
 
@@ -76,8 +78,8 @@ def annotate(layout: Layout) -> None:
 @task(retries=2, retry_delay_seconds=10)
 def rollout(layout: Layout, run: str, seed: int) -> int:
     params = load_section("rollout", RolloutParams, layout.at(PARAMS), seed=seed)
-    policies = load_params("policies", layout.at(PARAMS))
-    return len(run_rollouts(run, params, layout, layout.at(RESULTS_DIR), policies, progress=False))
+    entries, splits = policy_entries(layout.at(PARAMS)), load_section("splits", SplitParams, layout.at(PARAMS))
+    return len(run_rollouts(run, params, layout, layout.at(RESULTS_DIR), entries, progress=False, splits=splits))
 
 
 @task

@@ -35,3 +35,10 @@ def check_name(name: object) -> str:
     if problem:
         raise ValueError(problem)
     return name  # type: ignore[return-value]
+
+
+def printable(text: str, limit: int = 200) -> str:
+    """``text`` safe to echo in a one-line error: control characters (an ESC sequence, a newline) escaped, at
+    most ``limit`` characters."""
+    out = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in str(text))
+    return out if len(out) <= limit else out[: limit - 3] + "..."

@@ -57,7 +57,8 @@ class Observation:
     finger gap in metres; ``finger_contacts`` what each finger touches (prop names, part names such as
     ``fridge/door``, or ``house``); ``parts`` the articulated part joint values (closed at 0);
     ``images`` only the cameras asked for (``head/rgb``, ``head/depth``, ``third/rgb``, ...);
-    ``state`` the full :class:`SimState` the evaluator reads, temperatures included.
+    ``state`` the full :class:`SimState` the evaluator reads, temperatures included (None on the ``vision``
+    track, which shows no prop or part pose); ``instruction`` the task's instruction in words.
     """
 
     time: float
@@ -71,8 +72,9 @@ class Observation:
     objects: dict[str, ObjectState]
     parts: dict[str, float]
     temperatures_c: dict[str, float]
-    state: SimState
+    state: SimState | None
     images: dict[str, np.ndarray] = field(default_factory=dict)
+    instruction: str = ""
 
     def holding(self, obj: str) -> bool:
         """Whether both fingers touch ``obj``."""

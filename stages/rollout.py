@@ -1,15 +1,19 @@
 """DVC stage `rollout`: batched episodes of every settled task scene -> ``results/*/run=repro/``.
 
-Reads ``scenes/settled/``, ``scenes/tasks/``, ``annotations/scenes/``; params ``rollout`` and ``policies``.
+Reads ``scenes/settled/``, ``scenes/tasks/``, ``annotations/scenes/``; params ``rollout``, ``splits`` and ``policies``.
 """
 
 from __future__ import annotations
 
-from housebench.params import load_params, load_section
+import sys
+
+from housebench.params import load_section
 from housebench.paths import RESULTS_DIR, Layout
+from housebench.policy.registry import policy_entries
 from housebench.procs import die_with_parent
 from housebench.rollout.plan import RolloutParams
 from housebench.rollout.run import run_rollouts
+from housebench.tasks.splits import SplitParams
 
 RUN = "repro"
 
@@ -17,7 +21,12 @@ RUN = "repro"
 def main() -> None:
     die_with_parent()  # killing dvc repro takes this stage and its workers with it
     params = load_section("rollout", RolloutParams)
-    outcomes = run_rollouts(RUN, params, Layout(), RESULTS_DIR, load_params("policies"))
+    splits = load_section("splits", SplitParams)
+    try:
+        outcomes = run_rollouts(RUN, params, Layout(), RESULTS_DIR, policy_entries(), splits=splits)
+    except ValueError as err:  # a configuration that cannot run: one line, exit 2
+        print(f"params.yaml: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
     crashed = sum(o.crash is not None for o in outcomes)
     succeeded = sum(bool(o.verdict and o.verdict.success) for o in outcomes)
     print(f"rollout: {len(outcomes)} episodes, {succeeded} succeeded, {crashed} crashed -> {RESULTS_DIR}/*/run={RUN}")

@@ -20,6 +20,7 @@ from housebench.report.pictures import ReportParams
 from housebench.rollout.plan import RolloutParams
 from housebench.sim.droptest import DropParams
 from housebench.tasks.sampler import SamplerParams
+from housebench.tasks.splits import SplitParams
 from tests.conftest import ROOT
 
 MODELS = {
@@ -34,6 +35,7 @@ MODELS = {
     "report": ReportParams,
     "plan": PlanParams,
     "verify": VerifyParams,
+    "splits": SplitParams,
 }
 
 

@@ -18,17 +18,31 @@ def episode() -> None:
 @episode.command()
 @click.argument("task")
 @click.argument("variant")
-@click.option("--policy", default="scripted", show_default=True)
+@click.option(
+    "--policy",
+    default="scripted",
+    show_default=True,
+    help="a name of params.yaml's policies (its class and params), a built-in or an installed entry point",
+)
+@click.option("--track", type=click.Choice(["state", "vision"]), default="state", show_default=True)
 @click.option("--seed", default=0, show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default="episode.mp4", show_default=True)
 @click.option("--every", default=3, show_default=True, help="one frame every N control steps")
-def video(task: str, variant: str, policy: str, seed: int, out: Path, every: int) -> None:
+def video(task: str, variant: str, policy: str, track: str, seed: int, out: Path, every: int) -> None:
     """Film TASK VARIANT (head camera | third person, mp4) and print the verdict."""
     use_offscreen_gl()
     from housebench.paths import Layout
+    from housebench.policy.registry import policy_entries, resolve
     from housebench.rollout.video import record
 
-    click.echo(json.dumps(record(Layout(), task, variant, policy, out, seed=seed, every=every)))
+    entry = policy_entries().get(policy)
+    try:
+        resolve(policy, entry)
+    except ValueError as err:
+        raise click.UsageError(str(err)) from None
+    click.echo(
+        json.dumps(record(Layout(), task, variant, policy, out, seed=seed, every=every, entry=entry, track=track))
+    )
 
 
 COMMANDS = [episode]

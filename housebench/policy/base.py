@@ -15,18 +15,34 @@ from housebench.annotations.schema import SceneAnnotations
 from housebench.state import Action, Observation
 from housebench.tasks.spec import TaskVariant
 
+TRACKS = ("state", "vision")  # what a policy is shown: privileged state, or what the robot's own sensors see
+
 
 @dataclass(frozen=True)
 class PolicyContext:
     """What a policy is given at reset: the resolved task (goal, objects, thermal setup), the scene's
     ground-truth annotations, the control period and horizon, and ``log(kind, **detail)``, which records an
-    event at the current simulated time in the ``events`` table."""
+    event at the current simulated time in the ``events`` table. On the ``vision`` track ``task`` and ``scene``
+    are None (they hold every prop's pose): the policy has the ``instruction`` and its observations."""
 
-    task: TaskVariant
-    scene: SceneAnnotations
+    task: TaskVariant | None
+    scene: SceneAnnotations | None
     control_dt: float
     horizon_s: float
     log: Callable[..., None]
+    track: str = "state"
+    instruction: str = ""
+
+
+class TrackError(ValueError):
+    """A policy was given a track it cannot work on (the scripted policy needs the state track)."""
+
+
+def require_state(ctx: PolicyContext, policy: str) -> tuple[TaskVariant, SceneAnnotations]:
+    """The task and annotations of a policy that plans on ground truth; refused on any other track."""
+    if ctx.task is None or ctx.scene is None:
+        raise TrackError(f"policy '{policy}' needs the state track (it plans on ground truth), not '{ctx.track}'")
+    return ctx.task, ctx.scene
 
 
 class PolicyParams(BaseModel):
@@ -38,6 +54,7 @@ class PolicyParams(BaseModel):
 class Policy(Protocol):
     name: ClassVar[str]
     Params: ClassVar[type[PolicyParams]]
+    tracks: ClassVar[tuple[str, ...]]  # the observation tracks it works on (an outside class without it: both)
 
     def __init__(self, params: PolicyParams) -> None: ...
 
@@ -59,6 +76,7 @@ class NoopPolicy:
 
     name = "noop"
     Params = PolicyParams
+    tracks = TRACKS
 
     def __init__(self, params: PolicyParams) -> None:
         self.params = params
@@ -79,7 +97,9 @@ class NoopPolicy:
 
 
 def snapshot(obs: Observation) -> np.ndarray:
-    """Every quantity of the scene a verdict can read, flat: prop poses, robot and part joints, temperatures."""
+    """Every quantity of the scene the policy observes, flat: prop poses, robot and part joints, temperatures
+    (the state track: all a verdict can read), and the camera images (the vision track sees props only there)."""
     values = [v for o in obs.objects.values() for v in (*o.pos, *o.quat)]
     values += list(obs.joints.values()) + list(obs.parts.values()) + list(obs.temperatures_c.values())
-    return np.array(values)
+    images = [np.asarray(obs.images[k], dtype=float).ravel() for k in sorted(obs.images)]
+    return np.concatenate([np.array(values, dtype=float), *images])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from housebench.policy.base import PolicyContext, PolicyParams
+from housebench.policy.base import PolicyContext, PolicyParams, require_state
 from housebench.skill_library.planner import PlanError, Problem, finish, world_of
 from housebench.skill_library.runtime import SubgraphRun
 from housebench.skills.base import SkillContext
@@ -19,6 +19,7 @@ from housebench.state import Action, Observation
 
 class PlannedPolicy:
     name = "planned"
+    tracks = ("state",)  # plans on ground truth
 
     class Params(PolicyParams):
         attempts: int = Field(3, ge=1)  # tries per node (a fallback between tries: a re-pick after a drop)
@@ -28,19 +29,18 @@ class PlannedPolicy:
         self.params = params or self.Params()
 
     def reset(self, ctx: PolicyContext, obs: Observation) -> None:
-        world = world_of(ctx.task, ctx.scene)
+        task, scene = require_state(ctx, self.name)
+        world = world_of(task, scene)
         world.state = obs.state
         self.gen, self.primed = None, False
         try:
-            problem = Problem(ctx.task, world)
+            problem = Problem(task, world)
             sub = finish(problem, problem.solve(self.params.max_expansions))
         except PlanError as err:
             ctx.log("plan", ok=False, reason=str(err), nodes=[])
             return
         ctx.log("plan", ok=True, reason="", nodes=[f"{n.id} {n.verb} {n.args}" for n in sub.nodes])
-        skill_ctx = SkillContext(
-            task=ctx.task, scene=ctx.scene, control_dt=ctx.control_dt, log=ctx.log, initial=obs.state
-        )
+        skill_ctx = SkillContext(task=task, scene=scene, control_dt=ctx.control_dt, log=ctx.log, initial=obs.state)
         self.run = SubgraphRun(sub, world, skill_ctx, self.params.attempts)
         self.gen = self.run.run(obs)
 

@@ -22,7 +22,7 @@ from pydantic import Field
 
 from housebench.annotations.schema import Support
 from housebench.policy.appliances import ApplianceFlow
-from housebench.policy.base import PolicyContext, PolicyParams
+from housebench.policy.base import PolicyContext, PolicyParams, require_state
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillRunner
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge, support_of
 from housebench.skills.grasp import TILTED, grasps
@@ -173,6 +173,7 @@ def _choose_container(view: Context, cond: g.Inside) -> str:
 
 class ScriptedPolicy:
     name = "scripted"
+    tracks = ("state",)  # a script on ground truth
 
     class Params(PolicyParams):
         attempts: int = Field(default=3, ge=1)  # pick-and-place tries per move
@@ -181,9 +182,8 @@ class ScriptedPolicy:
         self.params = params
 
     def reset(self, ctx: PolicyContext, obs: Observation) -> None:
-        self.ctx = SkillContext(
-            task=ctx.task, scene=ctx.scene, control_dt=ctx.control_dt, log=ctx.log, initial=obs.state
-        )
+        task, scene = require_state(ctx, self.name)
+        self.ctx = SkillContext(task=task, scene=scene, control_dt=ctx.control_dt, log=ctx.log, initial=obs.state)
         self.runner: SkillRunner | None = None
         self.script = self._script(obs)
         self.finished = False

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 PARTITION = "run"
 STATUSES = ("success", "fail", "crash")
+TRACKS = ("state", "vision")
 
 
 def _field(
@@ -52,6 +53,20 @@ EPISODES = _schema(
         _VARIANT,
         _SEED,
         _POLICY,
+        _field(
+            "policy_class",
+            pa.string(),
+            "'module:Class' the policy name resolved to (params.yaml, built-in, entry point)",
+        ),
+        _field(
+            "policy_version", pa.string(), "version of the installed package that ships the policy class ('' if none)"
+        ),
+        _field("track", pa.string(), "what the policy was shown", values=TRACKS),
+        _field(
+            "split",
+            pa.string(),
+            "the variant's split: train, val or test (params.yaml splits; test for a held-out run)",
+        ),
         _field("backend", pa.string(), "simulator backend, e.g. 'mujoco'"),
         _field("backend_version", pa.string(), "simulator version string"),
         _field("code_commit", pa.string(), "git commit of the housebench code that ran the episode"),

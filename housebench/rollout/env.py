@@ -17,6 +17,7 @@ import numpy as np
 from housebench.annotations.schema import SceneAnnotations
 from housebench.jsonfile import load_model
 from housebench.robot.fetch import action_targets
+from housebench.rollout.tracks import VISION_CAMERA, check_track, view
 from housebench.sim.registry import make_backend
 from housebench.state import Action, Observation, SimState
 from housebench.tasks.evaluator import evaluate
@@ -43,8 +44,9 @@ class Episode:
     """One episode of a settled scene (``scene.usda``) with its variant (``task.json``) and annotations.
 
     The horizon is ``horizon_s`` if given, else the task's own, else ``default_horizon_s``. ``cameras``
-    (``head``, ``third``) are rendered into every observation. ``events`` collects ``log(kind, **detail)``
-    calls stamped with the simulated time.
+    (``head``, ``third``) are rendered into every observation; ``track`` (``state``, ``vision``) is what
+    ``reset`` and ``step`` show the policy (:mod:`housebench.rollout.tracks`). ``events`` collects
+    ``log(kind, **detail)`` calls stamped with the simulated time.
     """
 
     def __init__(
@@ -59,7 +61,11 @@ class Episode:
         pose_noise_m: float = 0.0,
         cameras: tuple[str, ...] = (),
         image_size: tuple[int, int] = (320, 240),
+        track: str = "state",
     ) -> None:
+        self.track = check_track(track)
+        if track == "vision" and VISION_CAMERA not in cameras:
+            cameras = (*cameras, VISION_CAMERA)
         self.task = load_model(TaskVariant, Path(task_file))
         self.scene = load_model(SceneAnnotations, Path(annotations))
         horizon = horizon_s or self.task.horizon_s or default_horizon_s
@@ -105,7 +111,7 @@ class Episode:
         self.events, self.steps, self.stopped = [], 0, False
         self._last = self._observe()
         self.initial = self._last.state
-        return self._last
+        return view(self._last, self.track, self.task.instruction)
 
     def step(self, action: Action | None = None) -> Observation:
         """One control period: ``action``'s targets to the actuators (None keeps them), physics, heat."""
@@ -118,6 +124,11 @@ class Episode:
         self.sim.step(self.substeps)
         self.steps += self.substeps
         self._last = self._observe(self.substeps * self.sim.timestep)
+        return view(self._last, self.track, self.task.instruction)
+
+    @property
+    def full_observation(self) -> Observation | None:
+        """The last observation whole, whatever the track shows the policy (None before reset)."""
         return self._last
 
     def _observe(self, dt: float = 0.0) -> Observation:

@@ -6,15 +6,18 @@ from __future__ import annotations
 import socket
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from housebench.policy.base import PolicyContext
-from housebench.policy.registry import make_policy
+from housebench.policy.base import Policy, PolicyContext
+from housebench.policy.registry import resolve
 from housebench.rollout.env import Episode, Event
-from housebench.state import SimState
+from housebench.state import Action, Observation, SimState
 from housebench.tasks.verdict import Verdict
+
+StepHook = Callable[[Observation, Action | None, Observation], None]
 
 
 @dataclass(frozen=True)
@@ -33,9 +36,12 @@ class EpisodeJob:
     horizon_s: float  # the task's own horizon, or the rollout's default
     control_dt: float
     pose_noise_m: float
-    policy_params: dict = field(default_factory=dict)  # policies.<policy> of params.yaml
+    policy_entry: dict = field(default_factory=dict)  # policies.<policy> of params.yaml (its class and params)
     provenance: dict = field(default_factory=dict)  # code_commit, scene_hash, assets_hash
     choices: dict = field(default_factory=dict)  # the variant's sampled choices, for the report
+    track: str = "state"  # what the policy is shown (housebench.policy.base.TRACKS)
+    split: str = ""  # train, val or test (housebench.tasks.splits)
+    image_size: tuple[int, int] = (160, 120)  # the vision track's head camera, width x height
 
     def open(self) -> Episode:
         """The episode this job describes, loaded (not yet reset)."""
@@ -47,6 +53,8 @@ class EpisodeJob:
             control_dt=self.control_dt,
             horizon_s=self.horizon_s,
             pose_noise_m=self.pose_noise_m,
+            track=self.track,
+            image_size=self.image_size,
         )
 
 
@@ -67,6 +75,37 @@ class EpisodeOutcome:
     events: list[Event]
     initial: SimState | None = None  # after the seed's pose noise
     final: SimState | None = None  # the state the verdict judged (the last one reached, on a crash)
+    policy_class: str = ""  # module:Class the policy's name resolved to
+    policy_version: str = ""  # version of the package that ships it
+
+
+def context(episode: Episode) -> PolicyContext:
+    """What a policy is told at reset on the episode's track: the ground truth only on the state track."""
+    state = episode.track == "state"
+    return PolicyContext(
+        episode.task if state else None,
+        episode.scene if state else None,
+        episode.control_dt,
+        episode.horizon_s,
+        episode.log,
+        track=episode.track,
+        instruction=episode.task.instruction,
+    )
+
+
+def play(episode: Episode, policy: Policy, seed: int, on_step: StepHook | None = None) -> Observation:
+    """The one policy loop: reset ``episode`` by ``seed``, tell ``policy`` its context, step its actions until the
+    episode is done; ``on_step(full, action, shown)`` sees each step's full observation before the action, the
+    action and what the policy was shown. Returns the last observation the policy was shown."""
+    obs = episode.reset(seed)
+    policy.reset(context(episode), obs)
+    while not episode.done:
+        full = episode.full_observation
+        action = policy.act(obs)
+        if on_step is not None:
+            on_step(full, action, obs)
+        obs = episode.step(action)
+    return obs
 
 
 def run_episode(job: EpisodeJob) -> EpisodeOutcome:
@@ -74,16 +113,19 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
     batch down. The policy's own events land between ``episode_start`` and ``episode_end``."""
     started_at = datetime.now(UTC)
     clock = time.perf_counter()
-    episode, verdict, crash, version = None, None, None, ""
-    early: list[Event] = [(0.0, "episode_start", {"seed": job.seed, "policy": job.policy})]
+    episode, verdict, crash, version, spec = None, None, None, "", None
+    early: list[Event] = [(0.0, "episode_start", {"seed": job.seed, "policy": job.policy, "track": job.track})]
     try:
-        policy = make_policy(job.policy, job.policy_params)
+        spec = resolve(job.policy, job.policy_entry)
+        policy = spec.make()
         episode = job.open()
         version = episode.backend.version
-        obs = episode.reset(job.seed)
-        policy.reset(PolicyContext(episode.task, episode.scene, job.control_dt, episode.horizon_s, episode.log), obs)
-        while not episode.done:
-            obs = episode.step(policy.act(obs))
+        try:
+            play(episode, policy, job.seed)
+        finally:
+            close = getattr(policy, "close", None)
+            if callable(close):
+                close()  # a remote policy's connection, whatever happened
         verdict = episode.verdict()
     except Exception as err:  # noqa: BLE001 - a crashed episode is a result, not an abort
         crash = f"{type(err).__name__}: {err}"
@@ -107,4 +149,6 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
         events=events,
         initial=episode.initial if episode else None,
         final=episode.state() if episode else None,
+        policy_class=spec.class_path if spec else "",
+        policy_version=spec.version if spec else "",
     )

@@ -4,20 +4,25 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from housebench import paths
 from housebench.jsonfile import load_model
+from housebench.names import name_problem
 from housebench.params import MAX_WORKERS, Section
 from housebench.paths import Layout
-from housebench.policy.registry import POLICIES, make_policy
+from housebench.policy.base import TRACKS
+from housebench.policy.registry import PolicySpec, resolve
 from housebench.provenance import assets_hash, code_commit, scene_hash
 from housebench.rollout.batch import EXECUTORS
 from housebench.rollout.episode import EpisodeJob
 from housebench.sim.registry import BACKENDS
 from housebench.tasks.spec import TaskVariant
+from housebench.tasks.splits import SplitParams, split_of
 
 MAX_EPISODES = 10_000  # episodes per variant and policy
+MAX_POLICIES = 32  # policies in one run
+MIN_IMAGE, MAX_IMAGE = 16, 1024  # pixels per side of the vision track's images
 
 
 class RolloutParams(Section):
@@ -25,7 +30,11 @@ class RolloutParams(Section):
 
     seed: int = Field(ge=0)
     episodes_per_variant: int = Field(ge=1, le=MAX_EPISODES)
-    policies: list[Literal[tuple(POLICIES)]] = Field(min_length=1, max_length=len(POLICIES))
+    policies: list[str] = Field(
+        min_length=1, max_length=MAX_POLICIES
+    )  # names of ``policies:``, built-ins, entry points
+    track: Literal[TRACKS]  # what the policies are shown: privileged state, or the robot's own sensors
+    image_size: tuple[int, int] = Field((160, 120))  # the vision track's head RGB-D, width x height
     backend: Literal[BACKENDS]
     horizon_s: float = Field(gt=0, le=3600)  # for tasks whose spec names no horizon
     control_dt: float = Field(gt=0, le=10)
@@ -33,14 +42,53 @@ class RolloutParams(Section):
     executor: Literal[EXECUTORS]
     workers: int = Field(ge=0, le=MAX_WORKERS)  # 0: one per core
 
+    @field_validator("policies")
+    @classmethod
+    def _names(cls, names: list[str]) -> list[str]:
+        for name in names:
+            if problem := name_problem(name):
+                raise ValueError(problem)
+        if len(set(names)) < len(names):
+            raise ValueError("a policy is named twice")
+        return names
+
+    @field_validator("image_size")
+    @classmethod
+    def _image_size(cls, size: tuple[int, int]) -> tuple[int, int]:
+        if not all(MIN_IMAGE <= side <= MAX_IMAGE for side in size):
+            raise ValueError(f"each side in [{MIN_IMAGE}, {MAX_IMAGE}] pixels")
+        return size
+
+
+def check_policies(params: RolloutParams, entries: dict[str, dict] | None) -> list[PolicySpec]:
+    """Every policy of the run resolved, its params validated and its track checked: a configuration that cannot
+    run is one line naming the key before any episode starts (or any output is touched)."""
+    specs = []
+    for name in params.policies:
+        spec = resolve(name, (entries or {}).get(name))
+        spec.make()
+        if params.track not in spec.tracks:
+            raise ValueError(
+                f"rollout.track: policy '{name}' ({spec.class_path}) works on the {' or '.join(spec.tracks)} "
+                f"track, not '{params.track}'"
+            )
+        specs.append(spec)
+    return specs
+
 
 def plan_jobs(
-    run: str, params: RolloutParams, layout: Layout, policy_params: dict[str, dict] | None = None
+    run: str,
+    params: RolloutParams,
+    layout: Layout,
+    policy_entries: dict[str, dict] | None = None,
+    splits: SplitParams | None = None,
+    split: str | None = None,
 ) -> list[EpisodeJob]:
-    """One job per settled variant x policy x episode seed, in a stable order; ``policy_params`` is the
-    ``policies`` section of params.yaml (each policy's own params)."""
-    for policy in params.policies:  # a bad param is one line now, not a crash in every episode
-        make_policy(policy, (policy_params or {}).get(policy))
+    """One job per settled variant x policy x episode seed, in a stable order; ``policy_entries`` is the
+    ``policies`` section of params.yaml (each policy's class and params). Each variant's split is ``split`` when
+    given (a held-out run), else the rule of ``splits``."""
+    check_policies(params, policy_entries)
+    splits = splits or SplitParams()
     commit = code_commit(layout.root)
     jobs = []
     for task, variant in layout.variants():
@@ -69,9 +117,12 @@ def plan_jobs(
                         horizon_s=variant_file.horizon_s or params.horizon_s,
                         control_dt=params.control_dt,
                         pose_noise_m=params.pose_noise_m,
-                        policy_params=(policy_params or {}).get(policy) or {},
+                        policy_entry=(policy_entries or {}).get(policy) or {},
                         provenance=provenance,
                         choices=variant_file.choices,
+                        track=params.track,
+                        split=split or split_of(task, variant, splits),
+                        image_size=params.image_size,
                     )
                 )
     return jobs

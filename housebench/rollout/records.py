@@ -25,6 +25,10 @@ def records(outcomes: list[EpisodeOutcome]) -> dict[str, list[dict]]:
             "variant": job.variant,
             "seed": job.seed,
             "policy": job.policy,
+            "policy_class": out.policy_class,
+            "policy_version": out.policy_version,
+            "track": job.track,
+            "split": job.split,
             "backend": job.backend,
             "backend_version": out.backend_version,
             "host": out.host,
@@ -59,9 +63,9 @@ def verdict_rows(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The episode row and its condition rows from the evaluator's ``verdict``.
 
-    ``meta`` holds the episode's provenance columns (run, task, variant, seed, policy, backend,
-    backend_version, code_commit, scene_hash, assets_hash, host, started_at, wall_s, sim_s, steps,
-    horizon_s).
+    ``meta`` holds the episode's provenance columns (run, task, variant, seed, policy, policy_class,
+    policy_version, track, split, backend, backend_version, code_commit, scene_hash, assets_hash, host,
+    started_at, wall_s, sim_s, steps, horizon_s).
     A crashed episode has no verdict: pass ``verdict=None`` and ``crash_reason``.
     """
     if (verdict is None) == (crash_reason is None):

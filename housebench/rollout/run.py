@@ -10,6 +10,7 @@ from housebench.rollout.batch import run_batch
 from housebench.rollout.episode import EpisodeOutcome
 from housebench.rollout.plan import RolloutParams, plan_jobs
 from housebench.rollout.records import records
+from housebench.tasks.splits import SplitParams
 
 
 def run_rollouts(
@@ -17,12 +18,15 @@ def run_rollouts(
     params: RolloutParams,
     layout: Layout,
     results_dir: Path,
-    policy_params: dict[str, dict] | None = None,
+    policy_entries: dict[str, dict] | None = None,
     progress: bool = True,
+    splits: SplitParams | None = None,
+    split: str | None = None,
 ) -> list[EpisodeOutcome]:
     """Run every planned episode of ``layout`` and write ``results/<table>/run=<run>/``;
-    ``policy_params`` is the ``policies`` section of params.yaml."""
-    jobs = plan_jobs(run, params, layout, policy_params)
+    ``policy_entries`` is the ``policies`` section of params.yaml, ``splits`` its split rule (``split``: every
+    variant's split, for a held-out run)."""
+    jobs = plan_jobs(run, params, layout, policy_entries, splits, split)
     if not jobs:
         raise ValueError(f"{layout.at(layout.settled_dir)}: no settled task scenes to roll out")
     outcomes = run_batch(jobs, params.executor, params.workers or None, progress=progress)

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 
 from housebench.paths import Layout
-from housebench.policy.base import PolicyContext
 from housebench.policy.registry import make_policy
 from housebench.rollout.env import Episode
+from housebench.rollout.episode import play
 
 
 def record(
@@ -24,10 +24,12 @@ def record(
     horizon_s: float | None = None,
     every: int = 3,
     size: tuple[int, int] = (512, 384),
-    params: dict | None = None,
+    entry: dict | None = None,
+    track: str = "state",
 ) -> dict:
-    """Run one episode of ``policy`` and write ``out`` (mp4: head | third person); returns the verdict
-    summary (success, progress, sim seconds, frames)."""
+    """Run one episode of ``policy`` (its ``policies.<name>`` ``entry`` of params.yaml: class and params) on
+    ``track`` and write ``out`` (mp4: head | third person); returns the verdict summary (success, progress,
+    sim seconds, frames)."""
     import imageio.v3 as iio
 
     episode = Episode(
@@ -36,15 +38,16 @@ def record(
         layout.scene_annotations(task, variant),
         horizon_s=horizon_s,
         default_horizon_s=400.0,
+        track=track,
     )
-    agent = make_policy(policy, params)
-    obs = episode.reset(seed)
-    agent.reset(PolicyContext(episode.task, episode.scene, episode.control_dt, episode.horizon_s, episode.log), obs)
     frames = []
-    while not episode.done:
+
+    def film(full, action, shown) -> None:
+        del full, action, shown
         if episode.steps // episode.substeps % every == 0:
             frames.append(np.concatenate([episode.render(cam, *size) for cam in ("head", "third")], axis=1))
-        obs = episode.step(agent.act(obs))
+
+    play(episode, make_policy(policy, entry), seed, on_step=film)
     out.parent.mkdir(parents=True, exist_ok=True)
     iio.imwrite(out, np.stack(frames), fps=max(1, round(1.0 / (episode.control_dt * every))), codec="libx264")
     verdict = episode.verdict()

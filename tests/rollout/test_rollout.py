@@ -78,7 +78,7 @@ def test_batch_keeps_job_order_across_processes(tmp_path):
 def test_unknown_executor_and_policy_are_one_line_errors(tmp_path):
     with pytest.raises(ValueError, match="rollout.executor: unknown 'dask'"):
         run_batch([job(tmp_path, 0), job(tmp_path, 1)], "dask", workers=2, progress=False)
-    with pytest.raises(ValueError, match="policy: unknown name 'magic'"):
+    with pytest.raises(ValueError, match="policies.magic: unknown policy"):
         make_policy("magic")
     assert isinstance(make_policy("noop"), NoopPolicy)
 

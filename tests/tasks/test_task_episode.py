@@ -117,15 +117,16 @@ class LoggingPolicy:
         return Action(joints={TORSO_JOINT: 0.3})
 
 
-def test_policy_events_land_in_the_events_table(files, monkeypatch):
-    monkeypatch.setitem(registry.POLICIES, "logging", LoggingPolicy)
+def test_policy_events_land_in_the_events_table(files):
     scene, task, annotations = files
     job = EpisodeJob(
         run="t", task="put", variant="v000", seed=0, policy="logging", backend="mujoco", scene=scene,
         task_file=task, annotations=annotations, horizon_s=5.0, control_dt=0.1, pose_noise_m=0.0,
+        policy_entry={"class": f"{__name__}:LoggingPolicy"},
     )  # fmt: skip
     outcome = run_episode(job)
     assert outcome.crash is None, outcome.crash
+    assert outcome.policy_class == f"{__name__}:LoggingPolicy"
     kinds = [(kind, round(t, 3)) for t, kind, _ in outcome.events]
     assert kinds == [("episode_start", 0.0), ("skill_start", 0.0), ("skill_end", 0.3), ("episode_end", 0.4)]
     assert outcome.events[2][2]["torso"] > 0.1  # the torso rose by its actuator
