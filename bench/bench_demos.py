@@ -1,7 +1,7 @@
 """Demonstrations: how fast they are made, how much disk they take, how exactly they replay.
 
 Needs the built pipeline (``dvc repro annotate``). Generates ``--per-task`` successful scripted
-demonstrations of each of ``--tasks`` (variants ``--variants`` as the train split) through
+demonstrations of each of ``--tasks`` (from the train split of params.yaml's ``splits``) through
 :func:`housebench.demos.generate.generate`, into ``--store`` (kept: a rerun resumes), then reports:
 
 - **rate**: successful demonstrations per core-hour, from every attempt's own wall seconds (recorded in
@@ -13,7 +13,7 @@ demonstrations of each of ``--tasks`` (variants ``--variants`` as the train spli
   env's action vector in float64 and in float32 (as the exported dataset stores it): the largest drift of
   any state value and of a prop's position, and how many keep their verdict.
 
-    python bench/bench_demos.py [--root .] [--tasks t1 t2] [--per-task 3] [--variants 0 16]
+    python bench/bench_demos.py [--root .] [--tasks t1 t2] [--per-task 3]
         [--images 160x120 | --images none] [--every 1] [--workers 1] [--store runs/bench_demos] [--no-replay]
 """
 
@@ -30,6 +30,7 @@ from housebench.demos.replay import replay
 from housebench.params import load_section
 from housebench.paths import Layout
 from housebench.rollout.plan import RolloutParams
+from housebench.tasks.splits import SplitParams
 
 MB = 1024**2
 
@@ -68,7 +69,6 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=Path("."))
     parser.add_argument("--tasks", nargs="+", default=["breakfast_setup", "arrange_drinks"])
     parser.add_argument("--per-task", type=int, default=3)
-    parser.add_argument("--variants", type=int, nargs=2, default=(0, 16))
     parser.add_argument("--images", default="160x120")
     parser.add_argument("--every", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
@@ -86,15 +86,15 @@ def main() -> None:
         max_attempts=3 * args.per_task,
         seed=0,
         split="train",
-        variants=tuple(args.variants),
         tasks=args.tasks,
         images=images,
         workers=args.workers,
         store=args.store,
     )
     rollout = load_section("rollout", RolloutParams, layout.at(Path("params.yaml")))
+    splits = load_section("splits", SplitParams, layout.at(Path("params.yaml")))
     clock = time.perf_counter()
-    chosen = generate(params, rollout, layout, {"attempts": 3})
+    chosen = generate(params, rollout, layout, splits, {"attempts": 3})
     wall = time.perf_counter() - clock
     demos = [p for paths in chosen.values() for p in paths]
     attempts = [p for p in find_recordings([layout.at(args.store)]) if p.parent.parent.name in args.tasks]

@@ -2,7 +2,7 @@
 dataset per task under ``datasets/demos/``.
 
 Reads ``scenes/settled/``, ``scenes/tasks/``, ``annotations/scenes/``; params ``demos``, ``rollout`` (backend,
-control period, pose noise, default horizon) and ``policies``. The recordings themselves are kept in
+control period, pose noise, default horizon, track), ``splits`` and ``policies``. The recordings themselves are kept in
 ``demos.store`` (``runs/demos/``, git-ignored, outside every output): DVC deletes a stage's outputs before it
 runs, and the store is what makes a rerun resume instead of starting over.
 """
@@ -19,6 +19,7 @@ from housebench.params import load_params, load_section
 from housebench.paths import Layout
 from housebench.procs import die_with_parent
 from housebench.rollout.plan import RolloutParams
+from housebench.tasks.splits import SplitParams
 
 OUT = Path("datasets/demos")
 
@@ -27,7 +28,8 @@ def main() -> None:
     die_with_parent()  # killing dvc repro takes this stage and its workers with it
     params = load_section("demos", DemosParams)
     rollout = load_section("rollout", RolloutParams)
-    chosen = generate(params, rollout, Layout(), (load_params("policies") or {}).get(params.policy))
+    splits = load_section("splits", SplitParams)
+    chosen = generate(params, rollout, Layout(), splits, (load_params("policies") or {}).get(params.policy))
     short = {task: len(paths) for task, paths in chosen.items() if len(paths) < params.per_task}
     recordings = [p for paths in chosen.values() for p in paths]
     tmp = OUT.with_name(f".{OUT.name}.tmp")

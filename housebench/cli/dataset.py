@@ -36,6 +36,7 @@ def record(
     from housebench.params import load_params, load_section
     from housebench.paths import Layout
     from housebench.rollout.plan import RolloutParams
+    from housebench.tasks.splits import SplitParams, split_of
 
     options = None
     if images:
@@ -45,7 +46,9 @@ def record(
         except ValueError as err:
             raise click.UsageError(f"--images {images!r}: {err if 'even' in str(err) else 'expected WxH'}") from None
     rollout = load_section("rollout", RolloutParams)
-    job = make_job(Layout(), task, variant, policy, seed, rollout, (load_params("policies") or {}).get(policy))
+    split = split_of(task, variant, load_section("splits", SplitParams))
+    entry = (load_params("policies") or {}).get(policy)
+    job = make_job(Layout(), task, variant, policy, seed, rollout, entry, split=split)
     if horizon_s:
         job = replace(job, horizon_s=horizon_s)
     summary = record_episode(job, out, options)

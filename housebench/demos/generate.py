@@ -1,6 +1,7 @@
 """Demonstrations at scale: N successful recorded episodes per task, from the train split's variants.
 
-Attempts are numbered per task: attempt ``k`` runs variant ``k mod V`` of the task's V train variants
+Attempts are numbered per task: attempt ``k`` runs variant ``k mod V`` of the task's V variants in the split
+(``train``: :mod:`housebench.tasks.splits`, by the rule of params.yaml's ``splits``)
 with episode seed ``seed + k div V``. Attempts run in waves over worker processes until the task has
 ``per_task`` successes or ``max_attempts`` attempts; the demonstrations are the first ``per_task``
 successes in attempt order, so the chosen set does not depend on how many workers ran them.
@@ -34,6 +35,7 @@ from housebench.provenance import assets_hash, code_commit, scene_hash
 from housebench.rollout.episode import EpisodeJob
 from housebench.rollout.plan import RolloutParams
 from housebench.tasks.spec import TaskVariant
+from housebench.tasks.splits import SPLITS, SplitParams, split_of
 
 
 class ImageParams(Section):
@@ -53,8 +55,7 @@ class DemosParams(Section):
     per_task: int = Field(ge=1, le=100_000)  # successful demonstrations per task
     max_attempts: int = Field(ge=1)  # per task: stop there even if short of per_task
     seed: int = Field(ge=0)  # the first episode seed
-    split: str  # the variants' split to draw from (train)
-    variants: tuple[int, int]  # until splits land: the variant index range [start, stop) taken as the split
+    split: Literal[SPLITS]  # the variants' split to draw from (train), by the rule of params.yaml's splits
     tasks: list[str]  # empty: every task
     images: ImageParams | None  # null: no images
     workers: int = Field(ge=0)  # 0: one per core
@@ -73,12 +74,13 @@ def recording_name(job: EpisodeJob) -> str:
     return f"{job.task}/{job.variant}/{job.policy}-s{job.seed:06d}"
 
 
-def split_variants(layout: Layout, task: str, params: DemosParams) -> list[str]:
-    """The task's variants in ``params.split``, sorted. Until the splits module lands, the index range
-    ``params.variants`` of the sorted variants stands for the split."""
-    variants = sorted(v for t, v in layout.variants() if t == task)
-    start, stop = params.variants
-    return variants[start:stop]
+def split_variants(layout: Layout, task: str, split: str, splits: SplitParams) -> list[str]:
+    """The task's settled variants in ``split`` (by the rule of ``splits``), sorted."""
+    return sorted(
+        v
+        for t, v in layout.variants()
+        if t == task and split_of(t, v, splits) == split and layout.settled_scene(t, v).is_file()
+    )
 
 
 def make_job(
@@ -98,10 +100,6 @@ def make_job(
     if not scene.is_file():
         raise ValueError(f"{scene}: no settled scene for {task}/{variant}")
     variant_file = load_model(TaskVariant, task_file)
-    fields = {f.name for f in dataclasses.fields(EpisodeJob)}
-    extra = {"policy_entry" if "policy_entry" in fields else "policy_params": dict(policy_entry or {})}
-    if "split" in fields:
-        extra["split"] = split
     return EpisodeJob(
         run=run,
         task=task,
@@ -121,7 +119,10 @@ def make_job(
             "assets_hash": assets_hash(layout.at(paths.ASSETS_SIM), [o.asset for o in variant_file.objects.values()]),
         },
         choices=variant_file.choices,
-        **extra,
+        policy_entry=dict(policy_entry or {}),
+        track=rollout.track,
+        split=split,
+        image_size=rollout.image_size,
     )
 
 
@@ -144,6 +145,7 @@ def generate(
     params: DemosParams,
     rollout: RolloutParams,
     layout: Layout,
+    splits: SplitParams,
     policy_entry: dict | None = None,
     progress: bool = True,
 ) -> dict[str, list[Path]]:
@@ -158,9 +160,9 @@ def generate(
     pool = None
     try:
         for task in tasks:
-            variants = split_variants(layout, task, params)
+            variants = split_variants(layout, task, params.split, splits)
             if not variants:
-                raise ValueError(f"demos: {task}: no variants in split '{params.split}' {params.variants}")
+                raise ValueError(f"demos: {task}: no settled variants in split '{params.split}'")
             results: dict[int, bool] = {}
             k = 0
             while sum(results.values()) < params.per_task and k < params.max_attempts:
