@@ -4,8 +4,9 @@ Needs the built pipeline (``dvc repro annotate``). Generates ``--per-task`` succ
 demonstrations of each of ``--tasks`` (from the train split of params.yaml's ``splits``) through
 :func:`housebench.demos.generate.generate`, into ``--store`` (kept: a rerun resumes), then reports:
 
-- **rate**: successful demonstrations per core-hour, from every attempt's own wall seconds (recorded in
-  its meta.json; one episode is one single-threaded process), failed attempts included;
+- **rate**: successful demonstrations per core-hour, from every attempt's own CPU seconds (recorded in its
+  meta.json: the process's, so a shared machine's load does not count; the renderer's threads do), failed
+  attempts included;
 - **disk**: MB per successful demonstration without video (frames.parquet + meta.json) and with the head
   video, and so GB per 1,000 demonstrations;
 - **replay**: every recording replayed from its recorded state at step 0 and at its middle step (actuator
@@ -99,7 +100,7 @@ def main() -> None:
     demos = [p for paths in chosen.values() for p in paths]
     attempts = [p for p in find_recordings([layout.at(args.store)]) if p.parent.parent.name in args.tasks]
     metas = [json.loads((p / META).read_text()) for p in attempts]
-    core_s = sum(m["wall_s"] for m in metas)
+    core_s = sum(m["cpu_s"] for m in metas)
     sim_s = sum(m["sim_s"] for m in metas)
     result = {
         "tasks": args.tasks,

@@ -35,7 +35,7 @@ def record_episode(job: EpisodeJob, out: Path, images: ImageOptions | None = Non
     sim and wall seconds). A crash records nothing and raises."""
     if images is not None:
         use_offscreen_gl()
-    clock = time.perf_counter()
+    clock, cpu = time.perf_counter(), time.process_time()
     spec = resolve(job.policy, job.policy_entry)
     policy = spec.make()
     episode = job.open()
@@ -57,6 +57,7 @@ def record_episode(job: EpisodeJob, out: Path, images: ImageOptions | None = Non
             "steps": episode.steps // episode.substeps,
             "sim_s": episode.time,
             "wall_s": time.perf_counter() - clock,
+            "cpu_s": time.process_time() - cpu,  # this process's CPU (the renderer's threads included)
             "backend_version": episode.backend.version,
         }
         recorder.finish(episode.full_observation, summary)
