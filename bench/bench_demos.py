@@ -88,6 +88,7 @@ def main() -> None:
         seed=0,
         split="train",
         tasks=args.tasks,
+        horizon_s=None,
         images=images,
         workers=args.workers,
         store=args.store,

@@ -57,6 +57,7 @@ class DemosParams(Section):
     seed: int = Field(ge=0)  # the first episode seed
     split: Literal[SPLITS]  # the variants' split to draw from (train), by the rule of params.yaml's splits
     tasks: list[str]  # empty: every task
+    horizon_s: float | None = Field(gt=0)  # cut every episode here (null: each task's own horizon)
     images: ImageParams | None  # null: no images
     workers: int = Field(ge=0)  # 0: one per core
     store: Path  # finished recordings, kept between runs (outside the stage's outputs)
@@ -171,6 +172,8 @@ def generate(
                 for index in range(k, stop):
                     variant, seed = variants[index % len(variants)], params.seed + index // len(variants)
                     job = make_job(layout, task, variant, params.policy, seed, rollout, policy_entry, params.split)
+                    if params.horizon_s is not None:
+                        job = dataclasses.replace(job, horizon_s=params.horizon_s)
                     out = store / recording_name(job)
                     done = _finished(out)
                     if done is None:
