@@ -50,7 +50,7 @@ def disk(paths: list[Path]) -> dict:
 def replays(paths: list[Path], layout: Layout) -> dict:
     out = {"episodes": len(paths), "bitwise_start": 0, "bitwise_middle": 0, "verdict_start": 0, "verdict_middle": 0}
     for mode in ("env", "env32"):
-        out.update({f"{mode}_verdict_holds": 0, f"{mode}_max_state_diff": 0.0, f"{mode}_max_object_pos_m": 0.0})
+        out.update({f"{mode}_verdict_holds": 0, f"{mode}_max_qpos_diff": 0.0, f"{mode}_max_object_pos_m": 0.0})
     for path in paths:
         rec = load_recording(path)
         for name, start in (("start", 0), ("middle", rec.steps // 2)):
@@ -60,7 +60,7 @@ def replays(paths: list[Path], layout: Layout) -> dict:
         for mode in ("env", "env32"):
             result = replay(rec, layout, 0, restore_state=False, actions=mode)
             out[f"{mode}_verdict_holds"] += result.verdict_holds
-            out[f"{mode}_max_state_diff"] = max(out[f"{mode}_max_state_diff"], result.max_state_diff)
+            out[f"{mode}_max_qpos_diff"] = max(out[f"{mode}_max_qpos_diff"], result.max_qpos_diff)
             out[f"{mode}_max_object_pos_m"] = max(out[f"{mode}_max_object_pos_m"], result.max_object_pos_diff_m)
     return out
 

@@ -233,6 +233,8 @@ def export_lerobot(paths: list[Path], out: Path, failures: bool = False, track: 
     """Write the recordings at ``paths`` (successful ones; with ``failures`` the failed ones too, their
     ``next.success`` false) as LeRobot v3 datasets under ``out``; one summary per dataset written."""
     recs = [load_recording(p) for p in paths]
+    if track == "vision" and (blind := [r for r in recs if not r.meta.get("images")]):
+        raise ValueError(f"{blind[0].path}: recorded without images, nothing a vision dataset could show")
     chosen = [r for r in recs if r.success or failures]
     if not chosen:
         raise ValueError(f"dataset export: none of {len(recs)} recordings to export (failures: {failures})")

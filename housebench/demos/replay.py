@@ -10,13 +10,13 @@ Replay by actions (``actions="env"`` or ``"env32"``): from the seed's reset, ste
 action vectors (arm, torso, base, gripper; ``env32``: cast to float32 as the exported dataset stores them)
 the way the Gymnasium env applies them, as a learner replaying a dataset open loop would. The vector
 leaves out the head's targets and float32 rounds the rest, so this drifts; the drift is measured, not
-assumed away (:func:`replay` returns the largest difference in any state value and in prop positions).
+assumed away (:func:`replay` returns the largest difference of any joint position and of a prop's position,
+and the first step where anything in the state, the sleep state included, differs).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -33,7 +33,7 @@ ACTIONS = ("ctrl", "env", "env32")  # every actuator's target; the env's action 
 class ReplayResult:
     start: int  # the step replayed from
     steps: int  # steps replayed
-    max_state_diff: float  # the largest |replayed - recorded| over every state value and step
+    max_qpos_diff: float  # the largest |replayed - recorded| joint position (m, rad, quaternion) over the steps
     max_object_pos_diff_m: float  # the same over the props' positions only, metres
     first_diverged_step: int | None  # the first step whose state differs at all (None: bitwise throughout)
     success: bool  # the replay's verdict
@@ -113,27 +113,25 @@ def replay(
         vectors = rec.array("action")
         if actions == "env32":
             vectors = vectors.astype(np.float32)
-        pos_index = _object_pos_index(rec, episode)
-        max_diff, first = _compare(episode, recorded[start], start, 0.0, None)
-        max_pos = 0.0
+        qpos, props = _qpos_index(episode), _object_pos_index(rec, episode)
+        first = None if np.array_equal(episode.sim.get_physics_state(), recorded[start]) else start
+        max_qpos = max_pos = 0.0
         for k in range(start, rec.steps):
             if actions == "ctrl":
                 episode.sim.set_control(dict(zip(rec.meta["actuators"], ctrl[k].tolist())))
                 episode.step(None)
             else:
                 episode.step(env_action(vectors[k]))
-            state = episode.sim.get_physics_state()
-            diff = np.abs(state - recorded[k + 1])
-            max_diff = max(max_diff, float(diff.max(initial=0.0)))
-            if pos_index.size:
-                max_pos = max(max_pos, float(diff[pos_index].max()))
+            diff = np.abs(episode.sim.get_physics_state() - recorded[k + 1])
+            max_qpos = max(max_qpos, float(diff[qpos].max()))
+            max_pos = max(max_pos, float(diff[props].max(initial=0.0)))
             if first is None and diff.any():
                 first = k + 1
         verdict = episode.verdict()
         return ReplayResult(
             start=start,
             steps=rec.steps - start,
-            max_state_diff=max_diff,
+            max_qpos_diff=max_qpos,
             max_object_pos_diff_m=max_pos,
             first_diverged_step=first,
             success=verdict.success,
@@ -146,11 +144,9 @@ def replay(
             close()
 
 
-def _compare(episode: Episode, recorded: np.ndarray, step: int, max_diff: float, first: int | None):
-    diff = np.abs(episode.sim.get_physics_state() - recorded)
-    if diff.any() and first is None:
-        first = step
-    return max(max_diff, float(diff.max(initial=0.0))), first
+def _qpos_index(episode: Episode) -> np.ndarray:
+    """Where the joint positions sit in the state vector: after the time (1 value)."""
+    return np.arange(1, 1 + episode.sim.model.nq)
 
 
 def _object_pos_index(rec: Recording, episode: Episode) -> np.ndarray:
@@ -163,9 +159,3 @@ def _object_pos_index(rec: Recording, episode: Episode) -> np.ndarray:
         adr = int(model.jnt_qposadr[joint.id])
         index.extend(1 + adr + i for i in range(3))
     return np.array(index, dtype=int)
-
-
-def replay_path(path: Path, layout: Layout, start: int = 0, restore_state: bool = True) -> ReplayResult:
-    from housebench.demos.recording import load_recording
-
-    return replay(load_recording(path), layout, start, restore_state)

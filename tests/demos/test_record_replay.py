@@ -46,7 +46,7 @@ def test_replay_from_a_recorded_state_is_bitwise(recordings, where):
         start = {"start": 0, "middle": rec.steps // 2, "last": rec.steps - 1}[where]
         result = replay(rec, layout(), start)
         assert result.steps == rec.steps - start
-        assert result.bitwise, f"{path}: diverged at step {result.first_diverged_step} by {result.max_state_diff}"
+        assert result.bitwise, f"{path}: diverged at step {result.first_diverged_step} by {result.max_qpos_diff}"
         assert result.success == rec.success
         assert result.progress == rec.meta["verdict"]["progress"]
 
@@ -64,7 +64,7 @@ def test_replay_by_float32_actions_runs_and_measures_its_drift(recordings):
     rec = load_recording(recordings[-1])
     result = replay(rec, layout(), 0, restore_state=False, actions="env32")
     assert result.steps == rec.steps
-    assert np.isfinite(result.max_state_diff) and result.max_object_pos_diff_m <= result.max_state_diff
+    assert np.isfinite(result.max_qpos_diff) and result.max_object_pos_diff_m <= result.max_qpos_diff
 
 
 def test_bad_replay_requests_are_one_line(recordings):
