@@ -10,6 +10,8 @@ import os
 import stat
 from pathlib import Path
 
+from housebench.names import printable
+
 MB = 1 << 20
 MAX_JSON = 64 * MB  # task specs, variants, states, annotations
 MAX_YAML = 1 * MB  # params.yaml, assets/specs.yaml
@@ -24,7 +26,7 @@ class InputError(ValueError):
 
     def __init__(self, file: Path | str, field: str, reason: str) -> None:
         self.file, self.field, self.reason = str(file), field, reason
-        super().__init__(f"{file}: {field}: {reason}")
+        super().__init__(f"{printable(str(file))}: {field}: {reason}")  # a file name may hold an ESC or a newline
 
 
 def _open(path: Path, limit: int, field: str) -> int:

@@ -12,7 +12,30 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from housebench.names import printable
+
 MARK = ".housebench-output"  # written into a guarded output folder: housebench made it, may replace it
+XATTR = "user.housebench-output"  # set on an output file: housebench made it, may replace it
+# The project's own folders: a command's --out never points into them (DVC stages write there, through
+# their own code, and a stray file would break the next stage or every query). The project is the
+# nearest folder with a dvc.yaml above the working folder, and the checkout housebench runs from.
+PROJECT_FOLDERS = (
+    ".dvc",
+    ".git",
+    "annotations",
+    "assets",
+    "assets_built",
+    "assets_raw",
+    "bench",
+    "flows",
+    "housebench",
+    "notebooks",
+    "results",
+    "scenes",
+    "stages",
+    "tasks",
+    "tests",
+)
 
 
 class OutputError(ValueError):
@@ -36,6 +59,89 @@ def check_output(target: Path, protect: Iterable[Path] = (), guard: bool = False
         raise OutputError(f"{target}: output: exists and was not made by housebench (--force replaces it)")
 
 
+def project_roots() -> list[Path]:
+    """The project folders an output must stay out of (see :data:`PROJECT_FOLDERS`)."""
+    cwd = Path.cwd().resolve()
+    here = next((p for p in (cwd, *cwd.parents) if (p / "dvc.yaml").is_file()), None)
+    checkout = Path(__file__).resolve().parents[1]
+    return sorted({p for p in (here, checkout if (checkout / "dvc.yaml").is_file() else None) if p})
+
+
+def check_out(target: Path, kind: str, force: bool = False, into: str | None = None) -> Path:
+    """The output rule of every command that writes (its ``--out``). ``target`` (a ``"file"`` or a
+    ``"dir"``) is refused when it is ``.``/``..``, the working folder or an ancestor, a symlink (an
+    output never goes through a link; ``force`` replaces the link itself), the project root or inside
+    one of its :data:`PROJECT_FOLDERS` (but ``into``, the one project folder the command is meant to
+    write), or when it exists and is of the wrong kind or was not made by housebench (unless ``force``).
+    Returns ``target``; one-line :class:`OutputError` otherwise."""
+    target = Path(target)
+    shown = printable(str(target))
+    if not str(target) or target.name in ("", ".", ".."):
+        raise OutputError(f"{shown}: output: names no new {'file' if kind == 'file' else 'folder'}")
+    if target.is_symlink() and not force:
+        raise OutputError(f"{shown}: output: a symlink (never written through; --force replaces the link itself)")
+    where = target.resolve()
+    cwd = Path.cwd().resolve()
+    if where == cwd or where in cwd.parents:
+        raise OutputError(f"{shown}: output: the working folder or one of its ancestors; choose a new one")
+    for root in project_roots():
+        if where == root or root in where.parents and where.relative_to(root).parts[0] in PROJECT_FOLDERS:
+            if into is None or not where.is_relative_to(root / into):
+                part = where.relative_to(root).parts[:1] if where != root else ()
+                raise OutputError(f"{shown}: output: inside the project's own {'/'.join(part) or 'root'} folder")
+    if kind == "dir":
+        if where.exists() and not where.is_dir():
+            raise OutputError(f"{shown}: output: exists and is not a folder")
+        if not force and foreign(where):
+            raise OutputError(f"{shown}: output: exists and was not made by housebench (--force replaces it)")
+    else:
+        _check_file(target, force)
+    return target
+
+
+def _check_file(target: Path, force: bool) -> None:
+    shown = printable(str(target))
+    if target.is_symlink() and not force:
+        raise OutputError(f"{shown}: output: a symlink (never written through; --force replaces the link itself)")
+    if not target.is_symlink() and target.exists() and not target.is_file():
+        raise OutputError(f"{shown}: output: exists and is not a regular file")
+    if not force and target.is_file() and not made_here(target):
+        raise OutputError(f"{shown}: output: exists and was not made by housebench (--force replaces it)")
+
+
+def made_here(path: Path) -> bool:
+    """Whether the file ``path`` carries :data:`XATTR` (housebench wrote it; a copy does not)."""
+    try:
+        return os.getxattr(path, XATTR, follow_symlinks=False) == b"1"
+    except OSError:  # no such attribute, or a file system without user attributes
+        return False
+
+
+@contextmanager
+def atomic_file(target: Path, force: bool = False) -> Iterator[Path]:
+    """Yield a temp file path beside ``target`` (same suffix, so writers that go by it pick the format);
+    on success it replaces ``target`` (marked :data:`XATTR`), on error it vanishes. ``target`` passes the
+    file rule of :func:`check_out` (its project-folder part is the CLI's); a symlink at ``target`` is
+    refused, or with ``force`` replaced by the file, never written through."""
+    target = Path(target)
+    _check_file(target, force)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(target)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.tmp-{os.getpid()}-", suffix=target.suffix, dir=target.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        tmp.chmod(0o644)
+        try:
+            os.setxattr(tmp, XATTR, b"1")
+        except OSError:  # no user attributes here: the next run needs --force to replace it
+            pass
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def foreign(target: Path) -> bool:
     """Whether ``target`` is a folder with content that housebench did not make (no :data:`MARK`)."""
     target = Path(target)
@@ -44,7 +150,7 @@ def foreign(target: Path) -> bool:
 
 def _remove(path: Path) -> None:
     """Remove a folder, or the symlink itself where ``path`` is one (never what it points at)."""
-    if path.is_symlink():
+    if path.is_symlink() or path.is_file():
         path.unlink()
     else:
         shutil.rmtree(path, ignore_errors=True)

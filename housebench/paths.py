@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from housebench.names import name_problem
+
 ASSETS_RAW = Path("assets_raw")
 ASSETS_IMPORTED = Path("assets_built/imported")
 ASSETS_COLLISION = Path("assets_built/collision")
@@ -48,10 +50,18 @@ class Layout:
         return sorted((p.parent.parent.name, p.parent.name) for p in self.at(self.tasks_dir).glob("*/*/task.usda"))
 
     def task_dir(self, task: str, variant: str) -> Path:
-        return self.at(self.tasks_dir) / task / variant
+        return self.at(self.tasks_dir) / _named(task, "task") / _named(variant, "variant")
 
     def settled_scene(self, task: str, variant: str) -> Path:
-        return self.at(self.settled_dir) / task / variant / "scene.usda"
+        return self.at(self.settled_dir) / _named(task, "task") / _named(variant, "variant") / "scene.usda"
 
     def scene_annotations(self, task: str, variant: str) -> Path:
-        return self.at(self.scene_annotations_dir) / f"{task}__{variant}.json"
+        return self.at(self.scene_annotations_dir) / f"{_named(task, 'task')}__{_named(variant, 'variant')}.json"
+
+
+def _named(name: str, key: str) -> str:
+    """``name`` if it follows the name rule: a task or variant that is a path (absolute, ``../``) would
+    load a scene from outside the layout (``make_env``, ``episode video``)."""
+    if problem := name_problem(name):
+        raise ValueError(f"{key}: {problem}")
+    return name

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.etree.ElementTree import Element
@@ -26,7 +27,9 @@ from housebench.assets.errors import AssetError
 from housebench.inputs import MAX_IMAGE, MAX_MESH, MAX_URDF, InputError, read_bytes, read_text
 
 Mesh = tuple[np.ndarray, np.ndarray]
-MAX_FACES = 2_000_000  # faces of one mesh file (5 M faces took 3.2 GB to load)
+MAX_FACES = 2_000_000  # triangles of one mesh file, after triangulation (5 M took 3.2 GB to load)
+MAX_VERTICES = 4_000_000  # vertex lines of one OBJ
+_FACE_LINE = re.compile(rb"^f[ \t]([^\n]*)", re.MULTILINE)
 MAX_PIXELS = 8192 * 8192  # texture pixels
 MAX_TEXT = 2000  # characters of one free-text URDF field (extra_info, quality)
 MAX_FIELDS = 64  # extra_info entries
@@ -69,7 +72,22 @@ def _text(path: Path, limit: int, field: str) -> str:
 
 def _faces(count: int, file: Path) -> None:
     if count > MAX_FACES:
-        raise AssetError(file, "faces", f"{count} faces, over the limit of {MAX_FACES}")
+        raise AssetError(file, "faces", f"{count} triangles, over the limit of {MAX_FACES}")
+
+
+def obj_triangles(data: bytes, file: Path) -> int:
+    """The triangles an OBJ's faces become (a face of n corners: n - 2, as trimesh and
+    :func:`read_pieces` fan them), counted from its bytes before it is parsed; over :data:`MAX_VERTICES`
+    vertex lines is refused here too. A 1000-sided face is 998 triangles, not one face."""
+    vertices = data.count(b"\nv ") + data.startswith(b"v ")
+    if vertices > MAX_VERTICES:
+        raise AssetError(file, "vertices", f"{vertices} vertices, over the limit of {MAX_VERTICES}")
+    triangles = 0
+    for face in _FACE_LINE.finditer(data):
+        triangles += max(len(face[1].split()) - 2, 0)
+        if triangles > MAX_FACES:  # stop counting: the refusal costs no more than the limit
+            break
+    return triangles
 
 
 def _image(data: bytes, file: Path, field: str) -> bytes:
@@ -137,7 +155,7 @@ def read_pieces(path: Path) -> list[Mesh]:
     vertices: list[list[float]] = []
     groups: list[list[list[int]]] = [[]]
     text = _text(path, MAX_MESH, "file")
-    _faces(text.count("\nf "), path)
+    _faces(obj_triangles(text.encode(), path), path)
     for line in text.splitlines():
         tag, _, rest = line.partition(" ")
         if tag == "v":
@@ -193,19 +211,18 @@ def _glb_texture(mesh: trimesh.Trimesh, glb: Path) -> bytes:
 
 
 def _declared_faces(data: bytes, glb: bool, path: Path) -> int:
-    """The faces a mesh file declares, counted before it is parsed: ``f`` lines of an OBJ, index
-    counts of a GLB's primitives."""
+    """The triangles a mesh file declares, counted before it is parsed: :func:`obj_triangles` of an OBJ,
+    index counts (or, unindexed, vertex counts) of a GLB's primitives over three."""
     if not glb:
-        return data.count(b"\nf ") + data.startswith(b"f ")
+        return obj_triangles(data, path)
     try:
         length = int.from_bytes(data[12:16], "little")
         doc = json.loads(data[20 : 20 + length])
         accessors = doc.get("accessors", [])
         return sum(
-            accessors[p["indices"]]["count"] // 3
+            accessors[p["indices"] if "indices" in p else p["attributes"]["POSITION"]]["count"] // 3
             for m in doc.get("meshes", [])
             for p in m["primitives"]
-            if "indices" in p
         )
     except (ValueError, KeyError, IndexError, TypeError, AttributeError):
         raise AssetError(path, "mesh", "unreadable GLB header") from None

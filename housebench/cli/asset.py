@@ -9,6 +9,8 @@ from pathlib import Path
 import click
 
 from housebench.assets.errors import AssetError
+from housebench.cli.errors import fail
+from housebench.cli.outputs import out_file, out_option
 from housebench.io import OutputError, atomic_dir, foreign, write_json
 from housebench.params import load_section, sections
 from housebench.sim.offscreen import use_offscreen_gl
@@ -24,7 +26,7 @@ def asset() -> None:
 
 @asset.command("import")
 @click.argument("result_dir", type=click.Path(path_type=Path))
-@click.option("--out", required=True, type=click.Path(path_type=Path), help="Output folder.")
+@out_option("dir", "Output folder.", required=True)
 @click.option("--spec", type=click.Path(path_type=Path), help="Spec table (assets/specs.yaml).")
 @click.option(
     "--params",
@@ -32,7 +34,6 @@ def asset() -> None:
     type=click.Path(path_type=Path),
     help="params.yaml whose import/collision/physics sections to use (default: built-in).",
 )
-@click.option("--force", is_flag=True, help="Replace OUT even if it exists and housebench did not make it.")
 def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | None, force: bool) -> None:
     """Import RESULT_DIR (an EmbodiedGen ``<name>/result`` folder) as a sim-ready asset in OUT.
 
@@ -65,22 +66,16 @@ def import_(result_dir: Path, out: Path, spec: Path | None, params_file: Path | 
             annotation = build_sim(imported, hulls, tmp, physics)
             write_json(tmp / "annotation.json", annotation.model_dump(mode="json"))
     except (AssetError, OutputError) as err:
-        raise click.ClickException(str(err)) from None
+        raise fail(str(err)) from None
     click.echo(f"{name}: {out}")
 
 
 @asset.command()
 @click.argument("sim_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option(
-    "--out",
-    default=Path("assets.png"),
-    type=click.Path(dir_okay=False, path_type=Path),
-    show_default=True,
-    help="PNG to write.",
-)
+@out_option("file", "PNG to write.", default="assets.png", show_default=True)
 @click.option("--size", default=240, show_default=True, help="Pixels per view.")
 @click.option("--columns", default=4, show_default=True)
-def preview(sim_dirs: tuple[Path, ...], out: Path, size: int, columns: int) -> None:
+def preview(sim_dirs: tuple[Path, ...], out: Path, force: bool, size: int, columns: int) -> None:
     """Picture built assets (SIM_DIRS with an ``asset.usda``), loaded as the scenes load them: the
     visual mesh beside the collision hulls, one colour per hull."""
     use_offscreen_gl()
@@ -90,15 +85,16 @@ def preview(sim_dirs: tuple[Path, ...], out: Path, size: int, columns: int) -> N
 
     missing = [str(d / "asset.usda") for d in sim_dirs if not (d / "asset.usda").is_file()]
     if missing:
-        raise click.ClickException(f"{missing[0]}: not found (is it a built asset folder?)")
+        raise fail(f"{missing[0]}: not found (is it a built asset folder?)")
     backend = make_backend("mujoco")
     pictures = {d.resolve().name: asset_picture(backend, d / "asset.usda", size) for d in sim_dirs}
-    contact_sheet(pictures, columns).save(out)
+    with out_file(out, force) as tmp:
+        contact_sheet(pictures, columns).save(tmp)
     click.echo(f"{out}")
 
 
 @asset.command("generate-raw")
-@click.option("--out", default=Path("assets_raw"), type=click.Path(path_type=Path), show_default=True)
+@out_option("container", "Raw assets folder (a folder per prop).", "assets_raw", default="assets_raw")
 @click.option("--seed", default=0, show_default=True)
 @click.option(
     "--only",
@@ -117,7 +113,7 @@ def generate_raw(out: Path, seed: int, names: tuple[str, ...]) -> None:
     try:
         generate(names or DEFAULT_SET, out, seed)
     except OutputError as err:
-        raise click.ClickException(str(err)) from None
+        raise fail(str(err)) from None
     click.echo(f"wrote {', '.join(names or DEFAULT_SET)} to {out}")
 
 

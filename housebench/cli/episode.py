@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from housebench.cli.outputs import out_file, out_option
 from housebench.sim.offscreen import use_offscreen_gl
 
 
@@ -26,9 +27,9 @@ def episode() -> None:
 )
 @click.option("--track", type=click.Choice(["state", "vision"]), default="state", show_default=True)
 @click.option("--seed", default=0, show_default=True)
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default="episode.mp4", show_default=True)
+@out_option("file", "mp4 to write", default="episode.mp4", show_default=True)
 @click.option("--every", default=3, show_default=True, help="one frame every N control steps")
-def video(task: str, variant: str, policy: str, track: str, seed: int, out: Path, every: int) -> None:
+def video(task: str, variant: str, policy: str, track: str, seed: int, out: Path, force: bool, every: int) -> None:
     """Film TASK VARIANT (head camera | third person, mp4) and print the verdict."""
     use_offscreen_gl()
     from housebench.paths import Layout
@@ -36,13 +37,15 @@ def video(task: str, variant: str, policy: str, track: str, seed: int, out: Path
     from housebench.rollout.video import record
 
     entry = policy_entries().get(policy)
+    layout = Layout()
     try:
         resolve(policy, entry)
+        layout.task_dir(task, variant)  # a task or variant that is no name (a path, ../) is refused here
     except ValueError as err:
         raise click.UsageError(str(err)) from None
-    click.echo(
-        json.dumps(record(Layout(), task, variant, policy, out, seed=seed, every=every, entry=entry, track=track))
-    )
+    with out_file(out, force) as tmp:
+        summary = record(layout, task, variant, policy, tmp, seed=seed, every=every, entry=entry, track=track)
+    click.echo(json.dumps(summary))
 
 
 COMMANDS = [episode]

@@ -7,7 +7,11 @@ from pathlib import Path
 
 import click
 
+from housebench.cli.errors import fail
+from housebench.cli.outputs import out_dir, out_option
+from housebench.names import printable
 from housebench.paths import REPORT_DIR, RESULTS_DIR
+from housebench.results.query import MAX_SECONDS, MAX_TIMEOUT
 from housebench.results.schema import SCHEMAS
 
 LOCAL_REPORT = Path("report")  # the CLI's default: git-ignored, outside every DVC output
@@ -29,13 +33,12 @@ def report() -> None:
 
 @report.command("build")
 @_RESULTS
-@click.option(
-    "--out",
+@out_option(
+    "dir",
+    "report directory (replaced atomically; never the DVC stage's results/report)",
     "out_dir",
-    type=click.Path(path_type=Path),
     default=LOCAL_REPORT,
     show_default=True,
-    help="report directory (replaced atomically; never the DVC stage's results/report)",
 )
 @click.option(
     "--picture",
@@ -45,7 +48,6 @@ def report() -> None:
     help="a PNG for the Pictures section (repeatable; default: params.yaml report.scene_images, as the stage)",
 )
 @click.option("--run", "runs", multiple=True, help="report only this run (repeatable; default: every run)")
-@click.option("--force", is_flag=True, help="replace --out even if it exists and housebench did not make it")
 def build(results_dir: Path, out_dir: Path, pictures: tuple[Path, ...], runs: tuple[str, ...], force: bool) -> None:
     """Write index.html, plots and metrics.json for the runs under --results, with the same pictures,
     captions, control and asset health as the DVC stage.
@@ -68,7 +70,7 @@ def build(results_dir: Path, out_dir: Path, pictures: tuple[Path, ...], runs: tu
         inputs = report_inputs(pictures=[inside(p) for p in pictures] or None) | {"runs": list(runs) or None}
         metrics = build_report(results_dir, out_dir, **inputs, guard=True, force=force)
     except (FileNotFoundError, ValueError) as err:
-        raise click.ClickException(str(err)) from None
+        raise fail(str(err)) from None
     click.echo(dumps_json(metrics), nl=False)
 
 
@@ -81,25 +83,33 @@ def results() -> None:
 @_RESULTS
 @click.option("--csv", "as_csv", is_flag=True, help="print CSV instead of a text table")
 @click.option("--run", "runs", multiple=True, help="read only this run (repeatable; default: every run)")
+@click.option(
+    "--timeout-s", default=MAX_SECONDS, show_default=True, type=click.IntRange(1, MAX_TIMEOUT), help="time limit"
+)
 @click.argument("sql")
-def query(results_dir: Path, as_csv: bool, runs: tuple[str, ...], sql: str) -> None:
+def query(results_dir: Path, as_csv: bool, runs: tuple[str, ...], timeout_s: int, sql: str) -> None:
     """Run SQL over the views episodes, conditions, events, choices and states, e.g.
 
     housebench results query "select task, avg(success::int) from episodes group by task"
 
-    The runs it read are named on stderr (``runs read: ...``).
+    The runs it read are named on stderr (``runs read: ...``). A result is at most 1000000 rows and
+    128 MB (refused, not cut, beyond).
     """
     import duckdb
 
+    from housebench.results.query import run_query
     from housebench.results.writer import connect
 
     try:
         con = connect(results_dir, list(runs) or None)
-        frame = con.sql(sql).df()
+        table = run_query(con, sql, timeout_s)
         read = [row[0] for row in con.sql(RUNS_READ).fetchall()]
     except (duckdb.Error, FileNotFoundError, ValueError) as err:
-        raise click.ClickException(str(err).splitlines()[0]) from None
+        raise fail(str(err).splitlines()[0]) from None  # DuckDB's messages go on with context lines
     click.echo(f"runs read: {', '.join(read) or 'none'}", err=True)
+    if table is None:  # a statement with no result
+        return
+    frame = table.to_pandas()
     text = frame.to_csv(index=False) if as_csv else frame.to_string(index=False) + "\n"
     click.echo(text, nl=False)
 
@@ -107,25 +117,52 @@ def query(results_dir: Path, as_csv: bool, runs: tuple[str, ...], sql: str) -> N
 @results.command("state")
 @_RESULTS
 @click.option("--run", required=True, help="the run the episode belongs to, e.g. repro")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("state"), show_default=True)
+@out_option("dir", "folder to write (replaced as a whole)", default=Path("state"), show_default=True)
 @click.argument("episode_id")
-def state(results_dir: Path, run: str, out: Path, episode_id: str) -> None:
+def state(results_dir: Path, run: str, out: Path, force: bool, episode_id: str) -> None:
     """Write EPISODE_ID's initial and final states (``initial.json``, ``final.json``) from the states
-    table, to judge its verdict again with ``housebench evaluate --state final.json --initial initial.json``."""
-    from housebench.io import write_json
+    table, to judge its verdict again with ``housebench evaluate --state final.json --initial initial.json``.
+
+    Both states are checked (strict JSON, finite numbers, a valid state) before anything is written, and
+    OUT gets both or neither."""
     from housebench.results.writer import connect
 
     try:
         con = connect(results_dir, [run])
         found = con.execute("select initial, final from states where episode_id = ?", [episode_id]).fetchall()
     except (FileNotFoundError, ValueError) as err:
-        raise click.ClickException(str(err)) from None
+        raise fail(str(err)) from None
+    where = f"{results_dir}: episode '{printable(episode_id)}' of run '{printable(run)}'"
     if not found or found[0][1] is None:
-        raise click.ClickException(f"{results_dir}: no final state of episode '{episode_id}' in run '{run}'")
-    initial, final = (json.loads(text) for text in found[0])
-    write_json(out / "initial.json", initial)
-    write_json(out / "final.json", final)
+        raise fail(f"{where}: no final state")
+    try:
+        texts = {name: _state_text(text, name) for name, text in zip(("initial", "final"), found[0], strict=True)}
+    except ValueError as err:
+        raise fail(f"{where}: {err}") from None
+    with out_dir(out, force) as tmp:
+        for name, text in texts.items():
+            (tmp / f"{name}.json").write_text(text)
     click.echo(f"{out / 'initial.json'} {out / 'final.json'}")
+
+
+def _state_text(text: str, name: str) -> str:
+    """A stored state as canonical JSON, checked as ``housebench evaluate`` will read it: strict JSON
+    (no NaN or infinity), a valid :class:`SimState` (finite, in range)."""
+    from pydantic import ValidationError
+
+    from housebench.io import dumps_json
+    from housebench.jsonfile import one_line
+    from housebench.state import SimState
+
+    def refuse(word: str) -> float:
+        raise ValueError(f"{name}: {word} is not a number (JSON has no NaN or infinity)")
+
+    data = json.loads(text, parse_constant=refuse)
+    try:
+        SimState.model_validate(data)
+    except ValidationError as err:
+        raise ValueError(one_line(name, err)) from None
+    return dumps_json(data)
 
 
 @results.command("schema")

@@ -7,7 +7,13 @@ from pathlib import Path
 
 import click
 
+from housebench.cli.errors import fail
+from housebench.cli.outputs import out_file, out_option
 from housebench.sim.offscreen import use_offscreen_gl
+
+# Checked by the commands (regular file, bounded size; a missing one named printably), not by click:
+# click's "does not exist" echoes the name raw, control characters and all.
+STAGE = click.Path(dir_okay=False, path_type=Path)
 
 
 def _check_stage(stage: Path) -> None:
@@ -17,7 +23,7 @@ def _check_stage(stage: Path) -> None:
     try:
         check_file(stage, MAX_USD)
     except InputError as err:
-        raise click.ClickException(str(err)) from None
+        raise fail(str(err)) from None
 
 
 @click.group()
@@ -26,18 +32,12 @@ def scene() -> None:
 
 
 @scene.command()
-@click.argument("stage", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default="preview.png",
-    show_default=True,
-    help="PNG to write",
-)
+@click.argument("stage", type=STAGE)
+@out_option("file", "PNG to write", default="preview.png", show_default=True)
 @click.option("--camera", default=None, help="named camera, e.g. robot0:head_camera_rgb")
 @click.option("--width", default=960, show_default=True, type=click.IntRange(16, 8192))
 @click.option("--height", default=720, show_default=True, type=click.IntRange(16, 8192))
-def render(stage: Path, out: Path, camera: str | None, width: int, height: int) -> None:
+def render(stage: Path, out: Path, force: bool, camera: str | None, width: int, height: int) -> None:
     """Render STAGE offscreen to a PNG (a free overview camera unless --camera)."""
     _check_stage(stage)
     use_offscreen_gl()
@@ -46,12 +46,13 @@ def render(stage: Path, out: Path, camera: str | None, width: int, height: int) 
     from housebench.sim.mujoco import MujocoBackend
 
     sim = MujocoBackend().load(stage)
-    Image.fromarray(sim.render(camera, width, height)).save(out)
+    with out_file(out, force) as tmp:
+        Image.fromarray(sim.render(camera, width, height)).save(tmp)
     click.echo(f"{out}")
 
 
 @scene.command()
-@click.argument("stage", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("stage", type=STAGE)
 def check(stage: Path) -> None:
     """Validate STAGE (pxr.UsdValidation), compile it in MuJoCo, list its props, robot joints and
     articulated parts."""
@@ -84,23 +85,19 @@ def check(stage: Path) -> None:
 
 
 @scene.command()
-@click.argument("stage", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default="state.json",
-    show_default=True,
-    help="JSON to write",
-)
+@click.argument("stage", type=STAGE)
+@out_option("file", "JSON to write", default="state.json", show_default=True)
 @click.option(
     "--task",
     "task_path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=STAGE,
     help="the variant's task.json: temperatures from its thermal setup (else none)",
 )
-def state(stage: Path, out: Path, task_path: Path | None) -> None:
+def state(stage: Path, out: Path, force: bool, task_path: Path | None) -> None:
     """Write the state of STAGE as loaded (a settled scene: its rest poses) for ``housebench evaluate``."""
-    from housebench.io import write_json
+    from housebench.io import dumps_json
+
+    _check_stage(stage)
     from housebench.jsonfile import SpecError, load_model
     from housebench.sim.mujoco import MujocoBackend
     from housebench.tasks.spec import TaskVariant
@@ -115,7 +112,8 @@ def state(stage: Path, out: Path, task_path: Path | None) -> None:
         if thermal is not None:
             temperatures = {n: float(thermal.initial_c.get(n, thermal.ambient_c)) for n in sorted(now.objects)}
             now = now.model_copy(update={"temperatures_c": temperatures})
-    write_json(out, now.model_dump(mode="json"))
+    with out_file(out, force) as tmp:
+        tmp.write_text(dumps_json(now.model_dump(mode="json")))
     click.echo(f"{out}")
 
 

@@ -9,12 +9,14 @@ from pathlib import Path
 
 import click
 
+from housebench.cli.errors import exit_bad_input
+from housebench.cli.outputs import out_dir, out_file, out_option
+
 FILE = click.Path(dir_okay=False, path_type=Path)
 
 
 def _fail(message: str) -> None:
-    click.echo(message, err=True)
-    raise SystemExit(2)
+    exit_bad_input(message)
 
 
 def _world(task_path: Path | None, annotations: Path):
@@ -37,12 +39,13 @@ def skill() -> None:
 
 
 @skill.command()
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("catalog"), show_default=True)
-def catalog(out: Path) -> None:
+@out_option("dir", "folder to write (replaced as a whole)", default="catalog", show_default=True)
+def catalog(out: Path, force: bool) -> None:
     """Write catalog.json, skills/<id>.json and their JSON Schemas under OUT."""
     from housebench.skill_library.catalog import write_catalog
 
-    written = write_catalog(out)
+    with out_dir(out, force) as tmp:
+        written = write_catalog(tmp)
     click.echo(f"{out}/catalog.json: {len(written.skills)} skills, {len(written.relations)} relations")
 
 
@@ -56,8 +59,9 @@ def validate(subgraph_file: Path, annotations: Path, task_path: Path | None) -> 
     from housebench.skill_library.subgraph import ground, load_subgraph
 
     try:
+        sub = load_subgraph(subgraph_file)  # first: a plan over its size limit is refused before anything else
         _, world = _world(task_path, annotations)
-        order = ground(load_subgraph(subgraph_file), world, subgraph_file)
+        order = ground(sub, world, subgraph_file)
     except SpecError as err:
         _fail(str(err))
     click.echo(f"{subgraph_file}: ok ({len(order)} nodes: {' '.join(n.verb for n, _ in order)})")
@@ -66,10 +70,10 @@ def validate(subgraph_file: Path, annotations: Path, task_path: Path | None) -> 
 @skill.command()
 @click.option("--task", "task_path", type=FILE, required=True, help="a variant's task.json")
 @click.option("--annotations", type=FILE, required=True, help="its scene annotations")
-@click.option("--out", type=FILE, help="write the subgraph here (default: print it)")
-def plan(task_path: Path, annotations: Path, out: Path | None) -> None:
+@out_option("file", "write the subgraph here (default: print it)")
+def plan(task_path: Path, annotations: Path, out: Path | None, force: bool) -> None:
     """Decompose a task variant's goal into a skill subgraph with the symbolic planner."""
-    from housebench.io import dumps_json, write_json
+    from housebench.io import dumps_json
     from housebench.jsonfile import SpecError
     from housebench.skill_library.planner import PlanError
     from housebench.skill_library.planner import plan as make_plan
@@ -80,7 +84,8 @@ def plan(task_path: Path, annotations: Path, out: Path | None) -> None:
     except (SpecError, PlanError) as err:
         _fail(str(err))
     if out:
-        write_json(out, sub.dump())
+        with out_file(out, force) as tmp:
+            tmp.write_text(dumps_json(sub.dump()))
         click.echo(f"{out}: {len(sub.nodes)} nodes")
     else:
         click.echo(dumps_json(sub.dump()), nl=False)

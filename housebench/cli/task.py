@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from housebench.annotations.schema import SceneAnnotations
+from housebench.cli.errors import exit_bad_input
 from housebench.io import dumps_json
 from housebench.jsonfile import SpecError, load_model
 from housebench.paths import ANNOTATIONS_DIR
@@ -19,8 +20,7 @@ FILE = click.Path(dir_okay=False, path_type=Path)
 
 
 def _fail(message: str) -> None:
-    click.echo(message, err=True)
-    raise SystemExit(2)
+    exit_bad_input(message)
 
 
 @click.group()

@@ -29,7 +29,7 @@ PLANS_DIR = Path("scenes/plans")
 class PlanParams(Section):
     """``params.yaml:plan``."""
 
-    max_expansions: int = Field(gt=0)  # A* states expanded before a variant counts as not decomposed
+    max_expansions: int = Field(gt=0, le=planner.MAX_EXPANSIONS)  # A* states expanded before a variant fails
     weight: float = Field(ge=1.0)  # f = g + weight * h
 
 

@@ -21,7 +21,7 @@ from housebench.paths import Layout
 from housebench.rollout.env import Episode
 from housebench.skill_library.contracts import World
 from housebench.skill_library.library import library_version
-from housebench.skill_library.runtime import SubgraphRun
+from housebench.skill_library.runtime import MAX_ATTEMPTS, SubgraphRun
 from housebench.skill_library.verification import Scenario, load_scenarios, markdown, status_row, subgraph, summary
 from housebench.skills.base import SkillContext
 
@@ -34,7 +34,7 @@ class VerifyParams(Section):
     seed: int = 0  # the episode seed (pose noise) of every scenario
     control_dt: float = Field(0.1, gt=0)
     horizon_s: float = Field(gt=0)  # simulated seconds a scenario may run
-    attempts: int = Field(1, ge=1)  # tries per node, a fallback between tries
+    attempts: int = Field(1, ge=1, le=MAX_ATTEMPTS)  # tries per node, a fallback between tries
     verbs: list[str] = Field(default_factory=list)  # only these verbs (empty: every scenario)
 
 

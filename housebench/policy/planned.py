@@ -11,8 +11,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from housebench.policy.base import PolicyContext, PolicyParams, require_state
-from housebench.skill_library.planner import PlanError, Problem, finish, world_of
-from housebench.skill_library.runtime import SubgraphRun
+from housebench.skill_library.planner import MAX_EXPANSIONS, PlanError, Problem, finish, world_of
+from housebench.skill_library.runtime import MAX_ATTEMPTS, SubgraphRun
 from housebench.skills.base import SkillContext
 from housebench.state import Action, Observation
 
@@ -22,8 +22,8 @@ class PlannedPolicy:
     tracks = ("state",)  # plans on ground truth
 
     class Params(PolicyParams):
-        attempts: int = Field(3, ge=1)  # tries per node (a fallback between tries: a re-pick after a drop)
-        max_expansions: int = Field(20000, gt=0)  # the planner's search budget
+        attempts: int = Field(3, ge=1, le=MAX_ATTEMPTS)  # tries per node (a re-pick after a drop)
+        max_expansions: int = Field(20000, gt=0, le=MAX_EXPANSIONS)  # the planner's search budget
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()

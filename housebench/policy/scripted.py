@@ -23,6 +23,7 @@ from pydantic import Field
 from housebench.annotations.schema import Support
 from housebench.policy.appliances import ApplianceFlow
 from housebench.policy.base import PolicyContext, PolicyParams, require_state
+from housebench.skill_library.runtime import MAX_ATTEMPTS
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillRunner
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge, support_of
 from housebench.skills.grasp import TILTED, grasps
@@ -176,7 +177,7 @@ class ScriptedPolicy:
     tracks = ("state",)  # a script on ground truth
 
     class Params(PolicyParams):
-        attempts: int = Field(default=3, ge=1)  # pick-and-place tries per move
+        attempts: int = Field(default=3, ge=1, le=MAX_ATTEMPTS)  # pick-and-place tries per move
 
     def __init__(self, params: Params) -> None:
         self.params = params

@@ -28,6 +28,15 @@ def _write_csv(path: Path, rows: list[dict[str, Any]], columns: Sequence[str]) -
         writer.writerows([[round(v, 6) if isinstance(v, float) else v for v in (r[c] for c in columns)] for r in rows])
 
 
+def _by_track(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` for the plots: where the runs have more than one track, each policy is named with its track
+    (``noop (vision)``), so one policy on two tracks is two bars, never one."""
+    if len({r["track"] for r in rows}) < 2:
+        return rows
+    named = [{**r, "policy": f"{r['policy']} ({r['track']})"} for r in rows]
+    return sorted(named, key=lambda r: (r["task"], r["policy"]))
+
+
 def build_report(
     results_dir: Path,
     out_dir: Path,
@@ -60,14 +69,15 @@ def build_report(
     sections = summarize(con, control)
     con.close()
     summary = metrics(sections)
+    tasks, progress = _by_track(sections["tasks"]), _by_track(sections["progress"])
     with atomic_dir(Path(out_dir), tables, guard, force) as tmp:
         figures = [
             (
-                plots.success_by_task(sections["tasks"], tmp / "success_by_task.png"),
+                plots.success_by_task(tasks, tmp / "success_by_task.png"),
                 "SUCCESS rate by task and policy: every goal condition held (95% Wilson interval)",
             ),
             (
-                plots.progress_distribution(sections["progress"], tmp / "progress.png"),
+                plots.progress_distribution(progress, tmp / "progress.png"),
                 "PROGRESS per episode: partial credit, not success (each top-level condition weighs the same)",
             ),
             (
@@ -77,7 +87,7 @@ def build_report(
         ]
         html = page.render(title, sections, control, figures, pictures, assets, verification)
         (tmp / "index.html").write_text(html, encoding="utf-8")
-        labelled = [{**r, "label": f"{r['task']} / {r['policy']}"} for r in sections["tasks"]]
+        labelled = [{**r, "label": f"{r['task']} / {r['policy']}"} for r in tasks]
         for name, columns in PLOTS_DATA.items():
             _write_csv(tmp / name, labelled, columns)
         write_json(tmp / "metrics.json", summary)

@@ -14,13 +14,17 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
+from housebench.report.summary import NOTES
+
 CSS = """body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:74em;color:#222}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.2em .6em;vertical-align:top}
 th{background:#f3f3f3}figure{display:inline-block;margin:0 1em 1em 0;vertical-align:top}
 figure img{max-width:32em}figcaption{font-size:12px;color:#555;max-width:32em}
 .glance{border:2px solid #246;padding:.5em 1em;margin:1em 0;background:#f7f9fc}
 .success{font-weight:bold}.progress{color:#666;font-style:italic}.flag{color:#a40}.failed{color:#a00}
-details{margin:.2em 0}summary{cursor:pointer}"""
+details{margin:.2em 0}summary{cursor:pointer}
+td.rate{white-space:nowrap}td.rate small{color:#555}svg.ci{vertical-align:middle;margin:0 .3em}
+.mark{color:#a40;font-weight:bold}tr.control td{color:#666;background:#fafafa}p.legend{font-size:12px;color:#444}"""
 
 Column = tuple[str, Callable[[dict[str, Any]], Any]]  # header, row -> cell value
 
@@ -56,18 +60,6 @@ def _role(control: str) -> Column:
     return "role", lambda r: "control" if r["policy"] == control else "policy"
 
 
-TASKS = [
-    _col("task", "task"),
-    _col("policy", "policy"),
-    _col("episodes", "episodes"),
-    ("SUCCESS (successes / episodes)", lambda r: f"{_pct(r['success_rate'])} ({r['successes']}/{r['episodes']})"),
-    ("success 95% CI (Wilson)", _ci),
-    _col("control_success_rate", "control's success", _pct),
-    _col("mean_progress", "progress (partial credit)", _num),
-    _col("control_progress", "control's progress", _num),
-    _col("crashes", "crashes"),
-    _col("note", "note"),
-]
 BACKENDS = [
     _col("task", "task"),
     _col("policy", "policy"),
@@ -140,6 +132,153 @@ EPISODE_CONDITIONS = [
 EPISODE_EVENTS = [_col("seq", "#"), _col("t_sim", "sim s", _num), _col("kind", "kind"), _col("detail", "detail")]
 
 
+BAR_W, BAR_H = 90, 12  # the interval bar, pixels: 0 to 100 % of success across
+
+
+def ci_bar(lo: float, hi: float, rate: float, control: tuple[float, float] | None = None) -> str:
+    """The 95% interval as a small inline SVG on 0-100 %: the interval in blue, a black tick at the rate, and
+    the control's interval (when given) as a pale orange band behind it, so an overlap is seen at once."""
+    band = ""
+    if control is not None:
+        c_lo, c_hi = control
+        width = max(BAR_W * (c_hi - c_lo), 1)
+        band = f'<rect x="{BAR_W * c_lo:.1f}" y="0" width="{width:.1f}" height="{BAR_H}" fill="#f6d5b8"/>'
+    return (
+        f'<svg class="ci" width="{BAR_W}" height="{BAR_H}" viewBox="0 0 {BAR_W} {BAR_H}" role="img">'
+        f"<title>95% CI {_pct(lo)} – {_pct(hi)}</title>"
+        f'<rect x="0" y="5" width="{BAR_W}" height="2" fill="#ddd"/>{band}'
+        f'<rect x="{BAR_W * lo:.1f}" y="3" width="{max(BAR_W * (hi - lo), 1):.1f}" height="6" fill="#468"/>'
+        f'<rect x="{max(BAR_W * rate - 0.75, 0):.1f}" y="1" width="1.5" height="{BAR_H - 2}" fill="#000"/></svg>'
+    )
+
+
+def _marks(row: dict[str, Any]) -> str:
+    return "".join(f"<span class=mark>{NOTES[m][0]}</span>" for m in row["marks"])
+
+
+def _legend(bar: str) -> str:
+    """The marks and the bar explained once, under a table."""
+    marks = " ".join(f"<span class=mark>{sign}</span> {escape(text)}." for sign, text in NOTES.values())
+    return f"<p class=legend>{marks} {bar}</p>"
+
+
+def _control_of(row: dict[str, Any]) -> tuple[float, float] | None:
+    return None if row["control_ci_low"] is None else (row["control_ci_low"], row["control_ci_high"])
+
+
+def raw_table(headers: Sequence[str], rows: list[list[str]], classes: Sequence[str] = ()) -> str:
+    """An HTML table whose cells are HTML already (escaped by the caller); ``classes`` per row."""
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    body = "".join(
+        f"<tr{f' class={c}' if c else ''}>" + "".join(rows[k]) + "</tr>"
+        for k, c in enumerate(list(classes) + [""] * (len(rows) - len(classes)))
+    )
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _split_title(row: dict[str, Any]) -> str:
+    split = row["split"] or "no split"
+    if row["heldout"]:
+        return f"{split} split, held-out (variants sampled from a seed outside the repository)"
+    return f"{split} split"
+
+
+def leaderboard(rows: list[dict[str, Any]], control: str) -> str:
+    """One table per track, split and source (summary's ``leaderboard`` rows, ranked): every policy of the
+    runs, where it comes from (built-in, imported, remote), its success with the 95% interval drawn, n, mean
+    progress and crashes, the control in the same table and its interval behind every bar."""
+    if not rows:
+        return "<p><em>none</em></p>"
+    tracks = sorted({r["track"] for r in rows})
+    parts = [
+        "<p>Every policy of the runs, one table per observation track and split: a policy on the vision track "
+        "is never ranked beside one on the state track"
+        + (f" (this report has {len(tracks)} tracks: {', '.join(tracks)})" if len(tracks) > 1 else "")
+        + ". A published number is the <b>test</b> split's, a held-out run's where there is one; train and "
+        "val are for training and tuning. Ranked by success rate, then by its interval's lower bound; "
+        f"<code>{escape(control)}</code>, the control, sits at the bottom of each table.</p>"
+    ]
+    for (track, split, heldout), group in groupby(rows, key=lambda r: (r["track"], r["split"], r["heldout"])):
+        group = list(group)
+        first = group[0]
+        anchor = f"leaderboard-{track}-{split or 'none'}" + ("-heldout" if heldout else "")
+        runs = sorted({run for r in group for run in r["runs"].split()})
+        parts.append(
+            f"<h3 id={escape(anchor)}>{escape(track)} track · {escape(_split_title(first))}</h3>"
+            f"<p class=legend>{max(r['tasks'] for r in group)} tasks, {max(r['variants'] for r in group)} "
+            f"variants; runs {escape(', '.join(runs))}</p>"
+        )
+        cells = []
+        for r in group:
+            version = f" {r['policy_version']}" if r["policy_version"] else ""
+            is_control = r["policy"] == control
+            cells.append(
+                [
+                    f"<td>{r['rank'] or ''}</td>",
+                    f"<td><b>{escape(r['policy'])}</b>{' (control)' if is_control else ''}</td>",
+                    f"<td>{escape(r['kind'])}</td>",
+                    f"<td><code>{escape(r['policy_class'])}</code>{escape(version)}</td>",
+                    f"<td>{r['episodes']}</td>",
+                    f"<td class=rate><b>{_pct(r['success_rate'])}</b> <small>{r['successes']}/{r['episodes']}"
+                    f"</small>{_marks(r)}</td>",
+                    f"<td class=rate>{ci_bar(r['ci_low'], r['ci_high'], r['success_rate'], _control_of(r))}"
+                    f"<small>{_ci(r)}</small></td>",
+                    f"<td class=progress>{_num(r['mean_progress'])}</td>",
+                    f"<td>{r['crashes']}</td>",
+                ]
+            )
+        headers = ["#", "policy", "kind", "class (version)", "n", "success", "95% CI (Wilson)", "progress", "crashes"]
+        parts.append(raw_table(headers, cells, ["control" if r["policy"] == control else "" for r in group]))
+    parts.append(
+        _legend(
+            "Bar: success from 0 to 100 %, the interval in blue, the rate a black tick, the control's interval "
+            "in the same table the pale band behind. Progress is partial credit, not success."
+        )
+    )
+    return "".join(parts)
+
+
+def task_matrix(rows: list[dict[str, Any]], control: str) -> str:
+    """Success by task: one row per task, a column per policy (the control first), each cell the rate, n, the
+    interval drawn, marks, mean progress and crashes; one table per track. The marks are explained once."""
+    if not rows:
+        return "<p><em>none</em></p>"
+    parts = []
+    tracks = sorted({r["track"] for r in rows})
+    for track in tracks:
+        mine = [r for r in rows if r["track"] == track]
+        policies = sorted({r["policy"] for r in mine}, key=lambda p: (p != control, p))
+        tasks = sorted({r["task"] for r in mine})
+        by = {(r["task"], r["policy"]): r for r in mine}
+        if len(tracks) > 1:
+            parts.append(f"<h3 id=tasks-{escape(track)}>{escape(track)} track</h3>")
+        cells = []
+        for task in tasks:
+            line = [f"<td>{escape(task)}</td>"]
+            for policy in policies:
+                r = by.get((task, policy))
+                if r is None:
+                    line.append("<td></td>")
+                    continue
+                crashed = f" <small class=flag>{r['crashes']} crashed</small>" if r["crashes"] else ""
+                line.append(
+                    f"<td class=rate><b>{_pct(r['success_rate'])}</b> <small>{r['successes']}/{r['episodes']}"
+                    f"</small>{_marks(r)}<br>{ci_bar(r['ci_low'], r['ci_high'], r['success_rate'], _control_of(r))}"
+                    f"<small class=progress>progress {_num(r['mean_progress'])}</small>{crashed}</td>"
+                )
+            cells.append(line)
+        headers = ["task", *(f"{p} (control)" if p == control else p for p in policies)]
+        parts.append(raw_table(headers, cells))
+    parts.append(
+        _legend(
+            "Each cell: success rate, successes/episodes, the 95% Wilson interval as a bar on 0-100 % (the rate "
+            "a black tick, the control's interval on the same task the pale band behind), mean progress "
+            "(partial credit, not success)."
+        )
+    )
+    return "".join(parts)
+
+
 def _figure(path: Path, caption: str) -> str:
     data = base64.b64encode(Path(path).read_bytes()).decode()
     return (
@@ -159,6 +298,7 @@ def glance(sections: dict[str, list[dict[str, Any]]], control: str) -> str:
     lines = []
     for r in policies:
         role = "the control" if r["policy"] == control else "policy"
+        role += f", {r['tracks']} track{'s' if ',' in r['tracks'] else ''}"
         note = f' <span class="flag">({escape(r["note"])})</span>' if r["note"] else ""
         lines.append(
             f"<li><b>{escape(r['policy'])}</b> ({role}): <span class=success>success {_pct(r['success_rate'])}"
@@ -278,8 +418,10 @@ def render(
         f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{escape(title)}</title>",
         f"<style>{CSS}</style></head><body><h1>{escape(title)}</h1>",
         glance(sections, control),
+        "<h2 id=leaderboard>Leaderboard</h2>",
+        leaderboard(sections["leaderboard"], control),
         "<h2 id=tasks>Success by task, beside the control</h2>",
-        table(sections["tasks"], TASKS),
+        task_matrix(sections["tasks"], control),
         *by_backend,
         "<h2 id=plots>Plots</h2>",
         "".join(_figure(path, caption) for path, caption in plots),

@@ -8,6 +8,7 @@ table still gets its file), each partition dir replaced atomically. Rows are sor
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,10 @@ def build_table(table: str, records: list[dict[str, Any]]) -> pa.Table:
     columns = []
     for field in schema:
         values = [record[field.name] for record in records]
+        if pa.types.is_integer(field.type):  # Arrow would take 3.0 as 3: a seed or a count is an integer, or refused
+            for row, value in enumerate(values):
+                if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Integral)):
+                    raise ValueError(f"{table}: column '{field.name}': {value!r} is not an integer (row {row})")
         try:
             column = pa.array(values, type=field.type)
         except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as err:
@@ -55,10 +60,43 @@ def build_table(table: str, records: list[dict[str, Any]]) -> pa.Table:
     return data.sort_by([(key, "ascending") for key in SORT_KEYS[table]])
 
 
+def _first_duplicate(values: list[Any]) -> Any:
+    seen = set()
+    for value in values:
+        if value in seen:
+            return value
+        seen.add(value)
+    return None
+
+
+def check_run(tables: dict[str, pa.Table]) -> None:
+    """One run's tables hold together, or a one-line ``ValueError``: every episode id once in ``episodes``
+    and ``states`` (a second row under the same id would be counted twice, or hide the first); the rows of
+    ``conditions``, ``events`` and ``states`` belong to an episode of the run; an episode's events are
+    numbered 0, 1, 2, ... in order (``seq``: what the report and the analyses order them by)."""
+    ids = tables["episodes"].column("episode_id").to_pylist()
+    for name in ("episodes", "states"):
+        if (dup := _first_duplicate(tables[name].column("episode_id").to_pylist())) is not None:
+            raise ValueError(f"{name}: duplicate episode_id {dup!r} in one run")
+    known = set(ids)
+    for name in ("conditions", "events", "states"):
+        stray = sorted(set(tables[name].column("episode_id").to_pylist()) - known)
+        if stray:
+            raise ValueError(f"{name}: episode_id {stray[0]!r} has no row in episodes")
+    events = tables["events"]  # sorted by (run, episode_id, seq)
+    expected: dict[str, int] = {}
+    for episode, seq in zip(events.column("episode_id").to_pylist(), events.column("seq").to_pylist(), strict=True):
+        if seq != expected.get(episode, 0):
+            want = expected.get(episode, 0)
+            raise ValueError(f"events: episode {episode!r} has seq {seq} where {want} was due (seq counts 0, 1, ...)")
+        expected[episode] = seq + 1
+
+
 def write_run(results_dir: Path, run: str, records: dict[str, list[dict[str, Any]]]) -> list[Path]:
     """Write run ``run`` of every table (``records`` maps each table name to its rows).
 
-    All tables are validated before anything is written; each row's ``run`` must equal ``run``.
+    All tables are validated before anything is written; each row's ``run`` must equal ``run``, and the
+    tables must hold together (:func:`check_run`: no episode id twice, no orphan rows, events numbered).
     Returns the Parquet files written.
     """
     if sorted(records) != sorted(SCHEMAS):
@@ -69,6 +107,7 @@ def write_run(results_dir: Path, run: str, records: dict[str, list[dict[str, Any
     for name, data in tables.items():
         if set(data.column(PARTITION).to_pylist()) - {run}:
             raise ValueError(f"{name}: column '{PARTITION}' differs from run {run!r}")
+    check_run(tables)
     written = []
     for name, data in sorted(tables.items()):
         target = Path(results_dir) / name / f"{PARTITION}={run}"

@@ -16,7 +16,7 @@ from housebench.policy.registry import PolicySpec, resolve
 from housebench.provenance import assets_hash, code_commit, scene_hash
 from housebench.rollout.batch import EXECUTORS
 from housebench.rollout.episode import EpisodeJob
-from housebench.sim.registry import BACKENDS
+from housebench.sim.registry import BACKENDS, check_backend
 from housebench.tasks.spec import TaskVariant
 from housebench.tasks.splits import SplitParams, split_of
 
@@ -88,6 +88,7 @@ def plan_jobs(
     ``policies`` section of params.yaml (each policy's class and params). Each variant's split is ``split`` when
     given (a held-out run), else the rule of ``splits``."""
     check_policies(params, policy_entries)
+    check_backend(params.backend)  # not installed: one line, before anything is replaced
     splits = splits or SplitParams()
     commit = code_commit(layout.root)
     jobs = []

@@ -22,3 +22,15 @@ def make_backend(name: str, cache_max_mb: float | None = None) -> Backend:
             raise ValueError(f"backend: newton is not installed ({err}); pip install -e '.[newton]'") from err
         return NewtonBackend()
     raise ValueError(f"backend: unknown name '{name}' (available here: {', '.join(BACKENDS)})")
+
+
+def check_backend(name: str) -> None:
+    """Refuse a backend that cannot run here (unknown, or its extra not installed) with one line naming
+    ``rollout.backend``, before a run touches any output (else every episode became a crash row)."""
+    if name not in BACKENDS:
+        raise ValueError(f"rollout.backend: unknown name '{name}' (available here: {', '.join(BACKENDS)})")
+    if name == "newton":
+        try:
+            import housebench.sim.newton  # noqa: F401  (imports newton and warp)
+        except ImportError as err:
+            raise ValueError(f"rollout.backend: newton is not installed ({err}); pip install -e '.[newton]'") from None

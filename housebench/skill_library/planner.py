@@ -34,6 +34,8 @@ WAIT_MARGIN_S = 5.0
 STAGING_HEIGHT = (0.4, 1.1)  # metres: where the arm sets things down comfortably
 REACH_Z = 0.9  # metres: the level under a ceiling (a fridge shelf) a place from the side reaches best
 
+MAX_EXPANSIONS = 200_000  # the upper bound of every A* budget in params (10x the default; minutes, not hours)
+
 
 class PlanError(ValueError):
     """No plan within the search budget (the message names the task and what stayed unmet)."""

@@ -41,6 +41,8 @@ Run = Generator[Action, Observation, tuple[bool, Observation]]
 NOT_RUN = ("no path fits the noun", f"{Reason.UNSUPPORTED.value}: no executor")  # a call that never ran fails
 SETS_DOWN = {"place": "support", "lay": "support", "lower": "support", "insert": "container", "drop": "container"}
 
+MAX_ATTEMPTS = 10  # the upper bound of every tries-per-node or per-move param
+
 
 @cache
 def _fallbacks() -> dict[str, list[tuple[str, str]]]:

@@ -24,6 +24,7 @@ from typing import Annotated, Any, Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from housebench.inputs import InputError, check_file
 from housebench.jsonfile import SpecError, one_line, read_json
 from housebench.skill_library.contracts import World
 from housebench.skill_library.library import skills
@@ -32,7 +33,13 @@ from housebench.tasks import refs
 from housebench.tasks.goal import Name
 
 REF = re.compile(r"^@(\w+)\.(\w+)$")
-Value = str | float | list[float]
+Value = str | float | Annotated[list[float], Field(max_length=6)]  # a zone is the longest list: 6 numbers
+# A plan's size, bounded before it is checked (the checks are linear in it): a task decomposes into tens of
+# nodes; a planner's or a model's answer of thousands is refused, not walked.
+MAX_PLAN_BYTES = 1 << 20
+MAX_NODES = 1000
+MAX_EDGES = 10_000
+MAX_ARGS = 16  # arguments of one node (a skill takes at most a handful)
 
 
 class SubgraphError(SpecError):
@@ -46,7 +53,7 @@ class _Strict(BaseModel):
 class PlanNode(_Strict):
     id: Name
     verb: Name
-    args: dict[Name, Value] = Field(default_factory=dict)
+    args: dict[Name, Value] = Field(default_factory=dict, max_length=MAX_ARGS)
 
 
 class PlanEdge(_Strict):
@@ -58,8 +65,8 @@ class Subgraph(_Strict):
     version: Literal[1] = 1
     task: Name | None = None
     scene: str | None = None
-    nodes: Annotated[list[PlanNode], Field(min_length=1)]
-    edges: list[PlanEdge] = Field(default_factory=list)
+    nodes: Annotated[list[PlanNode], Field(min_length=1, max_length=MAX_NODES)]
+    edges: list[PlanEdge] = Field(default_factory=list, max_length=MAX_EDGES)
 
     def dump(self) -> dict[str, Any]:
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
@@ -74,9 +81,15 @@ def chain(nodes: list[PlanNode], task: str | None = None, scene: str | None = No
 def load_subgraph(path: Path) -> Subgraph:
     path = Path(path)
     try:
+        check_file(path, MAX_PLAN_BYTES)
         data = read_json(path)  # a small regular UTF-8 file, finite numbers, bounded nesting
+    except InputError as err:
+        raise SubgraphError(str(err)) from None
     except SpecError as err:
         raise SubgraphError(str(err)) from None
+    for key, most in (("nodes", MAX_NODES), ("edges", MAX_EDGES)):  # before a model is built of each
+        if isinstance(data, dict) and isinstance(data.get(key), list) and len(data[key]) > most:
+            raise SubgraphError(f"{path}: {key}: {len(data[key])} {key}, over the limit of {most}")
     try:
         return Subgraph.model_validate(data)
     except ValidationError as err:
@@ -118,7 +131,9 @@ def validate(sub: Subgraph, source: object = "subgraph") -> list[PlanNode]:
     if not nx.is_directed_acyclic_graph(graph):
         cycle = " -> ".join(u for u, _ in nx.find_cycle(graph))
         raise SubgraphError(f"{source}: edges: the graph has a cycle ({cycle})")
-    order = list(nx.lexicographical_topological_sort(graph, key=ids.index))
+    position = {node_id: i for i, node_id in enumerate(ids)}
+    order = list(nx.lexicographical_topological_sort(graph, key=position.__getitem__))
+    before = _ancestors(graph, order, position)
     by_id = {n.id: n for n in sub.nodes}
     for i, node in enumerate(sub.nodes):
         for key, value in node.args.items():
@@ -126,7 +141,7 @@ def validate(sub: Subgraph, source: object = "subgraph") -> list[PlanNode]:
             if not m:
                 continue
             where = f"{_where(source, i, node)}.args.{key}"
-            if m[1] not in by_id or not nx.has_path(graph, m[1], node.id) or m[1] == node.id:
+            if m[1] not in by_id or not before[node.id] >> position[m[1]] & 1:
                 raise SubgraphError(f"{where}: '{value}' names no node that runs before {node.id}")
             outputs = {o.name: o.type for o in library[by_id[m[1]].verb].outputs}
             if m[2] not in outputs:
@@ -135,6 +150,18 @@ def validate(sub: Subgraph, source: object = "subgraph") -> list[PlanNode]:
             if outputs[m[2]] != "object" or wanted not in ("object", "container", "place"):
                 raise SubgraphError(f"{where}: a {outputs[m[2]]} output cannot stand for a {wanted}")
     return [by_id[i] for i in order]
+
+
+def _ancestors(graph: nx.DiGraph, order: list[str], position: dict[str, int]) -> dict[str, int]:
+    """Each node's ancestors as a bit set (bit ``position[a]``), in one pass over the topological order: a
+    reference is then one bit test, where a path search per reference made a chain of references quadratic."""
+    before: dict[str, int] = {}
+    for node in order:
+        bits = 0
+        for parent in graph.predecessors(node):
+            bits |= before[parent] | 1 << position[parent]
+        before[node] = bits
+    return before
 
 
 def _number(value: Any) -> bool:

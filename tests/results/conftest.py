@@ -14,6 +14,8 @@ from housebench.tasks.verdict import ConditionResult, ItemResult, Verdict
 
 TASKS = {"fruit_in_bowl": ("inside", ["apple", "pear"]), "book_on_shelf": ("on", ["book"])}
 POLICIES = ("noop", "scripted")
+CLASSES = {"noop": "housebench.policy.base:NoopPolicy", "scripted": "housebench.policy.scripted:ScriptedPolicy"}
+SPLITS = {"v000": "train", "v001": "test"}
 START = SimState(objects={"apple": ObjectState(pos=(1.0, 2.0, 0.75), quat=(1, 0, 0, 0))})
 END = SimState(time=10.0, objects={"apple": ObjectState(pos=(1.0, 2.0, 0.0), quat=(1, 0, 0, 0))})
 
@@ -54,6 +56,10 @@ def run_records(run: str, day: int) -> dict[str, list[dict]]:
                     "variant": f"v{seed % 2:03d}",
                     "seed": seed,
                     "policy": policy,
+                    "policy_class": CLASSES[policy],
+                    "policy_version": "0.1.0",
+                    "track": "state",
+                    "split": SPLITS[f"v{seed % 2:03d}"],
                     "backend": "mujoco",
                     "backend_version": "3.3.7",
                     "code_commit": f"c0ffee{day}",
@@ -90,7 +96,7 @@ def run_records(run: str, day: int) -> dict[str, list[dict]]:
     return records
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def make_records():
     """``run_records(run, day)``: the synthetic records of one run, fresh each call."""
     return run_records

@@ -72,7 +72,7 @@ def test_report_tells_success_from_progress_and_the_control(results_dir, tmp_pat
     html = (tmp_path / "r/index.html").read_text()
     glance = html[html.index("id=glance") : html.index("id=tasks")]
     assert "24 episodes" in glance and "horizon 10 s per episode" in glance
-    assert "(the control)" in glance and "holds its start pose" in glance
+    assert "(the control, state track)" in glance and "holds its start pose" in glance
     assert "partial credit, not success" in glance
     # scripted: 4 of 12 episodes against 0 of 12 for the control, 95% intervals overlap: flagged
     assert "intervals overlap the control&#x27;s: not told apart" in html

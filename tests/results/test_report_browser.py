@@ -40,4 +40,7 @@ def test_report_renders_in_chromium(results_dir, tmp_path):
     plots = len(list((tmp_path / "report").glob("*.png")))  # every plot the report drew is on the page
     assert plots >= 2 and dom.count("<img") == plots and dom.count("<details>") == 24
     glance = dom[dom.index('id="glance"') : dom.index('id="tasks"')]
-    assert "(the control)" in glance and "partial credit, not success" in glance and "24 episodes" in glance
+    assert "(the control, state track)" in glance and "partial credit, not success" in glance
+    assert "24 episodes" in glance
+    board = dom[dom.index('id="leaderboard"') : dom.index('id="tasks"')]
+    assert board.count("<svg") == 4 and "state track · test split" in board  # the intervals drawn

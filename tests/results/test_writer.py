@@ -93,3 +93,53 @@ def test_verdict_rows(episode):
     build_table("episodes", [episode]), build_table("conditions", conditions)
     crashed, none = verdict_rows(meta, None, crash_reason="diverged")
     assert (crashed["status"], crashed["failure_reason"], none) == ("crash", "diverged", [])
+
+
+def _rename(row: dict, episode_id: str) -> dict:
+    return row | {"episode_id": episode_id}
+
+
+@pytest.mark.parametrize(
+    "plant, message",
+    [
+        (  # the same episode id twice (two policies sharing a name, a job planned twice)
+            lambda r: r["episodes"].append(r["episodes"][0] | {"seed": 7}),
+            "episodes: duplicate episode_id 'fruit_in_bowl/v000/0/noop' in one run",
+        ),
+        (
+            lambda r: r["states"].append(dict(r["states"][0])),
+            "states: duplicate episode_id 'fruit_in_bowl/v000/0/noop' in one run",
+        ),
+        (  # a row of an episode the run does not have
+            lambda r: r["events"].append(_rename(r["events"][0], "ghost/v000/0/noop")),
+            "events: episode_id 'ghost/v000/0/noop' has no row in episodes",
+        ),
+        (
+            lambda r: r["conditions"].append(_rename(r["conditions"][0], "ghost/v000/0/noop")),
+            "conditions: episode_id 'ghost/v000/0/noop' has no row in episodes",
+        ),
+        (  # an event lost, or numbered twice
+            lambda r: r["events"].pop(1),
+            "events: episode 'fruit_in_bowl/v000/0/noop' has seq 2 where 1 was due (seq counts 0, 1, ...)",
+        ),
+        (
+            lambda r: r["events"].__setitem__(1, r["events"][1] | {"seq": 0}),
+            "events: episode 'fruit_in_bowl/v000/0/noop' has seq 0 where 1 was due (seq counts 0, 1, ...)",
+        ),
+    ],
+)
+def test_a_run_that_does_not_hold_together_is_refused(tmp_path, make_records, plant, message):
+    records = make_records("repro", 29)
+    plant(records)
+    with pytest.raises(ValueError) as err:
+        write_run(tmp_path, "repro", records)
+    assert str(err.value) == message
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
+@pytest.mark.parametrize("value", [3.0, True, "3"])
+def test_an_integer_column_takes_integers_only(episode, value):
+    """Arrow alone would store the seed 3.0 as 3: a float or a flag where an integer belongs is refused."""
+    with pytest.raises(ValueError, match=r"^episodes: column 'seed': ") as err:
+        build_table("episodes", [episode | {"seed": value}])
+    assert "\n" not in str(err.value)
