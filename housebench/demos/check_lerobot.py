@@ -8,7 +8,8 @@ there)::
 
 It loads ``LeRobotDataset`` from the folder (no hub), reads every frame (video frames decoded with PyAV),
 and prints, per dataset folder given, the totals and, per episode, its length, the first and last frame's
-vectors, its subtask rows and the image shape (one JSON object per folder, a line each);
+vectors, its subtask rows and the image shape, and the shapes of a training batch of action chunks drawn through
+LeRobot's collate (one JSON object per folder, a line each);
 ``tests/demos/test_lerobot_load.py`` compares them with the recording.
 """
 
@@ -40,7 +41,20 @@ def check(root: Path) -> dict:
                 "success": bool(last["next.success"]),
             }
         )
+    # a training batch as lerobot-train draws it: action chunks of 10 steps, LeRobot's collate (language rows)
+    import torch
+    from lerobot.utils.collate import lerobot_collate_fn
+
+    chunks = LeRobotDataset(
+        repo_id=f"housebench/{root.name}",
+        root=root,
+        video_backend="pyav",
+        delta_timestamps={"action": [i / ds.fps for i in range(10)]},
+    )
+    loader = torch.utils.data.DataLoader(chunks, batch_size=4, shuffle=True, collate_fn=lerobot_collate_fn)
+    batch = next(iter(loader))
     return {
+        "batch": {k: list(v.shape) for k, v in batch.items() if hasattr(v, "shape")},
         "episodes": ds.num_episodes,
         "frames": ds.num_frames,
         "fps": ds.fps,

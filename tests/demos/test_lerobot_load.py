@@ -56,6 +56,7 @@ def test_lerobots_loader_reads_the_recorded_frames(recordings, tmp_path):
             assert np.array_equal(np.array(episode["last"][key], dtype=np.float32), values[-1]), key
         assert episode["subtasks"], "the skill labels arrive as LeRobot subtask rows"
         assert set(loaded["stats_keys"]) >= set(expected)
+        assert loaded["batch"]["action"] == [4, 10, 12], "a batch of 10-step action chunks, as lerobot-train draws"
         if rec.meta["images"]:
             width, height = rec.meta["images"]["size"]
             assert episode["images"] == {"observation.images.head": [3, height, width]}
