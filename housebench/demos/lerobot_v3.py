@@ -36,7 +36,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from housebench.demos.recording import Recording, load_recording
+from housebench.demos.recording import Recording, load_recording, read_meta
 from housebench.hashing import text_hash
 
 CODEBASE_VERSION = "v3.0"
@@ -111,9 +111,8 @@ def _vector_features(meta: dict, track: str) -> list[Feature]:
     return [state, velocity, *([env] if track == "state" else []), action]
 
 
-def layout_key(rec: Recording) -> tuple:
-    """What must agree between the episodes of one dataset."""
-    m = rec.meta
+def layout_key(m: dict) -> tuple:
+    """What must agree between the episodes of one dataset (from their meta.json)."""
     images = m.get("images") or {}
     return (
         m["task"],
@@ -232,15 +231,15 @@ def _jsonable(stats: dict[str, dict[str, np.ndarray]]) -> dict:
 def export_lerobot(paths: list[Path], out: Path, failures: bool = False, track: str = "state") -> list[dict]:
     """Write the recordings at ``paths`` (successful ones; with ``failures`` the failed ones too, their
     ``next.success`` false) as LeRobot v3 datasets under ``out``; one summary per dataset written."""
-    recs = [load_recording(p) for p in paths]
-    if track == "vision" and (blind := [r for r in recs if not r.meta.get("images")]):
-        raise ValueError(f"{blind[0].path}: recorded without images, nothing a vision dataset could show")
-    chosen = [r for r in recs if r.success or failures]
+    metas = {Path(p): read_meta(p) for p in paths}  # the frames are read one episode at a time, later
+    if track == "vision" and (blind := [p for p, m in metas.items() if not m.get("images")]):
+        raise ValueError(f"{blind[0]}: recorded without images, nothing a vision dataset could show")
+    chosen = [p for p, m in metas.items() if m.get("success") or failures]
     if not chosen:
-        raise ValueError(f"dataset export: none of {len(recs)} recordings to export (failures: {failures})")
-    groups: dict[tuple, list[Recording]] = defaultdict(list)
-    for rec in chosen:
-        groups[layout_key(rec)].append(rec)
+        raise ValueError(f"dataset export: none of {len(metas)} recordings to export (failures: {failures})")
+    groups: dict[tuple, list[Path]] = defaultdict(list)
+    for path in chosen:
+        groups[layout_key(metas[path])].append(path)
     per_task = defaultdict(int)
     for key in groups:
         per_task[key[0]] += 1
@@ -249,7 +248,7 @@ def export_lerobot(paths: list[Path], out: Path, failures: bool = False, track: 
     for key, group in sorted(groups.items(), key=lambda kv: repr(kv[0])):
         task = key[0]
         name = task if per_task[task] == 1 else f"{task}-{text_hash(repr(key))[:8]}"
-        group.sort(key=lambda r: (r.meta["variant"], r.meta["seed"], r.meta["policy"]))
+        group.sort(key=lambda p: (metas[p]["variant"], metas[p]["seed"], metas[p]["policy"]))
         summaries.append(write_dataset(group, out / name, track))
     return summaries
 
@@ -307,21 +306,25 @@ def _data_table(rec: Recording, track: str, fps: int, episode: int, first: int, 
     return pa.table(columns)
 
 
-def write_dataset(recs: list[Recording], root: Path, track: str = "state") -> dict:
-    """One LeRobot v3 dataset of ``recs`` (one layout) at ``root`` (replaced)."""
-    meta = recs[0].meta
+def write_dataset(paths: list[Path], root: Path, track: str = "state") -> dict:
+    """One LeRobot v3 dataset of the recordings at ``paths`` (one layout) at ``root`` (replaced); one episode's
+    frames in memory at a time."""
+    metas = [read_meta(p) for p in paths]
+    meta = metas[0]
     fps = _fps(meta)
     features = _features(meta, track, fps)
     video_key = IMAGE_KEY.format(camera=meta["images"]["camera"]) if meta.get("images") else None
     tmp = root.with_name(f".{root.name}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     (tmp / "meta").mkdir(parents=True)
-    tasks = sorted({r.meta["instruction"] for r in recs})
+    tasks = sorted({m["instruction"] for m in metas})
     task_index = {t: i for i, t in enumerate(tasks)}
     episodes, all_stats = [], []
     writer: pq.ParquetWriter | None = None
     chunk, file, file_bytes, total = 0, 0, 0, 0
-    for ep, rec in enumerate(recs):
+    columns = ["step", "skill", "target", *(c for f in _vector_features(meta, track) for c in f.columns)]
+    for ep, path in enumerate(paths):
+        rec = load_recording(path, columns)
         table = _data_table(rec, track, fps, ep, total, task_index[rec.meta["instruction"]])
         if writer is not None and file_bytes + table.nbytes > DATA_FILE_MB * 1024**2:
             writer.close()
@@ -395,7 +398,7 @@ def write_dataset(recs: list[Recording], root: Path, track: str = "state") -> di
         "codebase_version": CODEBASE_VERSION,
         "fps": fps,
         "features": features,
-        "total_episodes": len(recs),
+        "total_episodes": len(paths),
         "total_frames": total,
         "total_tasks": len(tasks),
         "chunks_size": CHUNKS_SIZE,
@@ -404,9 +407,9 @@ def write_dataset(recs: list[Recording], root: Path, track: str = "state") -> di
         "data_path": DATA_PATH,
         "video_path": VIDEO_PATH if video_key else None,
         "robot_type": ROBOT_TYPE,
-        "splits": {"train": f"0:{len(recs)}"},
+        "splits": {"train": f"0:{len(paths)}"},
     }
     (tmp / "meta/info.json").write_text(json.dumps(info, indent=4) + "\n")
     shutil.rmtree(root, ignore_errors=True)
     tmp.rename(root)
-    return {"path": str(root), "task": meta["task"], "episodes": len(recs), "frames": total, "fps": fps}
+    return {"path": str(root), "task": meta["task"], "episodes": len(paths), "frames": total, "fps": fps}

@@ -137,8 +137,8 @@ class Recording:
         return self.frames.num_rows - 1
 
 
-def load_recording(path: Path) -> Recording:
-    """A recorded episode folder; a missing or foreign folder is a one-line error naming it."""
+def read_meta(path: Path) -> dict:
+    """A recorded episode's meta.json; a missing or foreign folder is a one-line error naming it."""
     path = Path(path)
     meta_file = path / META
     if not meta_file.is_file() or not (path / FRAMES).is_file():
@@ -146,7 +146,14 @@ def load_recording(path: Path) -> Recording:
     meta = json.loads(meta_file.read_text())
     if meta.get("format") != FORMAT:
         raise ValueError(f"{meta_file}: format: {meta.get('format')!r}, this reader reads {FORMAT}")
-    return Recording(path, meta, pq.read_table(path / FRAMES))
+    return meta
+
+
+def load_recording(path: Path, columns: list[str] | None = None) -> Recording:
+    """A recorded episode folder, its frames (only ``columns`` when given: the simulator state is most of a
+    recording's bytes, and an export does not need it)."""
+    meta = read_meta(path)
+    return Recording(Path(path), meta, pq.read_table(Path(path) / FRAMES, columns=columns))
 
 
 def find_recordings(roots: list[Path]) -> list[Path]:
