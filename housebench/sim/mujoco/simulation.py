@@ -17,6 +17,25 @@ from housebench.sim.mujoco.bodies import HULL_GROUP
 from housebench.state import FINGERS, HOUSE_CONTACT, ObjectState, Observation, SimState
 
 ROBOT_CAMERAS = ("head", "third")  # the robot's head camera and a view from behind and above it
+# What get_physics_state() saves: MuJoCo's integration state (time, qpos, qvel, act, history, plugin state,
+# the solver's warm start, controls, applied forces, mocap, active equalities). The full physics alone
+# (mjSTATE_FULLPHYSICS) leaves out the warm start, which the iterative solver starts from, and the controls,
+# which an action that names only some actuators keeps: both are needed for a bitwise replay.
+PHYSICS_SPEC = mujoco.mjtState.mjSTATE_INTEGRATION
+# MuJoCo's island sleeping (the scenes enable it) keeps which kinematic trees sleep outside that state: a
+# restored step that woke a sleeping tree would not replay bitwise. These MjData fields are saved with it.
+SLEEP_FIELDS = (
+    "tree_asleep",
+    "tree_awake",
+    "body_awake",
+    "body_awake_ind",
+    "parent_awake_ind",
+    "dof_awake_ind",
+    "ntree_awake",
+    "nbody_awake",
+    "nparent_awake",
+    "nv_awake",
+)
 
 
 def _rotate(quat: np.ndarray, vec: np.ndarray, inverse: bool = False) -> np.ndarray:
@@ -143,6 +162,56 @@ class MujocoSimulation:
                 d.ctrl[self._actuators[name]] = value
         d.time = state.time
         mujoco.mj_forward(self.model, d)
+
+    @property
+    def physics_state_size(self) -> int:
+        """The length of :meth:`get_physics_state`'s vector for this model."""
+        return int(mujoco.mj_stateSize(self.model, PHYSICS_SPEC)) + sum(
+            np.asarray(getattr(self.data, name)).size for name in SLEEP_FIELDS
+        )
+
+    def get_physics_state(self) -> np.ndarray:
+        """Everything MuJoCo needs to continue exactly from here, float64: the integration state
+        (:data:`PHYSICS_SPEC`) followed by the island sleep state (:data:`SLEEP_FIELDS`, small integers)."""
+        state = np.empty(int(mujoco.mj_stateSize(self.model, PHYSICS_SPEC)))
+        mujoco.mj_getState(self.model, self.data, state, PHYSICS_SPEC)
+        sleep = [np.asarray(getattr(self.data, name), dtype=np.float64).reshape(-1) for name in SLEEP_FIELDS]
+        return np.concatenate([state, *sleep])
+
+    def set_physics_state(self, state: np.ndarray) -> None:
+        """Restore a :meth:`get_physics_state` vector of this model: stepping on from it is bitwise the same
+        as stepping on from where it was taken (same build). The derived quantities (body and site poses,
+        inertias, contacts) are computed by a forward pass with every body awake, as a sleeping body keeps
+        those of the step it fell asleep in and they are not part of MuJoCo's state; then the sleep state and
+        the integration state (the forward pass leaves its own warm start) are set."""
+        state = np.asarray(state, dtype=np.float64)
+        if state.shape != (self.physics_state_size,):
+            raise ValueError(f"physics state: {state.shape} values, this model takes {self.physics_state_size}")
+        n = int(mujoco.mj_stateSize(self.model, PHYSICS_SPEC))
+        fresh = mujoco.MjData(self.model)  # every tree awake
+        mujoco.mj_setState(self.model, fresh, state[:n], PHYSICS_SPEC)
+        mujoco.mj_forward(self.model, fresh)
+        at = n
+        for name in SLEEP_FIELDS:
+            field = getattr(fresh, name)
+            size = np.asarray(field).size
+            values = state[at : at + size].astype(np.int64)
+            if np.ndim(field):
+                field[:] = values
+            else:
+                setattr(fresh, name, int(values[0]))
+            at += size
+        mujoco.mj_setState(self.model, fresh, state[:n], PHYSICS_SPEC)
+        mujoco.mj_copyData(self.data, self.model, fresh)
+
+    @property
+    def actuator_names(self) -> tuple[str, ...]:
+        """The actuators in the order of MuJoCo's control vector (each named after the joint it drives)."""
+        return tuple(self._actuators)
+
+    def get_control(self) -> np.ndarray:
+        """The current actuator targets, in :attr:`actuator_names` order."""
+        return self.data.ctrl.copy()
 
     def set_control(self, targets: dict[str, float]) -> None:
         for name, value in targets.items():

@@ -1,0 +1,47 @@
+"""Demonstrations at scale: attempts over the train split's variants, kept in a store, resumed from it."""
+
+from __future__ import annotations
+
+import pytest
+
+from housebench.demos.generate import DemosParams, generate, split_variants
+from housebench.demos.recording import find_recordings, load_recording
+from housebench.params import load_section
+from housebench.rollout.plan import RolloutParams
+from housebench.tasks.splits import SplitParams, split_of
+from tests.demos.conftest import DATA, layout
+
+TASK = "breakfast_setup"
+
+
+def test_generation_walks_the_train_split_and_resumes_from_its_store(tmp_path):
+    if not layout().settled_scene(TASK, "v000").is_file():
+        pytest.skip("built scenes missing: dvc repro annotate")
+    rollout = load_section("rollout", RolloutParams, DATA / "params.yaml")
+    splits = load_section("splits", SplitParams, DATA / "params.yaml")
+    variants = split_variants(layout(), TASK, "train", splits)
+    assert variants and all(split_of(TASK, v, splits) == "train" for v in variants)
+    params = DemosParams(
+        policy="scripted",
+        per_task=1,
+        max_attempts=2,  # two short attempts, both too short to succeed: the task comes back short
+        seed=7,
+        split="train",
+        tasks=[TASK],
+        horizon_s=1.0,
+        images=None,
+        workers=1,
+        store=tmp_path / "store",
+    )
+    chosen = generate(params, rollout, layout(), splits, {"attempts": 3}, progress=False)
+    assert chosen == {TASK: []}
+    found = find_recordings([tmp_path / "store"])
+    assert [(p.parent.name, p.name) for p in found] == [
+        (variants[0], "scripted-s000007"),
+        (variants[1 % len(variants)], f"scripted-s{7 + 1 // len(variants):06d}"),
+    ]
+    metas = [load_recording(p).meta for p in found]
+    assert {m["split"] for m in metas} == {"train"} and all(not m["success"] for m in metas)
+    stamps = [(p / "frames.parquet").stat().st_mtime_ns for p in found]
+    assert generate(params, rollout, layout(), splits, {"attempts": 3}, progress=False) == {TASK: []}
+    assert [(p / "frames.parquet").stat().st_mtime_ns for p in find_recordings([tmp_path / "store"])] == stamps
