@@ -11,6 +11,7 @@ import yaml
 from housebench.assets.build import PhysicsParams
 from housebench.assets.collision import CollisionParams
 from housebench.assets.importer import ImportParams
+from housebench.demos.generate import DemosParams
 from housebench.house.params import HouseParams
 from housebench.params import Section, load_section, missing_keys
 from housebench.pipeline.plan import PlanParams
@@ -36,6 +37,7 @@ MODELS = {
     "plan": PlanParams,
     "verify": VerifyParams,
     "splits": SplitParams,
+    "demos": DemosParams,
 }
 
 
