@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from housebench.cli.outputs import out_dir, out_option
+
 FORMATS = ("lerobot", "hdf5")
 
 
@@ -20,12 +22,20 @@ def dataset() -> None:
 @click.argument("variant")
 @click.option("--policy", default="scripted", show_default=True)
 @click.option("--seed", default=0, show_default=True)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="recording folder")
+@out_option("dir", "recording folder (replaced as a whole)", required=True)
 @click.option("--horizon-s", type=float, default=None, help="cut the episode short (default: the task's horizon)")
 @click.option("--images", default="", help="head images WxH (e.g. 160x120); none by default")
 @click.option("--every", default=1, show_default=True, help="one image every N control steps")
 def record(
-    task: str, variant: str, policy: str, seed: int, out: Path, horizon_s: float | None, images: str, every: int
+    task: str,
+    variant: str,
+    policy: str,
+    seed: int,
+    out: Path,
+    horizon_s: float | None,
+    images: str,
+    every: int,
+    force: bool,
 ) -> None:
     """Run POLICY on TASK VARIANT and record every control step into OUT; print the verdict."""
     from dataclasses import replace
@@ -51,7 +61,8 @@ def record(
     job = make_job(Layout(), task, variant, policy, seed, rollout, entry, split=split)
     if horizon_s:
         job = replace(job, horizon_s=horizon_s)
-    summary = record_episode(job, out, options)
+    with out_dir(out, force) as tmp:
+        summary = record_episode(job, tmp, options)
     click.echo(json.dumps({k: summary[k] for k in ("success", "steps", "sim_s", "wall_s")}))
 
 
@@ -83,11 +94,11 @@ def replay(recording: Path, start: int, actions: str, from_reset: bool) -> None:
 
 @dataset.command()
 @click.argument("recordings", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="dataset folder")
+@out_option("dir", "dataset folder, one dataset per task and layout in it (replaced as a whole)", required=True)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="lerobot", show_default=True)
 @click.option("--failures", is_flag=True, help="export failed episodes too (next.success false): negatives")
 @click.option("--track", type=click.Choice(["state", "vision"]), default="state", show_default=True)
-def export(recordings: tuple[Path, ...], out: Path, fmt: str, failures: bool, track: str) -> None:
+def export(recordings: tuple[Path, ...], out: Path, fmt: str, failures: bool, track: str, force: bool) -> None:
     """Export the recorded episodes at or under RECORDINGS as datasets under OUT (one per task and layout)."""
     from housebench.demos.lerobot_v3 import export_lerobot
     from housebench.demos.recording import find_recordings
@@ -95,11 +106,12 @@ def export(recordings: tuple[Path, ...], out: Path, fmt: str, failures: bool, tr
     if fmt == "hdf5":
         raise click.ClickException("--format hdf5: not written yet (LeRobot v3 is); see issue 34")
     try:
-        written = export_lerobot(find_recordings(list(recordings)), out, failures=failures, track=track)
+        with out_dir(out, force) as tmp:
+            written = export_lerobot(find_recordings(list(recordings)), tmp, failures=failures, track=track)
     except ValueError as err:
         raise click.ClickException(str(err)) from None
-    for summary in written:
-        click.echo(json.dumps(summary))
+    for summary in written:  # where each dataset now is, not where it was written
+        click.echo(json.dumps({**summary, "path": str(out / Path(summary["path"]).name)}))
 
 
 COMMANDS = [dataset]

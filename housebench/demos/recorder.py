@@ -82,7 +82,11 @@ class Recorder:
             "physics_size": self.sim.physics_state_size,
             "actuators": list(self.actuators),
             "action_layout": list(ACTION_LAYOUT),
-            "observation": {key: list(space[key].shape) for key in space if not key.endswith(("_rgb", "_depth"))},
+            "observation": {  # the arrays (the instruction, a Text entry, is above; images are the video)
+                key: list(space[key].shape)
+                for key in space
+                if space[key].shape is not None and not key.endswith(("_rgb", "_depth"))
+            },
             "names": {
                 "joints": list(self.env.robot_joints),
                 "objects": list(self.env.object_names),

@@ -39,11 +39,11 @@ def lerobot_check(datasets: list) -> list[dict]:
 
 
 def test_lerobots_loader_reads_the_recorded_frames(recordings, tmp_path):
-    command = ["dataset", "export", *map(str, recordings), "--out", str(tmp_path), "--failures"]
+    command = ["dataset", "export", *map(str, recordings), "--out", str(tmp_path / "ds"), "--failures"]
     result = CliRunner().invoke(main, command)
     assert result.exit_code == 0, result.output
     recs = [load_recording(path) for path in recordings]
-    for rec, loaded in zip(recs, lerobot_check([tmp_path / rec.meta["task"] for rec in recs])):
+    for rec, loaded in zip(recs, lerobot_check([tmp_path / "ds" / rec.meta["task"] for rec in recs])):
         expected = frame_arrays(rec, "state")
         frames = len(expected["action"])
         assert (loaded["episodes"], loaded["frames"]) == (1, frames)
