@@ -122,7 +122,6 @@ SLOW_VARIANTS: tuple[Pair, ...] = (
     ("shelve_on_level", "v000"),
     ("shelve_on_level", "v005"),
     ("sort_items", "v009"),
-    ("throw_can_away", "v000"),
     ("toys_off_floor", "v000"),
     ("toys_off_floor", "v016"),
     ("toys_off_floor", "v019"),
