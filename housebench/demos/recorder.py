@@ -82,7 +82,12 @@ class Recorder:
             "physics_size": self.sim.physics_state_size,
             "actuators": list(self.actuators),
             "action_layout": list(ACTION_LAYOUT),
-            "observation": {key: list(space[key].shape) for key in space if not key.endswith(("_rgb", "_depth"))},
+            # the arrays only: the images go to video, the instruction (a Text space) is the meta's above
+            "observation": {
+                key: list(space[key].shape)
+                for key in space
+                if key != "instruction" and not key.endswith(("_rgb", "_depth"))
+            },
             "names": {
                 "joints": list(self.env.robot_joints),
                 "objects": list(self.env.object_names),
