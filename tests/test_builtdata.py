@@ -1,7 +1,11 @@
 """The tests' small build (tests/builtdata.py): its pair lists name real variants of the benchmark, a pair
-not listed is refused saying where to list it, and its key follows what the build reads."""
+not listed is refused saying where to list it, its key follows what the build reads, and no test reads the
+repository's own built data instead."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import pytest
 import yaml
@@ -41,3 +45,28 @@ def test_an_asset_an_asset_stage_refused_fails_the_build(tmp_path, monkeypatch):
     (tmp_path / "assets_built/collision/failed.json").write_text('{"version": 1, "failed": {"duck": "no hulls"}}')
     assert builtdata._refused("collision") == {"duck": "no hulls"}
     assert builtdata._refused("physics") == {} and builtdata._refused("settle") == {}
+
+
+# a test reading the repository's own built data would skip (or test nothing) on CI's clean checkout
+READS_REPO_DATA = re.compile(
+    r"""ROOT\s*/\s*(f?["'](scenes|annotations|assets_built)|SETTLED_DIR|TASKS_DIR|HOUSE_DIR|ANNOTATIONS_DIR"""
+    r"""|ASSETS_SIM|ASSETS_IMPORTED|ASSETS_COLLISION|DROPTEST)|Layout\(root=ROOT\b|root=ROOT\b|["']root["']: ROOT\b"""
+)
+
+
+def test_no_test_reads_the_repositorys_built_data():
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        if path != Path(__file__).resolve()  # this file names the patterns
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if READS_REPO_DATA.search(line)
+    ]
+    assert found == [], "use tests/builtdata.py's built() or conftest's built_layout instead:\n" + "\n".join(found)
+
+
+def test_the_pattern_catches_the_ways_a_test_read_them():
+    for line in ('ROOT / "scenes/settled"', "ROOT / f'annotations/{x}'", "ROOT / HOUSE_DIR", "Layout(root=ROOT)",
+                 'make_env(t, root=ROOT, x=1)', '{"root": ROOT}'):  # fmt: skip
+        assert READS_REPO_DATA.search(line), line
+    assert not READS_REPO_DATA.search('ROOT / "tasks" / "a.json"') and not READS_REPO_DATA.search("root=ROOTS")

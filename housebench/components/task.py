@@ -10,6 +10,7 @@ and a solver reads it from the task as a scripted policy reads the goal.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from pathlib import Path
@@ -109,7 +110,9 @@ class ComponentEpisode(Episode):
         self.log("component_start", component=self.component.name, start=self.start.id, pre_ok=pre.success,
                  pre_failed=failed_items(pre))  # fmt: skip
         self.success = self.verdict().success
-        return view(self._last, self.track, self.task.instruction)
+        # the start's own words on the observation (it was observed before the task was grounded on it)
+        self._last = dataclasses.replace(self._last, instruction=self.task.instruction)
+        return view(self._last, self.track)
 
     def step(self, action=None) -> Observation:
         obs = super().step(action)

@@ -19,20 +19,19 @@ from housebench.paths import Layout
 from housebench.rollout.episode import run_episode
 from housebench.rollout.records import records
 from housebench.sim.offscreen import use_offscreen_gl
+from tests.builtdata import built
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLVER = {"class": "housebench.components.solver:SkillPolicy"}
 
 
-def need(comp, start: str) -> None:
-    scene = scene_files(Layout(root=ROOT), comp, start)[0]
-    if not scene.exists():
-        pytest.skip("built scenes missing: dvc repro settle")
+def layout(comp, start: str) -> Layout:
+    """The tests' small build holding the base scene of ``comp``'s ``start`` (a pair of tests/builtdata.py)."""
+    return built(*comp.start(start)[1].scene.split("/"))
 
 
 def job(comp, start: str, horizon_s: float | None = None) -> ComponentJob:
-    need(comp, start)
-    scene, task_file, annotations = scene_files(Layout(root=ROOT), comp, start)
+    scene, task_file, annotations = scene_files(layout(comp, start), comp, start)
     return ComponentJob(
         run="test", task=f"{PREFIX}{comp.name}", variant=start, seed=0, policy="skill", backend="mujoco",
         scene=scene, task_file=task_file, annotations=annotations, horizon_s=horizon_s or comp.spec.horizon_s,
@@ -42,9 +41,8 @@ def job(comp, start: str, horizon_s: float | None = None) -> ComponentJob:
 
 def test_a_component_env_passes_gymnasiums_checker():
     comp = component("place_item")
-    need(comp, "s000")
     use_offscreen_gl()
-    env = make_component_env("place_item", "s000", root=ROOT, horizon_s=1.0, render_mode=None)
+    env = make_component_env("place_item", "s000", root=layout(comp, "s000").root, horizon_s=1.0, render_mode=None)
     check_env(env.unwrapped, skip_render_check=True)
     obs, _ = env.reset(seed=0)
     episode = env.unwrapped.episode
@@ -57,8 +55,7 @@ def test_a_component_env_passes_gymnasiums_checker():
 
 def test_the_gym_ids_make_component_envs(monkeypatch):
     comp = component("pick_item")
-    need(comp, "s000")
-    monkeypatch.chdir(ROOT)
+    monkeypatch.chdir(layout(comp, "s001").root)  # the ids read the built scenes under the working directory
     register()
     env = gym.make("housebench/pick-item-v1", start="s001", render_mode=None)
     obs, _ = env.reset(seed=1)
@@ -107,7 +104,6 @@ starts:
 
 def test_a_state_file_naming_other_objects_is_one_line(tmp_path):
     comp = component("pick_item")
-    need(comp, "s000")
     state = {"time": 0.0, "objects": {"unicorn": {"pos": [0, 0, 1], "quat": [1, 0, 0, 0]}}, "joints": {}}
     (tmp_path / "s.json").write_text(json.dumps(state))
     scene = comp.spec.starts[0].scene
@@ -116,19 +112,18 @@ def test_a_state_file_naming_other_objects_is_one_line(tmp_path):
         "    args: {object: apple}\n    from: {state: s.json}\n"
     )
     bad = load_component(tmp_path / "pick_x.yaml")
-    episode = ComponentEpisode(bad, "a", scene_files(Layout(root=ROOT), bad, "a"))
+    episode = ComponentEpisode(bad, "a", scene_files(layout(bad, "a"), bad, "a"))
     with pytest.raises(Exception, match=r"pick_x\.yaml: starts\[0\]\.from\.state: objects \['unicorn'\] are not in"):
         episode.reset(0)
 
 
 def test_a_start_from_a_recorded_step(tmp_path):
     """A scripted episode recorded (the demos package), its step 100 the start of a navigate component."""
-    demos = pytest.importorskip("housebench.demos.record")
+    from housebench.demos import record as demos
     from housebench.rollout.episode import EpisodeJob
 
     comp = component("navigate_to")
-    need(comp, "s000")
-    scene, task_file, annotations = scene_files(Layout(root=ROOT), comp, "s000")
+    scene, task_file, annotations = scene_files(layout(comp, "s000"), comp, "s000")
     recorded = EpisodeJob(
         run="test", task="put_fruit_in_container", variant="v000", seed=0, policy="scripted", backend="mujoco",
         scene=scene, task_file=task_file, annotations=annotations, horizon_s=12.0, control_dt=0.1, pose_noise_m=0.0,
@@ -146,7 +141,7 @@ starts:
 """
     (tmp_path / "navigate_rec.yaml").write_text(text)
     nav = load_component(tmp_path / "navigate_rec.yaml")
-    episode = ComponentEpisode(nav, "s000", scene_files(Layout(root=ROOT), nav, "s000"))
+    episode = ComponentEpisode(nav, "s000", scene_files(layout(nav, "s000"), nav, "s000"))
     obs = episode.reset(0)
     assert obs.time == 0.0 and episode.steps == 0
     from housebench.demos.recording import load_recording
@@ -165,10 +160,9 @@ def test_component_jobs_plan_every_start_for_the_rollout():
     from housebench.rollout.plan import RolloutParams
 
     comp = component("pick_item")
-    need(comp, "s000")
     params = load_section("rollout", RolloutParams, ROOT / PARAMS)
     params = params.model_copy(update={"policies": ["noop"], "episodes_per_variant": 2})
-    jobs = component_jobs("r", params, Layout(root=ROOT), [comp])
+    jobs = component_jobs("r", params, layout(comp, "s000"), [comp])  # every start's base scene is built
     assert len(jobs) == 2 * len(comp.spec.starts)
     assert {j.task for j in jobs} == {"component:pick_item"} and jobs[0].variant == "s000"
     assert jobs[0].horizon_s == comp.spec.horizon_s and jobs[0].provenance["scene_hash"]

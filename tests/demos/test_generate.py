@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-import pytest
-
 from housebench.demos.generate import DemosParams, generate, split_variants
 from housebench.demos.recording import find_recordings, load_recording
 from housebench.params import load_section
 from housebench.rollout.plan import RolloutParams
 from housebench.tasks.splits import SplitParams, split_of
-from tests.demos.conftest import DATA, layout
+from tests.builtdata import built
+from tests.demos.conftest import layout
 
 TASK = "breakfast_setup"
 
 
 def test_generation_walks_the_train_split_and_resumes_from_its_store(tmp_path):
-    if not layout().settled_scene(TASK, "v000").is_file():
-        pytest.skip("built scenes missing: dvc repro annotate")
-    rollout = load_section("rollout", RolloutParams, DATA / "params.yaml")
-    splits = load_section("splits", SplitParams, DATA / "params.yaml")
+    built(TASK, "v000")  # a train variant (v000 of breakfast_setup is train by the shipped splits)
+    rollout = load_section("rollout", RolloutParams, layout().at("params.yaml"))
+    splits = load_section("splits", SplitParams, layout().at("params.yaml"))
     variants = split_variants(layout(), TASK, "train", splits)
     assert variants and all(split_of(TASK, v, splits) == "train" for v in variants)
     params = DemosParams(

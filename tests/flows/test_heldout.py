@@ -90,9 +90,8 @@ def test_a_heldout_run_samples_settles_rolls_out_and_reports_as_test(tmp_path):
     workspace = root / "runs/heldout/ci-a1"
     variant = json.loads((workspace / f"tasks/{TASK}/v000/task.json").read_text())
     assert variant["seed"] == SEED  # sampled from the held-out seed, not the repository's
-    public = ROOT / f"scenes/tasks/{TASK}/v000/task.json"
-    if public.exists():
-        assert variant["objects"] != json.loads(public.read_text())["objects"]  # other poses than the public v000
+    public = built(TASK, "v000").task_dir(TASK, "v000") / "task.json"  # the repository's v000, as dvc repro samples it
+    assert variant["objects"] != json.loads(public.read_text())["objects"]  # other poses than the public v000
     assert (workspace / f"settled/{TASK}/v000/scene.usda").is_file()
     episodes = read_table(root / "results", "episodes").to_pylist()
     assert [(e["run"], e["task"], e["variant"], e["policy"], e["split"], e["seed"]) for e in episodes] == [

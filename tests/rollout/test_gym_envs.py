@@ -14,8 +14,9 @@ from gymnasium.utils.env_checker import check_env, data_equivalence
 
 import housebench.envs
 from housebench.rollout.tracks import TRACKS
+from tests.builtdata import built
 from tests.conftest import ROOT
-from tests.rollout.test_tracks import hold, need_built
+from tests.rollout.test_tracks import hold
 
 TASK = "put_fruit_in_container"
 TASKS = sorted(p.stem for p in (ROOT / "tasks").glob("*.json"))
@@ -45,9 +46,9 @@ def test_every_task_spec_has_an_id_registered_by_importing_housebench_envs_witho
     "task", [t if t in QUICK else pytest.param(t, marks=pytest.mark.slow) for t in TASKS]
 )  # fmt: skip
 def test_gymnasium_make_passes_the_env_checker(task):
-    need_built(task, "v000")
+    root = built(task, "v000").root  # the slow tasks' v000 are in SLOW_VARIANTS
     for track in TRACKS:
-        options = {"variant": "v000", "track": track, "root": ROOT, "horizon_s": 0.5, "image_size": (32, 24)}
+        options = {"variant": "v000", "track": track, "root": root, "horizon_s": 0.5, "image_size": (32, 24)}
         env = gym.make(f"housebench/{task}-v1", **options)
         assert env.unwrapped.track == track and env.unwrapped.episode.name == f"{task}/v000"
         check_env(env.unwrapped, skip_render_check=True)
@@ -58,12 +59,12 @@ def test_gymnasium_make_passes_the_env_checker(task):
 
 
 def test_the_module_form_of_the_id_and_an_unknown_track():
-    need_built()
-    env = gym.make("housebench.envs:housebench/put_fruit_in_container-v1", track="vision", root=ROOT)
+    root = built(TASK, "v000").root
+    env = gym.make("housebench.envs:housebench/put_fruit_in_container-v1", track="vision", root=root)
     assert env.unwrapped.track == "vision" and env.unwrapped.variant == "v000"
     env.close()
     with pytest.raises(ValueError, match=r"^track: 'depth' is not one of state, vision$"):
-        gym.make("housebench/put_fruit_in_container-v1", track="depth", root=ROOT)
+        gym.make("housebench/put_fruit_in_container-v1", track="depth", root=root)
 
 
 @pytest.mark.parametrize("track", ["vision", pytest.param("state", marks=pytest.mark.slow)])
@@ -73,10 +74,9 @@ def test_the_async_vector_env_steps_resets_and_autoresets_like_the_envs_in_proce
     variant; and the variants drawn by autoresets."""
     from housebench.rollout.vector import env_fns
 
-    need_built(TASK, "v000")
-    # two variants where they are built (a workspace may settle v000 alone): the autoresets switch scenes
-    variants = [v for v in ("v000", "v001") if (ROOT / "annotations/scenes" / f"{TASK}__{v}.json").exists()]
-    options = {"track": track, "root": ROOT, "horizon_s": 0.3, "image_size": (32, 24)}
+    variants = ["v000", "v001"]  # two variants: the autoresets switch scenes
+    root = built(TASK, variants[-1]).root
+    options = {"track": track, "root": root, "horizon_s": 0.3, "image_size": (32, 24)}
     vec = gym.make_vec(f"housebench/{TASK}-v1", num_envs=2, variants=variants, **options)
     sync = gym.vector.SyncVectorEnv(env_fns(TASK, variants, 2, render_mode=None, **options))
     try:
@@ -111,8 +111,7 @@ def test_the_async_vector_env_steps_resets_and_autoresets_like_the_envs_in_proce
 def test_each_reset_draws_a_variant_from_the_seed_or_takes_the_one_asked_for():
     from housebench.rollout.gym_env import make_env
 
-    need_built(TASK, "v002")
-    env = make_env(TASK, root=ROOT, variants=["v000", "v001", "v002"], render_mode=None)
+    env = make_env(TASK, root=built(TASK, "v002").root, variants=["v000", "v001", "v002"], render_mode=None)
     drawn = [env.reset(seed=s)[1]["variant"] for s in (1, 2, 3, 4, 5, 1)]
     assert drawn[0] == drawn[-1] and len(set(drawn)) >= 2 and env.episode.name == f"{TASK}/{drawn[-1]}"
     obs, info = env.reset(options={"variant": "v002"})
@@ -124,8 +123,6 @@ def test_a_variant_whose_objects_differ_is_refused_at_its_reset():
     from housebench.rollout.env import Episode
     from housebench.rollout.gym_env import HousebenchEnv
     from tests.conftest import built_job
-
-    need_built("chill_drink", "v000")
 
     def opener(name: str) -> Episode:  # "v001" opens another task's scene: other objects in the rows
         job = built_job(TASK if name == "v000" else "chill_drink", "v000", "noop", horizon_s=1.0)

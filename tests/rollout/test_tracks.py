@@ -12,7 +12,8 @@ import pytest
 from housebench.rollout.tracks import TOUCH, TRACKS, cameras_for, view
 from housebench.sim.offscreen import use_offscreen_gl
 from housebench.state import ObjectState, Observation, SimState
-from tests.conftest import ROOT, built_job
+from tests.builtdata import built
+from tests.conftest import built_job
 
 TASK, VARIANT = "put_fruit_in_container", "v000"
 
@@ -114,10 +115,9 @@ def test_tracks_are_checked_and_the_vision_track_renders_the_head():
 
 
 def open_episode(track: str, **kwargs):
-    """The built scene of :data:`TASK` as an episode on ``track`` (skips without the built data)."""
+    """The built scene of :data:`TASK` (the tests' small build) as an episode on ``track``."""
     from housebench.rollout.env import Episode
 
-    need_built()
     job = built_job(TASK, VARIANT, "noop", horizon_s=1.0)
     return Episode(job.scene, job.task_file, job.annotations, horizon_s=1.0, track=track, **kwargs)
 
@@ -147,8 +147,8 @@ def test_the_state_track_is_the_full_observation_with_the_instruction():
 def test_the_vision_gym_dict_shows_no_prop_or_part():
     from housebench.rollout.gym_env import make_env
 
-    need_built()
-    env = make_env(TASK, VARIANT, root=ROOT, track="vision", render_mode=None, horizon_s=1.0)
+    root = built(TASK, VARIANT).root
+    env = make_env(TASK, VARIANT, root=root, track="vision", render_mode=None, horizon_s=1.0)
     names = set(env.episode.scene.objects) | {p.name for p in env.episode.scene.house.articulated}
     obs, _ = env.reset(seed=0)
     obs, *_ = env.step(hold(env, obs))
@@ -160,17 +160,10 @@ def test_the_vision_gym_dict_shows_no_prop_or_part():
     }  # fmt: skip
     assert obs["instruction"] == env.episode.task.instruction and obs["head_rgb"].shape == (120, 160, 3)
     assert env.observation_space.contains(obs)
-    state_env = make_env(TASK, VARIANT, root=ROOT, render_mode=None, horizon_s=1.0)
+    state_env = make_env(TASK, VARIANT, root=root, render_mode=None, horizon_s=1.0)
     state_obs, _ = state_env.reset(seed=0)
     assert leaks(state_obs, state_env.episode.full_observation, names), "the state track's dict shows them"
     assert state_obs["instruction"] == obs["instruction"] and state_env.observation_space.contains(state_obs)
-
-
-def need_built(task: str = TASK, variant: str = VARIANT) -> None:
-    """Skip, saying so, unless the built scene and annotations of ``task``/``variant`` are there."""
-    if not (ROOT / "annotations/scenes" / f"{task}__{variant}.json").exists():
-        pytest.skip("built scenes missing: dvc repro annotate")
-    built_job(task, variant, "noop", horizon_s=1.0)
 
 
 def hold(env, obs) -> np.ndarray:

@@ -1,5 +1,5 @@
 """A flat item taken at an overhang and held by its end (kinematics and geometry, no physics stepping; the
-built-scene cases are skipped without the scenes of ``dvc repro annotate``): its overhang measured where the
+built-scene cases on the tests' small build, tests/builtdata.py): its overhang measured where the
 pinch takes it, the place's spots all along the edges, and the gentle arm and drive while it is held."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The pinch of a pushed book and the stack of one book on another, in physics on built scenes (slow:
-skipped without the scenes of ``dvc repro annotate``): the pinch's hand comes down to its pre-pose
+"""The pinch of a pushed book and the stack of one book on another, in physics on built scenes (slow;
+the tests' small build, tests/builtdata.py): the pinch's hand comes down to its pre-pose
 from above, outside the edge (a joint motion straight there swept it through the overhang and knocked
 the book off the side table), and a held book is set on another with its held end over that book's
 own side (the world box of a book lying askew offered no side the fingers could pass)."""

@@ -1,5 +1,5 @@
-"""The push of a flat item to its support's edge, in physics on built scenes (skipped without the
-scenes of ``dvc repro annotate``): the item ends overhanging by the push's postcondition where the
+"""The push of a flat item to its support's edge, in physics on built scenes (the tests' small
+build, tests/builtdata.py): the item ends overhanging by the push's postcondition where the
 push used to find no stance (a book 0.9 m out on a dining table, a plate by the wall at the back of a
 counter, a book whose narrow side alone faces a free edge) or rode over the item (a 12 mm notebook), or the
 fingers met the wall behind it; a stroke that leaves the item short is followed by

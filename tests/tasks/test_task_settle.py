@@ -1,5 +1,5 @@
 """Slow: every canonical task, sampled over the built house and asset set, settles and passes the 3 s
-stability check in MuJoCo (needs ``dvc repro physics house`` to have built the assets and the house)."""
+stability check in MuJoCo (the house and assets of the tests' slow build, tests/builtdata.py)."""
 
 from __future__ import annotations
 
@@ -13,24 +13,24 @@ from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM, HOUSE_DIR, TASK_SPECS_
 from housebench.pipeline.settle import SettleParams, settle_all
 from housebench.pipeline.tasks import write_variants
 from housebench.tasks.sampler import SamplerParams
+from tests.builtdata import SLOW_VARIANTS, built
 
 
 @pytest.mark.slow
 def test_every_canonical_task_settles_stably(tmp_path):
-    """Over the repository's own built house and assets (`dvc repro physics house` first)."""
-    if not (ROOT / ANNOTATIONS_DIR / "assets.json").is_file() or not (ROOT / HOUSE_DIR).is_dir():
-        pytest.skip("needs the built house and assets: run `dvc repro house droptest` first")
-    built = json.loads((ROOT / ANNOTATIONS_DIR / "assets.json").read_text())["assets"]
+    """Over the house and assets of the tests' slow build (its two lists of pairs hold every task's assets)."""
+    data = built(*SLOW_VARIANTS[0]).root
+    assets = json.loads((data / ANNOTATIONS_DIR / "assets.json").read_text())["assets"]
     needed = {
         a
         for t in CANONICAL
         for o in json.loads((ROOT / "tasks" / f"{t}.json").read_text())["objects"].values()
         for a in o["asset"].split("|")
     }
-    assert needed <= set(built), f"build the assets first (dvc repro physics): missing {sorted(needed - set(built))}"
+    assert needed <= set(assets), f"tests/builtdata.py builds no task using {sorted(needed - set(assets))}"
     for link in (ANNOTATIONS_DIR / "house.json", ANNOTATIONS_DIR / "assets.json", HOUSE_DIR, ASSETS_SIM):
         (tmp_path / link).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / link).symlink_to(ROOT / link)
+        (tmp_path / link).symlink_to(data / link)
     (tmp_path / TASK_SPECS_DIR).mkdir()
     for task in CANONICAL:
         (tmp_path / TASK_SPECS_DIR / f"{task}.json").symlink_to(ROOT / "tasks" / f"{task}.json")
