@@ -284,4 +284,4 @@ def test_an_episode_keeps_its_states_so_its_verdict_can_be_judged_again(world, t
     )
     assert judged.exit_code == 3 and json.loads(judged.stdout) == json.loads(outcome.verdict.model_dump_json())
     missing = runner.invoke(main, ["results", "state", "nope", "--run", "t", "--results", str(tmp_path / "results")])
-    assert missing.exit_code == 1 and "no final state of episode 'nope'" in missing.output
+    assert missing.exit_code == 1 and "episode 'nope' of run 't': no final state" in missing.output
