@@ -14,14 +14,17 @@ import json
 from pydantic import Field
 
 from housebench.policy.base import PolicyContext, PolicyParams, require_state
+from housebench.policy.planned import PlannedPolicy
 from housebench.skill_library.contracts import World
 from housebench.skill_library.runtime import MAX_ATTEMPTS, SubgraphRun
 from housebench.skill_library.subgraph import PlanNode, chain
 from housebench.skills.base import SkillContext
-from housebench.state import Action, Observation
+from housebench.state import Observation
 
 
-class SkillPolicy:
+class SkillPolicy(PlannedPolicy):
+    """The planned policy's runtime driver over one node instead of the planner's subgraph."""
+
     name = "skill"
     tracks = ("state",)  # grounds the node on the scene's annotations
 
@@ -29,7 +32,7 @@ class SkillPolicy:
         attempts: int = Field(1, ge=1, le=MAX_ATTEMPTS)  # tries of the node (a fallback between tries), as verify's
 
     def __init__(self, params: Params | None = None) -> None:
-        self.params = params or self.Params()
+        super().__init__(params or self.Params())
         self.gen, self.primed, self.run = None, False, None
 
     def reset(self, ctx: PolicyContext, obs: Observation) -> None:
@@ -48,14 +51,3 @@ class SkillPolicy:
             chain([node], scene=f"{task.task}/{task.variant}"), world, skill_ctx, self.params.attempts
         )
         self.gen = self.run.run(obs)
-
-    def act(self, obs: Observation) -> Action | None:
-        if self.gen is None:
-            return Action(stop=True)
-        try:
-            action = self.gen.send(obs) if self.primed else next(self.gen)
-        except StopIteration:
-            self.gen = None
-            return Action(stop=True)
-        self.primed = True
-        return action
