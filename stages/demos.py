@@ -13,7 +13,8 @@ import json
 import shutil
 from pathlib import Path
 
-from housebench.demos.generate import DemosParams, generate
+from housebench.components.jobs import DemoJobs
+from housebench.demos.generate import DemosParams, TaskJobs, generate
 from housebench.demos.lerobot_v3 import export_lerobot
 from housebench.params import load_params, load_section
 from housebench.paths import Layout
@@ -29,7 +30,11 @@ def main() -> None:
     params = load_section("demos", DemosParams)
     rollout = load_section("rollout", RolloutParams)
     splits = load_section("splits", SplitParams)
-    chosen = generate(params, rollout, Layout(), splits, (load_params("policies") or {}).get(params.policy))
+    entry = (load_params("policies") or {}).get(params.policy)
+    layout = Layout()
+    tasks = TaskJobs(layout, rollout, splits, params.split, params.policy, entry)
+    source = DemoJobs(tasks, layout, rollout, params.policy, entry, params.split)
+    chosen = generate(params, rollout, layout, splits, entry, source=source)
     short = {task: len(paths) for task, paths in chosen.items() if len(paths) < params.per_task}
     recordings = [p for paths in chosen.values() for p in paths]
     tmp = OUT.with_name(f".{OUT.name}.tmp")

@@ -1,9 +1,11 @@
 """The shipped component scenario files, made by a seeded rule over the built task scenes.
 
-``python -m housebench.components.generate [--root .] [--out housebench/components/scenarios] [--starts 20]``
-writes one file per component. Start ``i`` takes the ``i``-th entry of the component's pool (scene and
-arguments, cycled) and draws its jitter from ``numpy.random.default_rng([seed, i])``; :data:`RULES_TEXT` says
-how for each component. The rule and the seed are written into each file; the files are plain YAML, for people to edit.
+``python -m housebench.components.generate [--root .] [--out housebench/components/scenarios] [--starts 20]
+[--seed 0] [--pool SCENE:WHAT ...]`` writes one file per component. Start ``i`` takes the ``i``-th entry of the
+component's pool (scene and arguments, cycled; ``--pool`` narrows it to the entries named) and draws its jitter
+from ``numpy.random.default_rng([seed, i])``; :data:`RULES_TEXT` says how for each component. The rule, the pool
+and the seed are written into each file; the files are plain YAML, for people to edit. Two seeds give disjoint
+start sets of one pool (a learner's training starts and its held-out ones).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from housebench.tasks.spec import TaskVariant
 
 from .scenario import SCENARIO_DIR
 
-SEED = 0
+SEED = 0  # the shipped files' seed
 ITEMS = [  # (scene, item): small items a top pinch takes from a table, narrower than the open fingers
     ("put_fruit_in_container/v000", "apple"),
     ("collect_fruits/v000", "apple"),
@@ -85,6 +87,9 @@ HEADER = {
 }
 
 
+Draw = tuple[int, tuple[str, str], np.random.Generator]  # start index, pool entry, its jitter
+
+
 def _round(values, digits: int = 4) -> list[float]:
     return [round(float(v), digits) for v in values]
 
@@ -118,9 +123,8 @@ def _jitter(rng: np.random.Generator, pose, xy: float, yaw: float) -> list[float
     return _round([pose[0] + dx, pose[1] + dy, math.remainder(pose[2] + rng.uniform(-yaw, yaw), 2 * math.pi)])
 
 
-def pick_or_place(scenes: Scenes, i: int, place: bool) -> dict:
-    scene, item = ITEMS[i % len(ITEMS)]
-    rng = np.random.default_rng([SEED, i])
+def pick_or_place(scenes: Scenes, draw: Draw, place: bool) -> dict:
+    i, (scene, item), rng = draw
     placed = scenes.variant(scene).objects[item]
     base = _jitter(rng, placed.base, 0.05, 0.15)
     start: dict = {"id": f"s{i:03d}", "scene": scene}
@@ -140,16 +144,14 @@ def pick_or_place(scenes: Scenes, i: int, place: bool) -> dict:
     return start
 
 
-def navigate(scenes: Scenes, i: int) -> dict:
-    scene, target = PLACES[i % len(PLACES)]
-    rng = np.random.default_rng([SEED, i])
+def navigate(scenes: Scenes, draw: Draw) -> dict:
+    i, (scene, target), rng = draw
     base = _jitter(rng, scenes.variant(scene).robot_start, 0.05, 0.15)
     return {"id": f"s{i:03d}", "scene": scene, "args": {"target": target}, "robot": {"base": base, "arm": "tuck"}}
 
 
-def door(scenes: Scenes, i: int, close: bool) -> dict:
-    scene, part_name = DOORS[i % len(DOORS)]
-    rng = np.random.default_rng([SEED, i])
+def door(scenes: Scenes, draw: Draw, close: bool) -> dict:
+    i, (scene, part_name), rng = draw
     episode = scenes.episode(scene)
     part = next(p for p in episode.scene.house.articulated if p.name == part_name)
     q = part.closed + (part.open - part.closed) * rng.uniform(0.5, 1.0) if close else part.closed
@@ -174,27 +176,55 @@ def door(scenes: Scenes, i: int, close: bool) -> dict:
 
 
 RULES = {
-    "pick_item": lambda s, i: pick_or_place(s, i, place=False),
-    "place_item": lambda s, i: pick_or_place(s, i, place=True),
+    "pick_item": lambda s, d: pick_or_place(s, d, place=False),
+    "place_item": lambda s, d: pick_or_place(s, d, place=True),
     "navigate_to": navigate,
-    "open_door": lambda s, i: door(s, i, close=False),
-    "close_door": lambda s, i: door(s, i, close=True),
+    "open_door": lambda s, d: door(s, d, close=False),
+    "close_door": lambda s, d: door(s, d, close=True),
 }
+POOLS = {"pick_item": ITEMS, "place_item": ITEMS, "navigate_to": PLACES, "open_door": DOORS, "close_door": DOORS}
 
 
-def generate(layout: Layout, out: Path, starts: int = 20, names: list[str] | None = None) -> list[Path]:
+def pool_of(name: str, only: list[str] | None = None) -> list[tuple[str, str]]:
+    """The component's pool, narrowed to the ``scene:what`` entries of ``only`` (in the pool's order)."""
+    pool = POOLS[name]
+    if not only:
+        return pool
+    unknown = sorted(set(only) - {f"{scene}:{what}" for scene, what in pool})
+    if unknown:
+        raise ValueError(
+            f"--pool: {unknown[0]!r} is not an entry of {name}'s pool (scene:what, e.g. {pool[0][0]}:{pool[0][1]})"
+        )
+    return [(scene, what) for scene, what in pool if f"{scene}:{what}" in only]
+
+
+def draws(pool: list[tuple[str, str]], seed: int, starts: int) -> list[Draw]:
+    """Start ``i``'s index, pool entry (cycled) and jitter generator."""
+    return [(i, pool[i % len(pool)], np.random.default_rng([seed, i])) for i in range(starts)]
+
+
+def generate(
+    layout: Layout,
+    out: Path,
+    starts: int = 20,
+    names: list[str] | None = None,
+    seed: int = SEED,
+    only: list[str] | None = None,
+) -> list[Path]:
     scenes = Scenes(layout)
     written = []
     for name in names or list(RULES):
         verb, instruction, horizon = HEADER[name]
+        pool = pool_of(name, only)
+        rule = RULES_TEXT[name] + (f"; pool: {', '.join(f'{s}:{w}' for s, w in pool)}" if only else "")
         doc = {
             "version": 1,
             "verb": verb,
             "instruction": instruction,
             "horizon_s": horizon,
-            "rule": f"python -m housebench.components.generate: {RULES_TEXT[name]}",
-            "seed": SEED,
-            "starts": [RULES[name](scenes, i) for i in range(starts)],
+            "rule": f"python -m housebench.components.generate: {rule}",
+            "seed": seed,
+            "starts": [RULES[name](scenes, draw) for draw in draws(pool, seed, starts)],
         }
         path = Path(out) / f"{name}.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -210,9 +240,14 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=Path("."))
     parser.add_argument("--out", type=Path, default=SCENARIO_DIR)
     parser.add_argument("--starts", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=SEED, help="the jitter's seed (another seed, other starts)")
+    parser.add_argument("--pool", action="append", help="only this pool entry, scene:what (repeatable)")
     parser.add_argument("names", nargs="*", default=[], help=f"components to write (default: all of {list(RULES)})")
     args = parser.parse_args()
-    generate(Layout(root=args.root), args.out, args.starts, args.names or None)
+    try:
+        generate(Layout(root=args.root), args.out, args.starts, args.names or None, args.seed, args.pool)
+    except ValueError as err:
+        parser.error(str(err))
 
 
 if __name__ == "__main__":

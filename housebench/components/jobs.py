@@ -8,17 +8,18 @@ the results writer treat it as any job. :func:`component_jobs` makes one per sta
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from housebench import paths
+from housebench.demos.generate import JobSource
 from housebench.paths import Layout
 from housebench.provenance import code_commit, scene_hash
 from housebench.rollout.episode import EpisodeJob
 from housebench.rollout.plan import RolloutParams, check_policies
 from housebench.tasks.splits import SplitParams, split_of
 
-from .scenario import Component, load_component
+from .scenario import Component, Start, component, load_component
 from .task import PREFIX, ComponentEpisode, scene_files
 
 
@@ -40,6 +41,50 @@ class ComponentJob(EpisodeJob):
         )
 
 
+def start_job(
+    run: str,
+    params: RolloutParams,
+    layout: Layout,
+    comp: Component,
+    start: Start,
+    policy: str,
+    seed: int,
+    policy_entry: dict | None,
+    split: str,
+    commit: str,
+) -> ComponentJob:
+    """The job of one start of ``comp``, run by ``policy`` with episode seed ``seed``."""
+    scene, task_file, annotations = scene_files(layout, comp, start.id)
+    return ComponentJob(
+        run=run,
+        task=f"{PREFIX}{comp.name}",
+        variant=start.id,
+        seed=seed,
+        policy=policy,
+        backend=params.backend,
+        scene=scene,
+        task_file=task_file,
+        annotations=annotations,
+        horizon_s=comp.spec.horizon_s,
+        control_dt=params.control_dt,
+        pose_noise_m=params.pose_noise_m,
+        policy_entry=policy_entry or {},
+        provenance={
+            "code_commit": commit,
+            "scene_hash": scene_hash(layout.at(paths.HOUSE_DIR / "house.usda"), task_file.parent, scene.parent),
+        },
+        choices={
+            "component.verb": comp.verb,
+            "component.args": json.dumps(start.args, sort_keys=True),
+            "component.scene": start.scene,
+        },
+        track=params.track,
+        split=split,
+        image_size=params.image_size,
+        component_file=comp.path,
+    )
+
+
 def component_jobs(
     run: str,
     params: RolloutParams,
@@ -54,41 +99,56 @@ def component_jobs(
     check_policies(params, policy_entries)
     splits = splits or SplitParams()
     commit = code_commit(layout.root)
-    jobs = []
-    for comp in comps:
-        for start in comp.spec.starts:
-            scene, task_file, annotations = scene_files(layout, comp, start.id)
-            provenance = {
-                "code_commit": commit,
-                "scene_hash": scene_hash(layout.at(paths.HOUSE_DIR / "house.usda"), task_file.parent, scene.parent),
-            }
-            for policy in params.policies:
-                for episode in range(params.episodes_per_variant):
-                    jobs.append(
-                        ComponentJob(
-                            run=run,
-                            task=f"{PREFIX}{comp.name}",
-                            variant=start.id,
-                            seed=params.seed + episode,
-                            policy=policy,
-                            backend=params.backend,
-                            scene=scene,
-                            task_file=task_file,
-                            annotations=annotations,
-                            horizon_s=comp.spec.horizon_s,
-                            control_dt=params.control_dt,
-                            pose_noise_m=params.pose_noise_m,
-                            policy_entry=(policy_entries or {}).get(policy) or {},
-                            provenance=provenance,
-                            choices={
-                                "component.verb": comp.verb,
-                                "component.args": json.dumps(start.args, sort_keys=True),
-                                "component.scene": start.scene,
-                            },
-                            track=params.track,
-                            split=split or split_of(start.task, start.variant, splits),
-                            image_size=params.image_size,
-                            component_file=comp.path,
-                        )
-                    )
-    return jobs
+    return [
+        start_job(
+            run,
+            params,
+            layout,
+            comp,
+            start,
+            policy,
+            params.seed + episode,
+            (policy_entries or {}).get(policy),
+            split or split_of(start.task, start.variant, splits),
+            commit,
+        )
+        for comp in comps
+        for start in comp.spec.starts
+        for policy in params.policies
+        for episode in range(params.episodes_per_variant)
+    ]
+
+
+@dataclass
+class DemoJobs:
+    """The demonstrations' job source (:class:`housebench.demos.generate.JobSource`) with component tasks:
+    a task ``component:<name or scenario file>`` has the file's starts as its variants, every start of the
+    file (a scenario file is its own split: write the training starts and the held-out ones to two files);
+    any other task is ``tasks``'s."""
+
+    tasks: JobSource
+    layout: Layout
+    rollout: RolloutParams
+    policy: str
+    policy_entry: dict | None = None
+    split: str = "train"  # recorded as each start's split (the file is the split)
+    comps: dict[str, Component] = field(default_factory=dict)
+
+    def _component(self, task: str) -> Component:
+        if task not in self.comps:
+            self.comps[task] = component(task.removeprefix(PREFIX))
+        return self.comps[task]
+
+    def variants(self, task: str) -> list[str]:
+        if not task.startswith(PREFIX):
+            return self.tasks.variants(task)
+        return [start.id for start in self._component(task).spec.starts]
+
+    def job(self, task: str, variant: str, seed: int) -> EpisodeJob:
+        if not task.startswith(PREFIX):
+            return self.tasks.job(task, variant, seed)
+        comp = self._component(task)
+        _, start = comp.start(variant)
+        commit = code_commit(self.layout.root)
+        entry = self.policy_entry
+        return start_job("demos", self.rollout, self.layout, comp, start, self.policy, seed, entry, self.split, commit)

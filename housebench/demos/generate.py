@@ -18,7 +18,7 @@ import json
 import multiprocessing
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import Field
 from tqdm import tqdm
@@ -72,7 +72,8 @@ class Attempt:
 
 
 def recording_name(job: EpisodeJob) -> str:
-    return f"{job.task}/{job.variant}/{job.policy}-s{job.seed:06d}"
+    """``<task>/<variant>/<policy>-s<seed>``; a component task's ``component:<name>`` as ``component-<name>``."""
+    return f"{job.task.replace(':', '-')}/{job.variant}/{job.policy}-s{job.seed:06d}"
 
 
 def split_variants(layout: Layout, task: str, split: str, splits: SplitParams) -> list[str]:
@@ -127,6 +128,32 @@ def make_job(
     )
 
 
+class JobSource(Protocol):
+    """Where a task's attempts come from: its variants (in attempt order) and the job of one."""
+
+    def variants(self, task: str) -> list[str]: ...
+
+    def job(self, task: str, variant: str, seed: int) -> EpisodeJob: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class TaskJobs:
+    """The task variants of ``split``, each as the rollout would run it."""
+
+    layout: Layout
+    rollout: RolloutParams
+    splits: SplitParams
+    split: str
+    policy: str
+    policy_entry: dict | None = None
+
+    def variants(self, task: str) -> list[str]:
+        return split_variants(self.layout, task, self.split, self.splits)
+
+    def job(self, task: str, variant: str, seed: int) -> EpisodeJob:
+        return make_job(self.layout, task, variant, self.policy, seed, self.rollout, self.policy_entry, self.split)
+
+
 def _run(attempt: Attempt) -> tuple[int, bool, str]:
     """One attempt in a worker: (index, success, error) -- a crash is a failure, not an abort."""
     try:
@@ -149,9 +176,12 @@ def generate(
     splits: SplitParams,
     policy_entry: dict | None = None,
     progress: bool = True,
+    source: JobSource | None = None,
 ) -> dict[str, list[Path]]:
     """Record until each task has ``params.per_task`` successes (see the module's doc); per task, the
-    chosen recordings (the first ``per_task`` successes in attempt order)."""
+    chosen recordings (the first ``per_task`` successes in attempt order). ``source`` makes the jobs (default:
+    the task variants of ``params.split``; component tasks come from :mod:`housebench.components.jobs`)."""
+    source = source or TaskJobs(layout, rollout, splits, params.split, params.policy, policy_entry)
     tasks = params.tasks or sorted({t for t, _ in layout.variants()})
     store = layout.at(params.store)
     images = params.images.options() if params.images else None
@@ -161,20 +191,21 @@ def generate(
     pool = None
     try:
         for task in tasks:
-            variants = split_variants(layout, task, params.split, splits)
+            variants = source.variants(task)
             if not variants:
                 raise ValueError(f"demos: {task}: no settled variants in split '{params.split}'")
             results: dict[int, bool] = {}
+            outs: dict[int, Path] = {}
             k = 0
             while sum(results.values()) < params.per_task and k < params.max_attempts:
                 need = params.per_task - sum(results.values())
                 wave, stop = [], min(k + max(need, workers), params.max_attempts)
                 for index in range(k, stop):
                     variant, seed = variants[index % len(variants)], params.seed + index // len(variants)
-                    job = make_job(layout, task, variant, params.policy, seed, rollout, policy_entry, params.split)
+                    job = source.job(task, variant, seed)
                     if params.horizon_s is not None:
                         job = dataclasses.replace(job, horizon_s=params.horizon_s)
-                    out = store / recording_name(job)
+                    out = outs[index] = store / recording_name(job)
                     done = _finished(out)
                     if done is None:
                         wave.append(Attempt(job, out, index, images))
@@ -192,10 +223,7 @@ def generate(
                     if error:
                         tqdm.write(f"demos: {task} attempt {index}: {error}")
             winners = sorted(i for i, ok in results.items() if ok)[: params.per_task]
-            chosen[task] = [
-                store / f"{task}/{variants[i % len(variants)]}/{params.policy}-s{params.seed + i // len(variants):06d}"
-                for i in winners
-            ]
+            chosen[task] = [outs[i] for i in winners]
     finally:
         bar.close()
         if pool is not None:

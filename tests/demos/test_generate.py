@@ -43,3 +43,43 @@ def test_generation_walks_the_train_split_and_resumes_from_its_store(tmp_path):
     stamps = [(p / "frames.parquet").stat().st_mtime_ns for p in found]
     assert generate(params, rollout, layout(), splits, {"attempts": 3}, progress=False) == {TASK: []}
     assert [(p / "frames.parquet").stat().st_mtime_ns for p in find_recordings([tmp_path / "store"])] == stamps
+
+
+def test_a_component_task_records_its_scenario_starts_and_exports_them(tmp_path):
+    """``component:<file>`` in ``demos.tasks``: the file's starts are the variants, the skill runtime records them,
+    and the export names the dataset after the component."""
+    from housebench.components.jobs import DemoJobs
+    from housebench.components.scenario import component
+    from housebench.demos.generate import TaskJobs
+    from housebench.demos.lerobot_v3 import export_lerobot
+
+    built("put_fruit_in_container", "v000")
+    rollout = load_section("rollout", RolloutParams, layout().at("params.yaml"))
+    splits = load_section("splits", SplitParams, layout().at("params.yaml"))
+    comp = component("pick_item")
+    assert comp.spec.starts[0].scene == "put_fruit_in_container/v000"
+    entry = {"class": "housebench.components.solver:SkillPolicy"}
+    tasks = TaskJobs(layout(), rollout, splits, "train", "skill", entry)
+    source = DemoJobs(tasks, layout(), rollout, "skill", entry)
+    task = f"component:{comp.path}"
+    assert source.variants(task) == [s.id for s in comp.spec.starts]
+    params = DemosParams(
+        policy="skill",
+        per_task=1,
+        max_attempts=1,
+        seed=0,
+        split="train",
+        tasks=[task],
+        horizon_s=None,
+        images=None,
+        workers=1,
+        store=tmp_path / "store",
+    )
+    chosen = generate(params, rollout, layout(), splits, entry, progress=False, source=source)
+    assert [p.relative_to(tmp_path / "store").as_posix() for p in chosen[task]] == [
+        "component-pick_item/s000/skill-s000000"
+    ]
+    meta = load_recording(chosen[task][0]).meta
+    assert meta["success"] and meta["task"] == "pick_item" and meta["instruction"] == "Pick up the apple."
+    written = export_lerobot(chosen[task], tmp_path / "datasets")
+    assert [w["path"] for w in written] == [str(tmp_path / "datasets" / "pick_item")]
