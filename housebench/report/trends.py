@@ -53,10 +53,11 @@ class TrendParams(Section):
 @dataclass(frozen=True)
 class Trends:
     """A night's comparison: ``rows`` for the ``trends`` table, ``history`` (each baseline night's and
-    tonight's rate per group, for the plot) and the ``baseline`` runs."""
+    tonight's rate per group, for the plot), the ``baseline`` runs and the ``params`` it followed."""
 
     run: str
     rows: list[dict[str, Any]]
+    params: TrendParams
     history: list[dict[str, Any]] = field(default_factory=list)
     baseline: list[str] = field(default_factory=list)
 
@@ -175,7 +176,7 @@ def trend_rows(episodes: list[dict[str, Any]], run: str, params: TrendParams) ->
         found = compare(now[key], past.get(key, []), params.min_episodes)
         rows.append({"run": run, "night": night, **dict(zip(GROUP, key)), "baseline_runs": " ".join(baseline), **found})
     adjust(rows, params)
-    return Trends(run, rows, history(episodes, [*baseline, run], set(now)), baseline)
+    return Trends(run, rows, params, history(episodes, [*baseline, run], set(now)), baseline)
 
 
 def history(episodes: list[dict[str, Any]], runs: list[str], groups: set[tuple[str, ...]]) -> list[dict[str, Any]]:
