@@ -1,10 +1,15 @@
 """Nightly benchmark flow: fresh variants seeded by the date, batched rollouts, that night's Parquet
-partition, a report and a Prefect artifact.
+partition, its trends against the last nights, a report and Prefect artifacts.
 
 The house and the built assets come from the DVC pipeline (``dvc repro``); the night samples its own
 variants into ``runs/nightly/<date>-a<attempt>/`` and writes ``results/<table>/run=nightly-<date>-a<attempt>/``:
 running the same night again is a new attempt beside the first, never a silent replacement (both are
 git-ignored).
+
+Each task's success is then compared with the last nights (:mod:`housebench.report.trends`, params
+``nightly``) into ``results/trends/run=nightly-<date>-a<attempt>/`` and the report's ``#trends`` section. A
+regression fails the flow run once everything is written (state Failed, its message naming the regressed
+tasks; the ``housebench-nightly-trends`` artifact lists them) and ``python -m flows.nightly`` exits 1.
 
     python -m flows.nightly [--night 2026-11-30]        # run once
     python -m flows.nightly --serve                     # serve the cron schedule of prefect.yaml
@@ -19,6 +24,7 @@ from pathlib import Path
 import yaml
 from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
+from prefect.states import Failed, State
 
 from housebench.params import PARAMS, load_section
 from housebench.paths import RESULTS_DIR, TASK_SPECS_DIR, Layout
@@ -30,12 +36,18 @@ from housebench.policy.registry import policy_entries
 from housebench.report.build import build_report
 from housebench.report.inputs import asset_health, report_inputs
 from housebench.report.pictures import report_pictures
+from housebench.report.trends import NIGHTLY_PREFIX, TrendParams, Trends, night_trends
 from housebench.results.schema import PARTITION
+from housebench.results.writer import write_derived
 from housebench.rollout.plan import RolloutParams
 from housebench.tasks.sampler import SamplerParams
 from housebench.tasks.splits import SplitParams
 
 PREFECT_YAML = Path(__file__).resolve().parents[1] / "prefect.yaml"
+
+
+class Regression(RuntimeError):
+    """A task's success dropped against the last nights: the failed flow run's error (its message names them)."""
 
 
 def nightly_cron() -> str:
@@ -47,9 +59,9 @@ def nightly_cron() -> str:
 def night_run(root: Path, night: str) -> str:
     """The run id of the next attempt at ``night``: ``nightly-<night>-a<k>``, ``k`` one more than any
     attempt already in the results or the workspace."""
-    prefix = f"nightly-{night}-a"
+    prefix = f"{NIGHTLY_PREFIX}{night}-a"
     found = [p.name.removeprefix(f"{PARTITION}=") for p in (root / RESULTS_DIR).glob(f"*/{PARTITION}={prefix}*")]
-    found += [f"nightly-{p.name}" for p in (root / "runs" / "nightly").glob(f"{night}-a*")]
+    found += [f"{NIGHTLY_PREFIX}{p.name}" for p in (root / "runs" / "nightly").glob(f"{night}-a*")]
     attempts = [int(r.removeprefix(prefix)) for r in found if r.removeprefix(prefix).isdigit()]
     return f"{prefix}{max(attempts, default=0) + 1}"
 
@@ -83,9 +95,54 @@ def rollout(layout: Layout, run: str, seed: int) -> int:
 
 
 @task
-def report(layout: Layout, run: str) -> dict:
+def trends(layout: Layout, run: str) -> Trends:
+    """Tonight against the last nights in the results (params ``nightly``), written to the ``trends`` table."""
+    found = night_trends(layout.at(RESULTS_DIR), run, load_section("nightly", TrendParams, layout.at(PARAMS)))
+    write_derived(layout.at(RESULTS_DIR), "trends", run, found.rows)
+    return found
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def trends_markdown(found: Trends) -> str:
+    """The trends artifact: what regressed (or that nothing did), then every tested row."""
+    flagged = found.flagged
+    head = (
+        f"# housebench {found.run}: {len(flagged)} regressed\n\n"
+        + "".join(f"- **{r['task']}** ({r['policy']}, {r['track']}, {r['split']})\n" for r in flagged)
+        if flagged
+        else f"# housebench {found.run}: no regression\n"
+    )
+    rows = "".join(
+        f"| {'REGRESSED' if r['flag'] else ''} | {r['task']} | {r['policy']} | {r['track']}, {r['split']} | "
+        f"{_pct(r['rate'])} ({r['successes']}/{r['n']}) | {_pct(r['baseline_rate'])} "
+        f"({r['baseline_successes']}/{r['baseline_n']}) | {r['test']} | "
+        f"{'-' if r['p_adjusted'] is None else format(r['p_adjusted'], '.2g')} |\n"
+        for r in sorted(found.rows, key=lambda r: not r["flag"])
+    )
+    return (
+        f"{head}\nBaseline: {', '.join(found.baseline) or 'none'}; flagged when the adjusted one-sided p-value is "
+        f"below {found.params.alpha:g}.\n\n| | task | policy | track, split | tonight | baseline | test | p adjusted |"
+        f"\n|---|---|---|---|---|---|---|---|\n{rows}"
+    )
+
+
+def regression_message(found: Trends) -> str:
+    """The failed state's message: the regressed tasks with tonight's and the baseline's rates."""
+    return f"{found.run}: regressed " + "; ".join(
+        f"{r['task']} ({r['policy']}, {r['track']}, {r['split']}) {_pct(r['baseline_rate'])} -> {_pct(r['rate'])}"
+        f" (p adjusted {r['p_adjusted']:.2g})"
+        for r in found.flagged
+    )
+
+
+@task
+def report(layout: Layout, run: str, found: Trends | None = None) -> dict:
     """The night's report with the same pictures as the DVC report (the house plan, the asset sheet)
-    but the night's own scene previews, captioned; and a markdown artifact, one row per policy."""
+    but the night's own scene previews, captioned, and the trends section; a markdown artifact, one row per
+    policy, and one of the trends."""
     control = report_inputs(layout.at(PARAMS), layout.root)["control"]
     settled = layout.settled_dir
     patterns = [
@@ -102,6 +159,7 @@ def report(layout: Layout, run: str) -> dict:
         runs=[run],
         control=control,
         assets=asset_health(layout.root),
+        trends=found,
     )
     rows = "\n".join(
         f"| {policy}{' (control)' if policy == control else ''} | {m['episodes']} | {m['success_rate']:.3f} "
@@ -116,12 +174,20 @@ def report(layout: Layout, run: str) -> dict:
             f"\n|---|---|---|---|---|\n{rows}\n\nReport: `{layout.at(layout.report_dir) / 'index.html'}`\n"
         ),
     )
+    if found is not None:
+        create_markdown_artifact(
+            key="housebench-nightly-trends",
+            description=f"housebench nightly {run}: each task against the last nights",
+            markdown=trends_markdown(found),
+        )
     return metrics
 
 
 @flow(name="housebench-nightly", log_prints=True)
-def nightly(night: str | None = None, root: str = ".") -> dict:
-    """Benchmark one night (default: today, UTC) over the house and assets built under ``root``."""
+def nightly(night: str | None = None, root: str = ".") -> dict | State:
+    """Benchmark one night (default: today, UTC) over the house and assets built under ``root``. Returns the
+    metrics; a Failed state naming the regressed tasks (its result raises :class:`Regression`) when a task
+    dropped against the last nights, once the trends, the report and the artifacts are written."""
     night = night or datetime.now(UTC).date().isoformat()
     run, seed = night_run(Path(root), night), night_seed(night)
     layout = Layout.nightly(Path(root), run)
@@ -129,7 +195,13 @@ def nightly(night: str | None = None, root: str = ".") -> dict:
     settle(layout)
     annotate(layout)
     print(f"{rollout(layout, run, seed)} episodes -> {layout.at(RESULTS_DIR)}/*/run={run}")
-    return report(layout, run)
+    found = trends(layout, run)
+    print(f"trends: {len(found.rows)} rows against {', '.join(found.baseline) or 'no earlier night'}")
+    metrics = report(layout, run, found)
+    if found.flagged:  # a red run: what Prefect's notifications and automations watch for
+        message = regression_message(found)
+        return Failed(message=message, data=Regression(message))
+    return metrics
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -140,8 +212,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.serve:
         nightly.serve(name="nightly", cron=nightly_cron(), parameters={"root": str(Path(args.root).resolve())})
-    else:
-        nightly(night=args.night, root=args.root)
+        return
+    state = nightly(night=args.night, root=args.root, return_state=True)
+    if not state.is_completed():  # a regression (the message names it) or a failed step
+        parser.exit(1, f"nightly: {state.message}\n")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from housebench.pipeline.plan import PlanParams
 from housebench.pipeline.settle import SettleParams
 from housebench.pipeline.verify import VerifyParams
 from housebench.report.pictures import ReportParams
+from housebench.report.trends import TrendParams
 from housebench.rollout.plan import RolloutParams
 from housebench.sim.droptest import DropParams
 from housebench.tasks.sampler import SamplerParams
@@ -38,6 +39,7 @@ MODELS = {
     "verify": VerifyParams,
     "splits": SplitParams,
     "demos": DemosParams,
+    "nightly": TrendParams,
 }
 
 

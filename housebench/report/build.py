@@ -12,6 +12,8 @@ from housebench.report import page, plots
 from housebench.report.phases import phases_html, summarize_phases
 from housebench.report.pictures import check_picture
 from housebench.report.summary import metrics, summarize
+from housebench.report.trend_page import trends_html
+from housebench.report.trends import Trends
 from housebench.results.schema import SCHEMAS
 from housebench.results.writer import connect
 
@@ -49,6 +51,7 @@ def build_report(
     control: str = "noop",
     assets: list[dict[str, Any]] | None = None,
     verification: dict[str, Any] | None = None,
+    trends: Trends | None = None,
 ) -> dict[str, Any]:
     """Write the report for every run under ``results_dir`` (or only ``runs``) into ``out_dir``
     (replaced atomically).
@@ -58,7 +61,8 @@ def build_report(
     policy). ``pictures`` (PNG files, or ``(file, caption)``) fill the Pictures section; ``control`` is
     the policy every other is set beside; ``assets`` the asset health rows
     (:func:`housebench.report.assets.asset_health`). The same inputs give the same bytes. Returns
-    the metrics. ``out_dir`` may never hold a results table; ``guard`` and ``force`` as in
+    the metrics. ``trends`` (a nightly run's comparison with the last nights) adds the ``#trends`` section and
+    ``trends.png``, right after the summary. ``out_dir`` may never hold a results table; ``guard`` and ``force`` as in
     :func:`housebench.io.check_output`.
     """
     tables = [Path(results_dir) / table for table in SCHEMAS]
@@ -88,7 +92,8 @@ def build_report(
             ),
         ]
         phases = phases_html(phase_rows, tmp / "phases.png")
-        html = page.render(title, sections, control, figures, pictures, assets, verification, extra=[phases])
+        lead = [trends_html(trends, tmp / "trends.png")] if trends is not None else []
+        html = page.render(title, sections, control, figures, pictures, assets, verification, extra=[phases], lead=lead)
         (tmp / "index.html").write_text(html, encoding="utf-8")
         labelled = [{**r, "label": f"{r['task']} / {r['policy']}"} for r in tasks]
         for name, columns in PLOTS_DATA.items():

@@ -279,7 +279,8 @@ def task_matrix(rows: list[dict[str, Any]], control: str) -> str:
     return "".join(parts)
 
 
-def _figure(path: Path, caption: str) -> str:
+def figure(path: Path, caption: str) -> str:
+    """A PNG inlined as a data URI, with its caption."""
     data = base64.b64encode(Path(path).read_bytes()).decode()
     return (
         f'<figure><img alt="{escape(caption)}" src="data:image/png;base64,{data}">'
@@ -398,10 +399,11 @@ def render(
     assets: list[dict[str, Any]] | None = None,
     verification: dict[str, Any] | None = None,
     extra: Sequence[str] = (),
+    lead: Sequence[str] = (),
 ) -> str:
-    """The whole page: at a glance, success by task beside the control, plots, failures grouped by
-    predicate and item (and, when the runs used more than one physics engine, the same tasks in
-    each engine side by side), crashes, goal conditions, asset health, skill verification, the sampled
+    """The whole page: at a glance (then ``lead``: a nightly run's trends), success by task beside the control,
+    plots, failures grouped by predicate and item (and, when the runs used more than one physics engine, the
+    same tasks in each engine side by side), crashes, goal conditions, asset health, skill verification, the sampled
     variants' choices, provenance, pictures (captioned) and a drill-down per episode."""
     health = (
         "<p>Asset health was not given to this report.</p>"
@@ -419,13 +421,14 @@ def render(
         f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{escape(title)}</title>",
         f"<style>{CSS}</style></head><body><h1>{escape(title)}</h1>",
         glance(sections, control),
+        *lead,
         "<h2 id=leaderboard>Leaderboard</h2>",
         leaderboard(sections["leaderboard"], control),
         "<h2 id=tasks>Success by task, beside the control</h2>",
         task_matrix(sections["tasks"], control),
         *by_backend,
         "<h2 id=plots>Plots</h2>",
-        "".join(_figure(path, caption) for path, caption in plots),
+        "".join(figure(path, caption) for path, caption in plots),
         "<h2 id=failures>Why episodes failed: by predicate and item</h2>",
         "<p>Each row: a goal condition's item that did not hold, in how many of the judged (not crashed) "
         "episodes of that task and policy.</p>",
@@ -447,7 +450,7 @@ def render(
         "<h2 id=provenance>Provenance</h2>",
         table(sections["runs"], RUNS),
         "<h2 id=pictures>Pictures</h2>",
-        "".join(_figure(path, caption) for path, caption in pictures) or "<p><em>none</em></p>",
+        "".join(figure(path, caption) for path, caption in pictures) or "<p><em>none</em></p>",
         "<h2 id=episodes>Episodes</h2>",
         _episodes(sections),
         "</body></html>",

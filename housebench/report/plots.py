@@ -84,3 +84,43 @@ def skill_failures(rows: list[dict[str, Any]], path: Path) -> Path:
         ax.set_yticks(range(len(labels)), labels)
         ax.set(xlabel="failed episodes", title="Failing skill and measured reason")
     return path
+
+
+def trends(rows: list[dict[str, Any]], history: list[dict[str, Any]], tonight: str, path: Path) -> Path:
+    """One line per trend row (policy and task, tonight): each earlier night's success rate as a grey dot (darker
+    the more recent), the baseline's pooled rate as a black tick, tonight's rate with its Wilson 95% interval,
+    red where it regressed."""
+    keys = ("policy", "track", "split", "task")
+    several = len({(r["track"], r["split"]) for r in rows}) > 1
+    labels = [f"{r['task']} / {r['policy']}" + (f" ({r['track']}, {r['split']})" if several else "") for r in rows]
+    where = {tuple(r[k] for k in keys): len(rows) - 1 - i for i, r in enumerate(rows)}  # first row on top
+    nights = sorted({h["run"] for h in history if h["run"] != tonight})
+    with _axes(path, len(rows)) as ax:
+        for k, run in enumerate(nights):
+            past = [h for h in history if h["run"] == run and tuple(h[c] for c in keys) in where]
+            shade = str(0.8 - 0.5 * (k + 1) / len(nights))  # grey: older nights lighter
+            label = "earlier nights" if k == len(nights) - 1 else None
+            ax.scatter(
+                [h["rate"] for h in past],
+                [where[tuple(h[c] for c in keys)] for h in past],
+                s=14,
+                color=shade,
+                label=label,
+            )
+        based = [r for r in rows if r["baseline_rate"] is not None]
+        ys = [where[tuple(r[k] for k in keys)] for r in based]
+        ax.scatter(
+            [r["baseline_rate"] for r in based], ys, s=160, color="k", marker="|", label="baseline (pooled or paired)"
+        )
+        for flagged, colour, label in ((False, "C0", "tonight, 95% Wilson CI"), (True, "C3", "tonight: REGRESSED")):
+            mine = [r for r in rows if r["flag"] == flagged]
+            if not mine:
+                continue
+            errors = [[r["rate"] - r["ci_low"] for r in mine], [r["ci_high"] - r["rate"] for r in mine]]
+            y = [where[tuple(r[k] for k in keys)] for r in mine]
+            ax.errorbar([r["rate"] for r in mine], y, xerr=errors, fmt="o", color=colour, capsize=3, label=label)
+        ax.set_yticks(range(len(rows)), labels[::-1])
+        ax.set(xlim=(-0.03, 1.03), xlabel="success rate (every goal condition held)")
+        if rows:
+            ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=7, frameon=False)
+    return path

@@ -12,6 +12,9 @@ The tables, each stored hive-partitioned by run (``results/<table>/run=<run>/par
   any verdict can be judged again later (``housebench results state`` then ``housebench evaluate``).
 - ``phases``: one row per phase of an episode (the planner's skill calls for the variant's goal, judged
   on the ground truth whatever the policy: :mod:`housebench.rollout.phases`): reached or not, and when.
+- ``trends``: one row per policy, track, split and task of a nightly run: its success beside the last nights'
+  and whether it regressed (:mod:`housebench.report.trends`). Derived from ``episodes`` by the nightly flow,
+  not written by a rollout (``ROLLOUT_TABLES`` are).
 
 Every column carries its documentation in the field metadata (``doc``); columns with a closed set
 of values also list them (``values``, comma-separated). ``run`` is the partition column: it lives in
@@ -22,10 +25,11 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 PARTITION = "run"
 STATUSES = ("success", "fail", "crash")
 TRACKS = ("state", "vision")
+TESTS = ("paired", "unpaired", "none")  # how a trend row was compared with the last nights
 
 
 def _field(
@@ -178,6 +182,43 @@ PHASES = _schema(
     ],
 )
 
+TRENDS = _schema(
+    "trends",
+    [
+        _RUN,
+        _field("night", pa.date32(), "the night the run benchmarked (its date, UTC)"),
+        _POLICY,
+        _field("track", pa.string(), "what the policy was shown", values=TRACKS),
+        _field("split", pa.string(), "the variants' split: train, val or test"),
+        _TASK,
+        _field("n", pa.int64(), "episodes tonight"),
+        _field("successes", pa.int64(), "successful episodes tonight"),
+        _field("rate", pa.float64(), "success rate tonight"),
+        _field("ci_low", pa.float64(), "95% Wilson interval of tonight's rate, low end"),
+        _field("ci_high", pa.float64(), "95% Wilson interval of tonight's rate, high end"),
+        _field("baseline_runs", pa.string(), "the earlier nightly runs compared with, space-separated ('' if none)"),
+        _field("baseline_n", pa.int64(), "episodes of the baseline the test used (the matched pairs when paired)"),
+        _field("baseline_successes", pa.int64(), "successful episodes among them"),
+        _field("baseline_rate", pa.float64(), "success rate of the baseline; null without one", nullable=True),
+        _field(
+            "test",
+            pa.string(),
+            "paired: exact McNemar on matched (variant, seed, scene) episodes; unpaired: one-sided Fisher exact "
+            "test against the pooled last nights; none: too few episodes on one side",
+            values=TESTS,
+        ),
+        _field("pairs", pa.int64(), "matched episodes (same variant, seed and scene hash) in the baseline"),
+        _field("p_value", pa.float64(), "one-sided p-value of a drop; null when not tested", nullable=True),
+        _field(
+            "p_adjusted",
+            pa.float64(),
+            "the p-value adjusted over the night's tests (nightly.adjust); null when not tested",
+            nullable=True,
+        ),
+        _field("flag", pa.bool_(), "regressed: p_adjusted below nightly.alpha"),
+    ],
+)
+
 SCHEMAS: dict[str, pa.Schema] = {
     "episodes": EPISODES,
     "conditions": CONDITIONS,
@@ -185,10 +226,14 @@ SCHEMAS: dict[str, pa.Schema] = {
     "choices": CHOICES,
     "states": STATES,
     "phases": PHASES,
+    "trends": TRENDS,
 }
+DERIVED_TABLES = ("trends",)  # written from other tables after a run (the nightly flow), never by a rollout
+ROLLOUT_TABLES = tuple(name for name in SCHEMAS if name not in DERIVED_TABLES)  # what one rollout run writes
 # Tables newer than results already on disk: a results directory without one reads it as empty (the report
-# says so) instead of failing, until those runs are rolled out again.
-LATER_TABLES = ("phases",)
+# says so) instead of failing, until those runs are rolled out again. A derived table too: a results
+# directory holds one only once the nightly flow has run there.
+LATER_TABLES = ("phases", *DERIVED_TABLES)
 SORT_KEYS: dict[str, tuple[str, ...]] = {
     "episodes": ("run", "episode_id"),
     "conditions": ("run", "episode_id", "condition_index", "item"),
@@ -196,6 +241,7 @@ SORT_KEYS: dict[str, tuple[str, ...]] = {
     "choices": ("run", "task", "variant", "choice"),
     "states": ("run", "episode_id"),
     "phases": ("run", "episode_id", "phase"),
+    "trends": ("run", "policy", "track", "split", "task"),
 }
 
 

@@ -1,7 +1,8 @@
 """Plain records -> validated Arrow tables -> one run's Parquet partitions; reading them back.
 
-A run is written as ``<results>/<table>/run=<run>/part-0.parquet`` for every table (an empty
-table still gets its file), each partition dir replaced atomically. Rows are sorted by the table's
+A run is written as ``<results>/<table>/run=<run>/part-0.parquet`` for every table a rollout writes (an
+empty table still gets its file), each partition dir replaced atomically; a derived table (``trends``) gets
+its run's partition later, from :func:`write_derived`. Rows are sorted by the table's
 ``SORT_KEYS``, so the same records give the same bytes. The rollout builds the rows
 (:mod:`housebench.rollout.records`); this module validates and writes them.
 """
@@ -20,7 +21,15 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from housebench.io import atomic_dir
-from housebench.results.schema import LATER_TABLES, PARTITION, SCHEMAS, SORT_KEYS, file_schema
+from housebench.results.schema import (
+    DERIVED_TABLES,
+    LATER_TABLES,
+    PARTITION,
+    ROLLOUT_TABLES,
+    SCHEMAS,
+    SORT_KEYS,
+    file_schema,
+)
 
 PART_FILE = "part-0.parquet"
 
@@ -92,29 +101,49 @@ def check_run(tables: dict[str, pa.Table]) -> None:
         expected[episode] = seq + 1
 
 
+def _check_name(caller: str, run: str) -> None:
+    if not run or "/" in run or run.startswith((".", "_")):
+        raise ValueError(f"{caller}: bad run name {run!r}")
+
+
+def _check_partition(name: str, data: pa.Table, run: str) -> None:
+    if set(data.column(PARTITION).to_pylist()) - {run}:
+        raise ValueError(f"{name}: column '{PARTITION}' differs from run {run!r}")
+
+
+def _write_partition(results_dir: Path, name: str, run: str, data: pa.Table) -> Path:
+    target = Path(results_dir) / name / f"{PARTITION}={run}"
+    with atomic_dir(target) as tmp:
+        pq.write_table(data.drop_columns([PARTITION]), tmp / PART_FILE, compression="zstd")
+    return target / PART_FILE
+
+
 def write_run(results_dir: Path, run: str, records: dict[str, list[dict[str, Any]]]) -> list[Path]:
-    """Write run ``run`` of every table (``records`` maps each table name to its rows).
+    """Write run ``run`` of every rollout table (``records`` maps each of ``ROLLOUT_TABLES`` to its rows).
 
     All tables are validated before anything is written; each row's ``run`` must equal ``run``, and the
     tables must hold together (:func:`check_run`: no episode id twice, no orphan rows, events numbered).
     Returns the Parquet files written.
     """
-    if sorted(records) != sorted(SCHEMAS):
-        raise ValueError(f"write_run: expected tables {sorted(SCHEMAS)}, got {sorted(records)}")
-    if not run or "/" in run or run.startswith((".", "_")):
-        raise ValueError(f"write_run: bad run name {run!r}")
+    if sorted(records) != sorted(ROLLOUT_TABLES):
+        raise ValueError(f"write_run: expected tables {sorted(ROLLOUT_TABLES)}, got {sorted(records)}")
+    _check_name("write_run", run)
     tables = {name: build_table(name, rows) for name, rows in records.items()}
     for name, data in tables.items():
-        if set(data.column(PARTITION).to_pylist()) - {run}:
-            raise ValueError(f"{name}: column '{PARTITION}' differs from run {run!r}")
+        _check_partition(name, data, run)
     check_run(tables)
-    written = []
-    for name, data in sorted(tables.items()):
-        target = Path(results_dir) / name / f"{PARTITION}={run}"
-        with atomic_dir(target) as tmp:
-            pq.write_table(data.drop_columns([PARTITION]), tmp / PART_FILE, compression="zstd")
-        written.append(target / PART_FILE)
-    return written
+    return [_write_partition(results_dir, name, run, data) for name, data in sorted(tables.items())]
+
+
+def write_derived(results_dir: Path, table: str, run: str, rows: list[dict[str, Any]]) -> Path:
+    """Write run ``run``'s partition of the derived ``table`` (one of ``DERIVED_TABLES``), validated as
+    :func:`build_table` does and replaced atomically. Returns the Parquet file written."""
+    if table not in DERIVED_TABLES:
+        raise ValueError(f"write_derived: '{table}' is not a derived table ({', '.join(DERIVED_TABLES)})")
+    _check_name("write_derived", run)
+    data = build_table(table, rows)
+    _check_partition(table, data, run)
+    return _write_partition(results_dir, table, run, data)
 
 
 def read_table(results_dir: Path, table: str) -> pa.Table:

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from housebench.io import dumps_json
-from housebench.results.schema import SCHEMAS
+from housebench.results.schema import ROLLOUT_TABLES
 from housebench.rollout.episode import EpisodeOutcome
 from housebench.rollout.phases import PhaseRecord
 from housebench.state import SimState
@@ -17,7 +17,7 @@ from housebench.tasks.verdict import Verdict
 
 def records(outcomes: list[EpisodeOutcome]) -> dict[str, list[dict]]:
     """The rows of the results tables for these outcomes."""
-    tables: dict[str, list[dict]] = {name: [] for name in SCHEMAS}
+    tables: dict[str, list[dict]] = {name: [] for name in ROLLOUT_TABLES}
     variants = {}
     for out in outcomes:
         job = out.job

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from housebench.results.schema import SCHEMAS
+from housebench.results.schema import ROLLOUT_TABLES
 from housebench.results.writer import write_run
 from housebench.rollout.records import event_rows, state_row, verdict_rows
 from housebench.state import ObjectState, SimState
@@ -47,7 +47,7 @@ def _verdict(predicate: str, items: list[str], n_ok: int) -> Verdict:
 
 def run_records(run: str, day: int) -> dict[str, list[dict]]:
     """Episodes of every task x policy x seed; the scripted policy succeeds on odd seeds."""
-    records: dict[str, list[dict]] = {name: [] for name in SCHEMAS}  # phases: none (tests/rollout/test_phases*)
+    records: dict[str, list[dict]] = {name: [] for name in ROLLOUT_TABLES}  # phases: none (tests/rollout/test_phases*)
     for task, (predicate, items) in TASKS.items():
         for policy in POLICIES:
             for seed in range(3):

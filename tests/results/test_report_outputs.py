@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from housebench.cli import main
-from housebench.results.schema import SCHEMAS
+from housebench.results.schema import ROLLOUT_TABLES
 
 
 @pytest.mark.parametrize("out", ["results", ".", "results/episodes"])
@@ -16,7 +16,7 @@ def test_report_build_never_replaces_the_results(results_dir, monkeypatch, out):
     result = CliRunner().invoke(main, ["report", "build", "--out", out])
     assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
     assert f"{out}: output: " in result.output
-    assert sorted(results_dir.rglob("*.parquet")) == before and len(before) == 2 * len(SCHEMAS)
+    assert sorted(results_dir.rglob("*.parquet")) == before and len(before) == 2 * len(ROLLOUT_TABLES)
 
 
 def test_report_build_refuses_a_foreign_folder_and_replaces_its_own(results_dir, tmp_path):

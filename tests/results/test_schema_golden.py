@@ -4,18 +4,20 @@ so the tables others read never change shape unannounced."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from housebench.results.schema import PARTITION, SCHEMA_VERSION, SCHEMAS, file_schema
-from housebench.results.writer import read_table, write_run
+from housebench.results.schema import PARTITION, ROLLOUT_TABLES, SCHEMA_VERSION, SCHEMAS, file_schema
+from housebench.results.writer import read_table, write_derived, write_run
 
-S, I32, I64, F64, B = pa.string(), pa.int32(), pa.int64(), pa.float64(), pa.bool_()
+S, I32, I64, F64, B, D = pa.string(), pa.int32(), pa.int64(), pa.float64(), pa.bool_(), pa.date32()
 UTC_US = pa.timestamp("us", tz="UTC")
 NULL = True  # the column may hold nulls
 
-GOLDEN_VERSION = 4
+GOLDEN_VERSION = 5
 GOLDEN: dict[str, list[tuple]] = {
     "episodes": [
         ("episode_id", S),
@@ -92,8 +94,35 @@ GOLDEN: dict[str, list[tuple]] = {
         ("t_reached", F64, NULL),
         ("time_s", F64),
     ],
+    "trends": [
+        ("run", S),
+        ("night", D),
+        ("policy", S),
+        ("track", S),
+        ("split", S),
+        ("task", S),
+        ("n", I64),
+        ("successes", I64),
+        ("rate", F64),
+        ("ci_low", F64),
+        ("ci_high", F64),
+        ("baseline_runs", S),
+        ("baseline_n", I64),
+        ("baseline_successes", I64),
+        ("baseline_rate", F64, NULL),
+        ("test", S),
+        ("pairs", I64),
+        ("p_value", F64, NULL),
+        ("p_adjusted", F64, NULL),
+        ("flag", B),
+    ],
 }
-CLOSED = {("episodes", "status"): "success,fail,crash", ("episodes", "track"): "state,vision"}
+CLOSED = {
+    ("episodes", "status"): "success,fail,crash",
+    ("episodes", "track"): "state,vision",
+    ("trends", "track"): "state,vision",
+    ("trends", "test"): "paired,unpaired,none",
+}
 
 
 def _golden(table: str) -> pa.Schema:
@@ -117,13 +146,28 @@ def test_columns_types_nullability_and_order(table):
         assert (values.decode() if values else None) == CLOSED.get((table, field.name)), field.name
 
 
-@pytest.mark.parametrize("table", list(GOLDEN))
-def test_the_written_parquet_has_the_golden_columns(results_dir, table):
-    """What lands on disk (not what the writer says it writes): the partition column lives in the path only."""
-    written = pq.read_schema(results_dir / table / f"{PARTITION}=repro" / "part-0.parquet")
+def _on_disk(path, table: str) -> None:
+    written = pq.read_schema(path)
     expected = _golden(table).remove(_golden(table).get_field_index(PARTITION))
     assert written.equals(expected, check_metadata=False)
     assert file_schema(table).equals(expected, check_metadata=False)
+
+
+@pytest.mark.parametrize("table", ROLLOUT_TABLES)
+def test_the_written_parquet_has_the_golden_columns(results_dir, table):
+    """What lands on disk (not what the writer says it writes): the partition column lives in the path only."""
+    _on_disk(results_dir / table / f"{PARTITION}=repro" / "part-0.parquet", table)
+
+
+def test_the_derived_trends_table_lands_with_the_golden_columns(tmp_path):
+    """The nightly flow's trends table: written beside the rollout tables, by its own writer."""
+    row = {name: None for name, *_ in GOLDEN["trends"]}
+    row |= {"run": "nightly-2026-11-30-a1", "night": date(2026, 11, 30), "policy": "noop", "track": "state"}
+    row |= {"split": "test", "task": "t", "n": 4, "successes": 1, "rate": 0.25, "ci_low": 0.05, "ci_high": 0.7}
+    row |= {"baseline_runs": "", "baseline_n": 0, "baseline_successes": 0, "test": "none", "pairs": 0, "flag": False}
+    path = write_derived(tmp_path, "trends", "nightly-2026-11-30-a1", [row])
+    _on_disk(path, "trends")
+    assert read_table(tmp_path, "trends").to_pylist() == [row]
 
 
 def test_a_file_with_columns_reordered_or_retyped_is_refused(results_dir):

@@ -9,7 +9,7 @@ import duckdb
 import pyarrow as pa
 
 from housebench.report.phases import phases_html, summarize_phases
-from housebench.results.schema import SCHEMAS
+from housebench.results.schema import ROLLOUT_TABLES
 from housebench.results.writer import connect, write_run
 
 
@@ -52,7 +52,7 @@ def test_phases_are_counted_per_index_over_variants_and_the_first_missed_by_verb
 
 
 def test_results_from_before_the_phases_table_read_it_empty(tmp_path):
-    empty = {name: [] for name in SCHEMAS}
+    empty = {name: [] for name in ROLLOUT_TABLES}
     write_run(tmp_path, "old", empty)
     shutil.rmtree(tmp_path / "phases")  # as rolled out before the table existed
     con = connect(tmp_path)
