@@ -29,7 +29,11 @@ def main() -> None:
         raise SystemExit(2) from None
     crashed = sum(o.crash is not None for o in outcomes)
     succeeded = sum(bool(o.verdict and o.verdict.success) for o in outcomes)
-    print(f"rollout: {len(outcomes)} episodes, {succeeded} succeeded, {crashed} crashed -> {RESULTS_DIR}/*/run={RUN}")
+    cached = sum(o.cached for o in outcomes)
+    print(
+        f"rollout: {len(outcomes)} episodes ({len(outcomes) - cached} run, {cached} from the episode cache), "
+        f"{succeeded} succeeded, {crashed} crashed -> {RESULTS_DIR}/*/run={RUN}"
+    )
 
 
 if __name__ == "__main__":
