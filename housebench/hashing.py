@@ -1,4 +1,5 @@
-"""Content hashes for provenance and caches."""
+"""Content hashes for provenance and caches, and the one size bound of those caches (least recently used
+entries pruned first)."""
 
 from __future__ import annotations
 
@@ -65,3 +66,26 @@ def code_hash(module: str, root: Path = PACKAGE_ROOT) -> str:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(file_hash(path).encode())
     return digest.hexdigest()
+
+
+def prune_cache(root: Path, pattern: str, max_bytes: int, keep: Path | None = None) -> list[Path]:
+    """Remove the least recently used files of ``root`` matching ``pattern`` (oldest modification time first; a
+    cache touches an entry on each hit), never ``keep``, until at most ``max_bytes`` remain; the removed
+    files. The rule of every bounded cache here (compiled models, finished episodes)."""
+    entries = []
+    for path in Path(root).glob(pattern):
+        try:
+            stat = path.stat()
+        except FileNotFoundError:  # another process pruned it
+            continue
+        entries.append((stat.st_mtime, stat.st_size, path))
+    total, removed = sum(size for _, size, _ in entries), []
+    for _, size, path in sorted(entries):
+        if total <= max_bytes:
+            break
+        if path == keep:
+            continue
+        path.unlink(missing_ok=True)
+        total -= size
+        removed.append(path)
+    return removed

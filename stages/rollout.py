@@ -27,9 +27,16 @@ def main() -> None:
     except ValueError as err:  # a configuration that cannot run: one line, exit 2
         print(f"params.yaml: {err}", file=sys.stderr)
         raise SystemExit(2) from None
+    except KeyboardInterrupt:  # Ctrl-C: the workers are stopped, the finished episodes are in the cache
+        print(f"rollout: interrupted; finished episodes are kept in {params.cache.dir}", file=sys.stderr)
+        raise SystemExit(130) from None
     crashed = sum(o.crash is not None for o in outcomes)
     succeeded = sum(bool(o.verdict and o.verdict.success) for o in outcomes)
-    print(f"rollout: {len(outcomes)} episodes, {succeeded} succeeded, {crashed} crashed -> {RESULTS_DIR}/*/run={RUN}")
+    cached = sum(o.cached for o in outcomes)
+    print(
+        f"rollout: {len(outcomes)} episodes ({len(outcomes) - cached} run, {cached} from the episode cache), "
+        f"{succeeded} succeeded, {crashed} crashed -> {RESULTS_DIR}/*/run={RUN}"
+    )
 
 
 if __name__ == "__main__":

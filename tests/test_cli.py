@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from housebench.cli import main
 from tests.conftest import ROOT
 
-AREAS = ["asset", "dataset", "episode", "evaluate", "policy", "report", "results", "scene", "skill", "task"]
+AREAS = ["asset", "dataset", "episode", "evaluate", "policy", "report", "results", "rollout", "scene", "skill", "task"]
 
 
 def test_help_lists_every_area():

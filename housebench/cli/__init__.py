@@ -3,7 +3,7 @@
 import click
 
 from housebench import __version__
-from housebench.cli import asset, dataset, episode, policy, results, scene, skill, task
+from housebench.cli import asset, dataset, episode, policy, results, rollout, scene, skill, task
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -16,6 +16,6 @@ def main() -> None:
     """
 
 
-for area in (asset, scene, task, skill, results, episode, policy, dataset):
+for area in (asset, scene, task, skill, results, episode, rollout, policy, dataset):
     for command in area.COMMANDS:
         main.add_command(command)

@@ -9,7 +9,7 @@ from housebench.components.jobs import component_jobs
 from housebench.components.scenario import component
 from housebench.paths import Layout
 from housebench.results.writer import write_run
-from housebench.rollout.batch import run_batch
+from housebench.rollout.cache import EpisodeCache, run_cached
 from housebench.rollout.episode import EpisodeOutcome
 from housebench.rollout.plan import RolloutParams, plan_jobs
 from housebench.rollout.records import records
@@ -29,13 +29,15 @@ def run_rollouts(
     """Run every planned episode of ``layout`` (and of ``rollout.components``) and write
     ``results/<table>/run=<run>/``;
     ``policy_entries`` is the ``policies`` section of params.yaml, ``splits`` its split rule (``split``: every
-    variant's split, for a held-out run)."""
+    variant's split, for a held-out run). Episodes in ``rollout.cache`` (run before, unchanged) are not run again
+    (their outcomes say ``cached``); every episode run now is kept there as it ends."""
     jobs = plan_jobs(run, params, layout, policy_entries, splits, split)
     if params.components:
         comps = [component(name) for name in params.components]
         jobs += component_jobs(run, params, layout, comps, policy_entries, splits, split)
     if not jobs:
         raise ValueError(f"{layout.at(layout.settled_dir)}: no settled task scenes to roll out")
-    outcomes = run_batch(jobs, params.executor, params.workers or None, progress=progress)
+    cache = EpisodeCache.from_params(params.cache, layout.root)
+    outcomes = run_cached(jobs, cache, params.executor, params.workers or None, progress=progress)
     write_run(results_dir, run, records(outcomes))
     return outcomes

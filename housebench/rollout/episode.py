@@ -79,6 +79,32 @@ class EpisodeOutcome:
     policy_class: str = ""  # module:Class the policy's name resolved to
     policy_version: str = ""  # version of the package that ships it
     phases: list[PhaseRecord] = field(default_factory=list)  # how far it got, judged on the ground truth
+    cached: bool = False  # taken from the episode cache (run before, unchanged), not run now
+
+
+def start_event(job: EpisodeJob) -> Event:
+    return (0.0, "episode_start", {"seed": job.seed, "policy": job.policy, "track": job.track})
+
+
+def lost(job: EpisodeJob, reason: str) -> EpisodeOutcome:
+    """The crash outcome of an episode whose process never answered (its worker died, its node was lost): no
+    verdict, no state, the reason in its crash row and event."""
+    return EpisodeOutcome(
+        job=job,
+        started_at=datetime.now(UTC),
+        wall_s=0.0,
+        sim_s=0.0,
+        steps=0,
+        verdict=None,
+        crash=reason,
+        host=socket.gethostname(),
+        backend_version="",
+        events=[
+            start_event(job),
+            (0.0, "crash", {"error": reason, "trace": ""}),
+            (0.0, "episode_end", {"success": False}),
+        ],
+    )
 
 
 def context(episode: Episode) -> PolicyContext:
@@ -126,7 +152,7 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
     clock = time.perf_counter()
     episode, verdict, crash, version, provenance, monitor = None, None, None, "", ("", ""), None
     phases: list[PhaseRecord] = []
-    early: list[Event] = [(0.0, "episode_start", {"seed": job.seed, "policy": job.policy, "track": job.track})]
+    early: list[Event] = [start_event(job)]
     try:
         spec = resolve(job.policy, job.policy_entry)
         provenance = (spec.class_path, spec.version)

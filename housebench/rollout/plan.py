@@ -15,6 +15,7 @@ from housebench.policy.base import TRACKS
 from housebench.policy.registry import REMOTE_CLASS, PolicySpec, resolve
 from housebench.provenance import assets_hash, code_commit, scene_hash
 from housebench.rollout.batch import EXECUTORS
+from housebench.rollout.cache import EpisodeCacheParams
 from housebench.rollout.episode import EpisodeJob
 from housebench.sim.registry import BACKENDS, check_backend
 from housebench.tasks.spec import TaskVariant
@@ -42,6 +43,7 @@ class RolloutParams(Section):
     pose_noise_m: float = Field(ge=0, le=0.1)
     executor: Literal[EXECUTORS]
     workers: int = Field(ge=0, le=MAX_WORKERS)  # 0: one per core
+    cache: EpisodeCacheParams = EpisodeCacheParams()  # finished episodes kept between runs (resume after a kill)
 
     @field_validator("policies")
     @classmethod

@@ -7,9 +7,8 @@ from pathlib import Path
 
 from usd_fixtures import settle_params
 
-from housebench.hashing import PACKAGE_ROOT, code_hash, module_files
+from housebench.hashing import PACKAGE_ROOT, code_hash, module_files, prune_cache
 from housebench.sim.mujoco import MujocoBackend
-from housebench.sim.mujoco.cache import prune
 from housebench.sim.registry import make_backend
 
 
@@ -49,7 +48,7 @@ def test_prune_removes_least_recently_used_first(tmp_path):
         os.utime(path, (1000 + i, 1000 + i))
         files.append(path)
     os.utime(files[0], (2000, 2000))  # used last
-    removed = prune(tmp_path, 250, keep=files[1])
+    removed = prune_cache(tmp_path, "*.mjb", 250, keep=files[1])
     assert removed == [files[2], files[3]]
     assert sorted(tmp_path.glob("*.mjb")) == [files[0], files[1]]
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import mujoco
 from pxr import Usd
 
-from housebench.hashing import code_hash
+from housebench.hashing import code_hash, prune_cache
 from housebench.sim.mujoco.compile import compile_stage
 
 MAX_BYTES = 500 * 2**20  # default bound of the cache (about 60 compiled house scenes)
@@ -48,28 +48,6 @@ def _layer_bytes(layer) -> bytes:
     return Path(layer.realPath).read_bytes() if layer.realPath else layer.ExportToString().encode()
 
 
-def prune(root: Path, max_bytes: int, keep: Path | None = None) -> list[Path]:
-    """Remove the least recently used ``*.mjb`` files of ``root`` (never ``keep``) until at most
-    ``max_bytes`` remain; the removed files."""
-    entries = []
-    for path in root.glob("*.mjb"):
-        try:
-            stat = path.stat()
-        except FileNotFoundError:  # another process pruned it
-            continue
-        entries.append((stat.st_mtime, stat.st_size, path))
-    total, removed = sum(size for _, size, _ in entries), []
-    for _, size, path in sorted(entries):
-        if total <= max_bytes:
-            break
-        if path == keep:
-            continue
-        path.unlink(missing_ok=True)
-        total -= size
-        removed.append(path)
-    return removed
-
-
 def load_model(
     stage: Usd.Stage, root: Path | None = None, max_bytes: int = MAX_BYTES
 ) -> tuple[mujoco.MjModel, Path, bool]:
@@ -88,5 +66,5 @@ def load_model(
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     mujoco.mj_saveModel(model, str(tmp), None)
     os.replace(tmp, path)
-    prune(root, max_bytes, keep=path)
+    prune_cache(root, "*.mjb", max_bytes, keep=path)
     return model, path, False
