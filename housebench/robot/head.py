@@ -16,8 +16,9 @@ import numpy as np
 from housebench.robot.fetch import HEAD_CAMERA, HEAD_JOINTS
 from housebench.robot.model import kinematic_model
 
-AIM_ROUNDS = 4  # fixed-point rounds of the aim: the camera sits off the pan and tilt axes (~6 cm), which shifts
-# the angles it needs by a few degrees at a metre; each round shrinks what is left about tenfold
+AIM_ROUNDS = 3  # Newton steps of the aim: the camera sits 0.2 m ahead of the pan axis and 2-3 cm off the axes, so
+# the angles it needs differ from the bearings of the point by up to tens of degrees at half a metre
+STEP = 1e-4  # rad: the finite difference of the aim's Jacobian
 NEAR = 0.05  # m: a point closer to the camera than this along its axis is at the lens, not in the image
 
 
@@ -51,17 +52,21 @@ class HeadCamera:
         """Pan and tilt targets that put ``point`` on the camera's optical axis, the robot's other joints as
         in ``joints``; each within its joint's range (a point behind the robot: the pan stops at its limit)."""
         point = np.asarray(point, float)
-        head = {j: joints.get(j, 0.0) for j in HEAD_JOINTS}
-        pan, tilt = HEAD_JOINTS
-        for _ in range(AIM_ROUNDS):
-            pos, rot = self.pose({**joints, **head})
-            axis, ray = -rot[:, 2], point - pos
-            yaw_err = wrap(math.atan2(ray[1], ray[0]) - math.atan2(axis[1], axis[0]))
-            # positive tilt looks down
-            pitch_err = math.atan2(-ray[2], math.hypot(ray[0], ray[1])) - math.atan2(-axis[2], math.hypot(*axis[:2]))
-            head[pan] = float(np.clip(head[pan] + yaw_err, *self.range[pan]))
-            head[tilt] = float(np.clip(head[tilt] + pitch_err, *self.range[tilt]))
-        return head
+        lo, hi = np.array([self.range[j] for j in HEAD_JOINTS]).T
+        q = np.clip([joints.get(j, 0.0) for j in HEAD_JOINTS], lo, hi)
+        for _ in range(AIM_ROUNDS):  # Newton's method on the angles off the axis; its Jacobian by differences
+            err = self._off_axis(joints, q, point)
+            jac = np.column_stack([(self._off_axis(joints, q + step, point) - err) / STEP for step in np.eye(2) * STEP])
+            q = np.clip(q - np.linalg.lstsq(jac, err, rcond=None)[0], lo, hi)  # lstsq: a point straight below
+        return dict(zip(HEAD_JOINTS, map(float, q)))
+
+    def _off_axis(self, joints: dict[str, float], q: np.ndarray, point: np.ndarray) -> np.ndarray:
+        """(yaw, pitch) of ``point`` seen from the camera less those of its optical axis, head at ``q``."""
+        pos, rot = self.pose({**joints, **dict(zip(HEAD_JOINTS, q))})
+        axis, ray = -rot[:, 2], point - pos
+        yaw = wrap(math.atan2(ray[1], ray[0]) - math.atan2(axis[1], axis[0]))
+        pitch = math.atan2(ray[2], math.hypot(ray[0], ray[1])) - math.atan2(axis[2], math.hypot(axis[0], axis[1]))
+        return np.array([yaw, pitch])
 
     def pixel(self, joints: dict[str, float], point, size: tuple[int, int]) -> tuple[float, float] | None:
         """Where ``point`` lands in an image of ``size`` (width, height) pixels, (column, row) from the top
