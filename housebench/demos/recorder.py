@@ -1,7 +1,10 @@
 """Per-step recording of one episode: at the control rate, the observation arrays (the Gymnasium env's
 layout), the action as the env's action vector and as the full actuator targets, the simulator's
 integration state (enough to restore the step bitwise), the thermal model's state, and the skill the
-policy is in. Head images are optional, at a stated size and every ``image_every`` control steps.
+policy is in, what its head should see (``look``: the skills' ``look`` events) and whether that is in the head
+image (``in_view``: the ground-truth point of :func:`housebench.skills.look.where` projected through the head
+camera, :class:`~housebench.robot.head.HeadCamera`, at the recorded image size; no occlusion test). Head images
+are optional, at a stated size and every ``image_every`` control steps.
 
 The :class:`Recorder` is the ``on_step(obs_full, action, obs_policy)`` hook of the episode driver: it is
 called once per control step after the policy chose ``action`` on ``obs_policy`` and before the step,
@@ -18,11 +21,14 @@ import numpy as np
 
 from housebench.demos.recording import RecordingWriter
 from housebench.robot.fetch import FINGER_JOINTS, action_targets
+from housebench.robot.head import HeadCamera
 from housebench.rollout.env import Episode
 from housebench.rollout.gym_env import ACTION_LAYOUT, HousebenchEnv
+from housebench.skills.look import where
 from housebench.state import Action, Observation
 
 LABEL_EVENTS = {"skill_start": ("skill", "target"), "node_path": ("verb", "node")}  # scripted, planned
+LOOK_EVENT = "look"  # housebench.skills.look: what the head should see from now on (target '' for nothing)
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,9 @@ class Recorder:
         self.env = HousebenchEnv(episode, render_mode=None)  # only its observation layout, never stepped
         self.actuators = self.sim.actuator_names
         self.label: tuple[str, str] = ("", "")
+        self.look = ""
+        self.head = HeadCamera()
+        self.view_size = images.size if images is not None else episode.image_size  # the image in_view judges
         self._seen_events = 0
         self.writer = RecordingWriter(Path(out), self._meta(meta), video_fps=self._video_fps())
 
@@ -111,7 +120,17 @@ class Recorder:
             if kind in LABEL_EVENTS:
                 skill, target = LABEL_EVENTS[kind]
                 self.label = (str(detail.get(skill, "")), str(detail.get(target, "")))
+            elif kind == LOOK_EVENT:
+                self.look = str(detail.get("target", ""))
         self._seen_events = len(events)
+
+    def in_view(self, obs: Observation) -> bool:
+        """Whether the point of what the head should see lands in the head image (False when nothing)."""
+        if not self.look:
+            return False
+        scene = self.episode.scene
+        point = where(scene, self.episode.task.goal.places, obs, self.look)
+        return point is not None and self.head.sees(obs.joints, point, self.view_size)
 
     def _row(self, obs: Observation, ctrl: np.ndarray, stop: bool, terminal: bool) -> dict:
         arrays = self.env._arrays(obs)  # the env's own layout (images are recorded apart, as video)
@@ -131,6 +150,8 @@ class Recorder:
             "thermal_run_left_s": np.array([thermal.run_left_s[m] for m in sorted(thermal.run_left_s)]),
             "skill": self.label[0],
             "target": self.label[1],
+            "look": self.look,
+            "in_view": self.in_view(obs),
         }
 
     def on_step(self, obs_full: Observation, action: Action | None, obs_policy: Observation) -> None:

@@ -8,7 +8,8 @@
                               ``time``, ``obs.<key>`` (the Gymnasium env's arrays, flattened), ``action``
                               (the env's action vector), ``ctrl`` (every actuator's target), ``stop``,
                               ``physics`` (MuJoCo's integration state), ``thermal_run_left_s``, ``skill``,
-                              ``target``
+                              ``target``, ``look`` (what the head should see, '' for nothing) and
+                              ``in_view`` (its point lands in the head image)
     <episode>/head.mp4        optional: head images (H.264), frame ``j`` taken at step ``j * every``
 
 The folder is written under a temporary name and renamed when complete, so an interrupted run leaves no
@@ -27,7 +28,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-FORMAT = 1  # meta.json's "format": bump when the folder's layout changes
+FORMAT = 2  # meta.json's "format": bump when the folder's layout changes (2: the ``look`` and ``in_view`` columns)
 FRAMES = "frames.parquet"
 META = "meta.json"
 ROW_GROUP = 256  # rows buffered before a row group is written: bounds memory on long episodes

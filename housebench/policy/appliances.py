@@ -263,7 +263,7 @@ class ApplianceFlow:
             self.ctx.log("decision", step=step.describe(), choice="tuck, round to the opening", base=front)
             _, obs = yield Pose("tuck")
             if front is not None:
-                _, obs = yield Navigate(front, why=f"in front of {step.target}")
+                _, obs = yield Navigate(front, why=f"in front of {step.target}", look=step.target)
         return obs
 
     def _outside(self, door: str, obs: Observation) -> bool:
@@ -366,7 +366,7 @@ class ApplianceFlow:
         front = lead_in(self.ctx, obs, support)
         if front is not None:  # the last leg in: square to the opening, off the door's edge
             self.ctx.log("decision", step=step.describe(), choice="round to the opening", base=front)
-            _, obs = yield Navigate(front, why=f"in front of {support.name}", skip=(obj,))
+            _, obs = yield Navigate(front, why=f"in front of {support.name}", skip=(obj,), look=support.name)
             return obs
         try:
             pose = SidePlace(obj, support).stance(self.ctx, obs)

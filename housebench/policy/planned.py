@@ -24,6 +24,7 @@ class PlannedPolicy:
     class Params(PolicyParams):
         attempts: int = Field(3, ge=1, le=MAX_ATTEMPTS)  # tries per node (a re-pick after a drop)
         max_expansions: int = Field(20000, gt=0, le=MAX_EXPANSIONS)  # the planner's search budget
+        look: bool = True  # the head aimed at what each skill works on (housebench/skills/look.py); false: fixed
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
@@ -40,7 +41,9 @@ class PlannedPolicy:
             ctx.log("plan", ok=False, reason=str(err), nodes=[])
             return
         ctx.log("plan", ok=True, reason="", nodes=[f"{n.id} {n.verb} {n.args}" for n in sub.nodes])
-        skill_ctx = SkillContext(task=task, scene=scene, control_dt=ctx.control_dt, log=ctx.log, initial=obs.state)
+        skill_ctx = SkillContext(
+            task=task, scene=scene, control_dt=ctx.control_dt, log=ctx.log, initial=obs.state, look=self.params.look
+        )
         self.run = SubgraphRun(sub, world, skill_ctx, self.params.attempts)
         self.gen = self.run.run(obs)
 

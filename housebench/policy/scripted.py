@@ -178,13 +178,16 @@ class ScriptedPolicy:
 
     class Params(PolicyParams):
         attempts: int = Field(default=3, ge=1, le=MAX_ATTEMPTS)  # pick-and-place tries per move
+        look: bool = True  # the head aimed at what each skill works on (housebench/skills/look.py); false: fixed
 
     def __init__(self, params: Params) -> None:
         self.params = params
 
     def reset(self, ctx: PolicyContext, obs: Observation) -> None:
         task, scene = require_state(ctx, self.name)
-        self.ctx = SkillContext(task=task, scene=scene, control_dt=ctx.control_dt, log=ctx.log, initial=obs.state)
+        self.ctx = SkillContext(
+            task=task, scene=scene, control_dt=ctx.control_dt, log=ctx.log, initial=obs.state, look=self.params.look
+        )
         self.runner: SkillRunner | None = None
         self.script = self._script(obs)
         self.finished = False

@@ -11,8 +11,9 @@ Element names lose the ``robot0:`` prefix in :func:`fetch_spec`; a scene attache
 
 Set for manipulation (each measured in ``tests/robot/test_grasp_physics.py``): the fingers push at most
 ``FINGER_FORCE`` newtons (upstream's unlimited kp 3e4 squeezes ~950 N and sinks the pads into what they
-hold); the forearm roll loses upstream's spring (stiffness 10 pulls it off its target); the roll joints get
-limits (unlimited, the IK wanders); a ``pad`` site marks the centre of the finger pads, the grasp frame;
+hold); the head tilt moves as fast as the pan (upstream damps it 20 times as much); the forearm roll loses
+upstream's spring (stiffness 10 pulls it off its target); the roll joints get limits (unlimited, the IK
+wanders); a ``pad`` site marks the centre of the finger pads, the grasp frame;
 the finger geoms' contacts take their own stiff solver settings (upstream's solimp 0.99, solref 0.01) by
 ``FINGER_PRIORITY`` rather than their mean with a prop's default (0.9-0.95, 0.02), under which a held
 load crept out of the pinch (a bowl with an apple, held by its rim, fell after 40-85 s).
@@ -47,6 +48,9 @@ _GAINS = {
 
 
 FINGER_FORCE = 60.0  # newtons, each finger
+# N m s/rad of the head tilt: the pan's (Fetch's default class). Upstream's 1000 against the head's gain of 100
+# took 10 s per radian (time constant), so a head aimed at what a skill works on lagged it by seconds
+HEAD_TILT_DAMPING = 50.0
 ROLL_RANGE = 3.1  # rad: limits of the upperarm, forearm and wrist roll joints (unlimited upstream)
 PAD = "pad"  # site at the centre of the finger pads (gripper_link origin; the fingertips are 38.5 mm further)
 FINGER_PRIORITY = 1  # contact priority of the finger geoms over the props' (0)
@@ -104,6 +108,7 @@ def fetch_spec(contype: int = 0, conaffinity: int = 0) -> mujoco.MjSpec:
     # upstream damping 1e7 freezes the lift under any sane gain
     spec.joint(TORSO_JOINT).damping = [100.0, 0.0, 0.0]
     spec.joint(f"{PREFIX}forearm_roll_joint").stiffness = [0.0, 0.0, 0.0]
+    spec.joint(HEAD_JOINTS[1]).damping = [HEAD_TILT_DAMPING, 0.0, 0.0]
     for roll in ("upperarm_roll", "forearm_roll", "wrist_roll"):
         joint = spec.joint(f"{PREFIX}{roll}_joint")
         joint.limited, joint.range = mujoco.mjtLimited.mjLIMITED_TRUE, [-ROLL_RANGE, ROLL_RANGE]

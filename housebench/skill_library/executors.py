@@ -21,7 +21,7 @@ from housebench.house.query import HouseQuery
 from housebench.house.reach import candidates, near_cells
 from housebench.house.stance import stance_free
 from housebench.planning.base_path import NoPath
-from housebench.robot.fetch import HEAD_JOINTS
+from housebench.robot.head import HeadCamera
 from housebench.skill_library.contracts import World
 from housebench.skills.articulate import Close, Open
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
@@ -40,7 +40,6 @@ from housebench.skills.press import Press
 from housebench.skills.side import SidePick, SidePlace, low_ceiling, side_held, side_pick
 from housebench.state import Action, Observation
 from housebench.tasks import geometry, refs
-from housebench.tasks.predicates import head_camera
 
 STANCE = (0.6, 0.7, 0.5, 0.8, 0.9, 1.0, 1.2)  # ring radii beyond the target's half extent, in order
 HEAD_TOL, HEAD_WAIT_S = 0.03, 30.0  # rad, s: how close the head gets to its target, how long it may take
@@ -112,6 +111,9 @@ class Look(Skill):
     def target(self) -> str:
         return self.obj
 
+    def look_at(self) -> str | None:
+        return self.obj
+
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         asset = self.world.scene.objects[self.obj].asset
         centre = geometry.centre(obs.objects[self.obj], asset)
@@ -119,30 +121,12 @@ class Look(Skill):
         bearing = math.atan2(centre[1] - y, centre[0] - x)
         if abs(wrap(bearing - yaw)) > PAN_MAX:
             obs = yield from Navigate((x, y, bearing), why=self.obj).body(ctx, obs)
-        pan_joint, tilt_joint = HEAD_JOINTS
-        joints = {pan_joint: 0.0, tilt_joint: 0.0}
-        for _ in range(3):  # the camera moves with pan and tilt: a few fixed-point rounds
-            eye, _ = head_camera(_view(obs, joints))
-            d = centre - eye
-            joints = {
-                pan_joint: wrap(math.atan2(d[1], d[0]) - obs.base[2]),
-                tilt_joint: math.atan2(-d[2], math.hypot(d[0], d[1])),
-            }
-        waited = 0.0  # the head is slow (joint damping 1000 against a gain of 100: tau = 10 s)
+        joints = ctx.tool("head_camera", HeadCamera).aim(obs.joints, centre)  # the rule every skill's head follows
+        waited = 0.0  # the head moves with a time constant of about 0.7 s
         while waited < HEAD_WAIT_S and max(abs(obs.joints[j] - q) for j, q in joints.items()) > HEAD_TOL:
             obs = yield Action(joints=joints)
             waited += ctx.control_dt
         return obs  # the contract measures where it looks
-
-
-def _view(obs: Observation, head: dict[str, float]):
-    """A context-like view for :func:`head_camera` with the head joints set to ``head``."""
-
-    class View:
-        def joint(self, name: str) -> float:
-            return head.get(name, obs.joints[name])
-
-    return View()
 
 
 class Sequence(Skill):
@@ -151,9 +135,14 @@ class Sequence(Skill):
     def __init__(self, name: str, *parts: Skill) -> None:
         self.name, self.parts = name, parts
         self.timeout_s = sum(p.timeout_s for p in parts)
+        self.current: Skill | None = None
+
+    def look_at(self) -> str | None:
+        return self.current.look_at() if self.current is not None else None
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         for part in self.parts:
+            self.current = part
             obs = yield from part.body(ctx, obs)
         return obs
 
@@ -235,7 +224,10 @@ def _navigate(args, world, ctx, obs, path) -> Skill:
     front = lead_in(ctx, obs, support) if own and (support := _named_support(world, name)) else None
     if front is not None:  # into an appliance: in front of its opening first, then on to the place's stance
         return Sequence(
-            "navigate", Carry(), Navigate(front, why=f"in front of {name}"), *arrive(pose, front, ctx, obs, name)
+            "navigate",
+            Carry(),
+            Navigate(front, why=f"in front of {name}", look=name),
+            *arrive(pose, front, ctx, obs, name),
         )
     return Sequence("navigate", Carry(), *arrive(pose, obs.base, ctx, obs, name))
 

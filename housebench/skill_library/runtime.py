@@ -33,6 +33,7 @@ from housebench.skill_library.relations import COMPATIBLE, relations
 from housebench.skill_library.subgraph import REF, Subgraph
 from housebench.skill_library.subgraph import ground as ground_subgraph
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, failed_items
+from housebench.skills.look import look
 from housebench.state import Action, Observation
 from housebench.tasks.geometry import GoalError
 from housebench.tasks.verdict import ConditionResult, ItemResult, Verdict
@@ -250,10 +251,11 @@ def _timed(
     skill: Skill, ctx: SkillContext, obs: Observation, watch=None
 ) -> Generator[Action, Observation, Observation]:
     """``skill``'s body under its time budget (``timeout``), the last observation kept on failure;
-    ``watch(obs)`` sees every observation."""
+    ``watch(obs)`` sees every observation; every action with the head aimed at what the skill works on
+    (:func:`~housebench.skills.look.look`, as the scripted policy's runner does)."""
     started, gen = obs.time, skill.body(ctx, obs)
     try:
-        action = next(gen)
+        action = look(skill, ctx, obs, next(gen))
         while True:
             obs = yield action
             if watch is not None:
@@ -261,7 +263,7 @@ def _timed(
             if obs.time - started > skill.timeout_s:
                 gen.close()
                 raise skill.fail(Reason.TIMEOUT, elapsed_s=round(obs.time - started, 3))
-            action = gen.send(obs)
+            action = look(skill, ctx, obs, gen.send(obs))
     except StopIteration as stop:
         return stop.value if stop.value is not None else obs
     except SkillFailure as failure:

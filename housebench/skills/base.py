@@ -66,6 +66,7 @@ class SkillContext:
     log: Callable[..., None] = lambda kind, **detail: None
     initial: SimState | None = None  # the episode's first state (for ``not_dropped`` / ``lifted``)
     tools: dict[str, Any] = field(default_factory=dict)
+    look: bool = False  # aim the head at what the running skill works on (:mod:`housebench.skills.look`)
 
     def tool(self, name: str, build: Callable[[], Any]) -> Any:
         """A shared tool by name, built on first use (e.g. ``ctx.tool("ik", FetchIK)``)."""
@@ -94,6 +95,11 @@ class Skill(ABC):
     def target(self) -> str:
         """What the skill acts on, for the event log."""
         return ""
+
+    def look_at(self) -> str | None:
+        """The name of what the head camera should see now (an object, a surface, a part), or None to leave
+        the head as it is (:func:`housebench.skills.look.where` finds its point)."""
+        return None
 
     def preconditions(self, ctx: SkillContext) -> list[Condition]:
         return []
@@ -131,6 +137,9 @@ class ObjectSkill(Skill):
     def target(self) -> str:
         return self.obj
 
+    def look_at(self) -> str | None:
+        return self.obj
+
 
 class PartSkill(Skill):
     """A skill on one articulated part of the house: ``part``, its target in the event log."""
@@ -140,6 +149,9 @@ class PartSkill(Skill):
 
     def target(self) -> str:
         return self.part
+
+    def look_at(self) -> str | None:
+        return self.part  # its handle
 
 
 class SkillRunner:
@@ -152,6 +164,9 @@ class SkillRunner:
         self.done = False
         self._gen = skill.run(ctx, obs)
         self._primed = False
+        from housebench.skills.look import look  # look.py builds on skills that import this module
+
+        self._look = look
 
     def step(self, obs: Observation) -> Action | None:
         """The skill's next action, or None once it has finished (``failure`` says how)."""
@@ -163,8 +178,8 @@ class SkillRunner:
                 raise self.skill.fail(Reason.TIMEOUT, elapsed_s=round(obs.time - self.started, 3))
             if not self._primed:
                 self._primed = True
-                return next(self._gen)
-            return self._gen.send(obs)
+                return self._look(self.skill, self.ctx, obs, next(self._gen))
+            return self._look(self.skill, self.ctx, obs, self._gen.send(obs))
         except StopIteration:
             self.done = True
         except SkillFailure as failure:

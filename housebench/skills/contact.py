@@ -59,6 +59,9 @@ class Shove(Skill):
     def target(self) -> str:
         return self.obj
 
+    def look_at(self) -> str | None:
+        return self.obj
+
     def preconditions(self, ctx: SkillContext):
         return [g.HandEmpty(predicate="hand_empty")]
 

@@ -325,6 +325,9 @@ class PlaceAtEdge(Skill):
     def target(self) -> str:
         return f"{self.obj} -> {self.support.name}"
 
+    def look_at(self) -> str | None:
+        return self.support.name
+
     def preconditions(self, ctx: SkillContext):
         return [g.Holding(predicate="holding", items=[self.obj])]
 

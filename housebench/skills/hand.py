@@ -129,6 +129,9 @@ class Stack(Skill):
     def target(self) -> str:
         return f"{self.obj} -> {self.base}"
 
+    def look_at(self) -> str | None:
+        return self.base
+
     def preconditions(self, ctx: SkillContext):
         return [g.Holding(predicate="holding", items=[self.obj])]
 
@@ -183,6 +186,9 @@ class Lay(Skill):
 
     def target(self) -> str:
         return f"{self.obj} -> {self.support.name}"
+
+    def look_at(self) -> str | None:
+        return self.support.name
 
     def preconditions(self, ctx: SkillContext):
         return [g.Holding(predicate="holding", items=[self.obj])]

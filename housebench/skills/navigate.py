@@ -22,20 +22,25 @@ from housebench.tasks.geometry import world_box
 OPEN_PART = 0.05  # rad or m from closed: a door or drawer further out is an obstacle where it stands
 
 
+def part_points(part: ArticulatedPart, points, q: float) -> np.ndarray:
+    """World ``points`` (n x 3) of ``part`` at its closed pose, moved with it to joint value ``q``."""
+    points = np.atleast_2d(np.asarray(points, float))
+    axis, moved = np.array(part.axis), q - part.closed
+    if part.joint == "prismatic":
+        return points + axis * moved
+    rel = points - np.array(part.pivot)
+    c, s = np.cos(moved), np.sin(moved)
+    rel = rel * c + np.cross(axis, rel) * s + np.outer(rel @ axis, axis) * (1 - c)  # Rodrigues
+    return np.array(part.pivot) + rel
+
+
 def part_box(part: ArticulatedPart, q: float) -> tuple[float, ...]:
     """The world box round ``part``'s annotated box moved to joint value ``q``."""
     lo, hi = np.array(part.box[:3]), np.array(part.box[3:])
     corners = np.array(
         [[(lo, hi)[i][0], (lo, hi)[j][1], (lo, hi)[k][2]] for i in (0, 1) for j in (0, 1) for k in (0, 1)]
     )
-    axis, moved = np.array(part.axis), q - part.closed
-    if part.joint == "prismatic":
-        corners = corners + axis * moved
-    else:
-        rel = corners - np.array(part.pivot)
-        c, s = np.cos(moved), np.sin(moved)
-        rel = rel * c + np.cross(axis, rel) * s + np.outer(rel @ axis, axis) * (1 - c)  # Rodrigues
-        corners = np.array(part.pivot) + rel
+    corners = part_points(part, corners, q)
     return (*map(float, corners.min(axis=0)), *map(float, corners.max(axis=0)))
 
 
@@ -122,11 +127,17 @@ class Navigate(Skill):
     name = "navigate"
     timeout_s = 90.0
 
-    def __init__(self, pose: tuple[float, float, float], why: str = "", skip: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, pose: tuple[float, float, float], why: str = "", skip: tuple[str, ...] = (), look: str | None = None
+    ) -> None:
         self.pose, self.why, self.skip = pose, why, skip  # skip: props that move with the robot
+        self.look = look or why or None  # what it drives to (an object, surface or part), for the head
 
     def target(self) -> str:
         return self.why or f"({self.pose[0]:.2f}, {self.pose[1]:.2f})"
+
+    def look_at(self) -> str | None:
+        return self.look
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         start = obs.base[:2]

@@ -98,6 +98,9 @@ class Place(Skill):
     def target(self) -> str:
         return f"{self.obj} -> {self.container or self.support.name}"
 
+    def look_at(self) -> str | None:
+        return self.container or self.support.name
+
     def preconditions(self, ctx: SkillContext):
         return [g.Holding(predicate="holding", items=[self.obj])]
 

@@ -30,6 +30,10 @@ def test_a_recording_holds_every_control_step(recordings):
         assert np.abs(joints - joints[0]).max() > 0.05, "the scripted robot moved (its base or its arm)"
         labels = {(s, t) for s, t in zip(rec.array("skill"), rec.array("target")) if s}
         assert labels, "the scripted policy's skill_start events label the steps"
+        looks, seen = rec.array("look"), rec.array("in_view").astype(bool)
+        assert set(looks) - {""}, "the skills' look events name what the head should see"
+        assert not (seen & (looks == "")).any(), "with nothing to see, nothing is in view"
+        assert seen.any(), "the scripted head, aimed by the skills, sees its target"
         for key in ("code_commit", "scene_hash", "seed", "policy", "split", "verdict"):
             assert key in m
         if m["images"]:

@@ -37,8 +37,9 @@ def test_look_then_wait_runs_in_physics(files):
         ],
     )
     assert run.results == [{"node": "n1", "verb": "look", "ok": True}, {"node": "n2", "verb": "wait", "ok": True}]
-    kinds = [(kind, d.get("node")) for _, kind, d in episode.events]
+    kinds = [(kind, d.get("node")) for _, kind, d in episode.events if kind != "look"]  # look: the skills' gaze
     assert kinds[:3] == [("node_pre", "n1"), ("node_path", "n1"), ("node_post", "n1")]
+    assert ("look", {"target": "apple"}) in [(kind, d) for _, kind, d in episode.events]
     post = next(d for _, kind, d in episode.events if kind == "node_post" and d["node"] == "n1")
     assert post["ok"] and post["failed"] == []
     assert episode.time >= 1.0  # the head moved and the wait held, in simulated time
