@@ -11,12 +11,11 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from housebench import paths
 from housebench.demos.generate import JobSource
 from housebench.paths import Layout
-from housebench.provenance import code_commit, scene_hash
+from housebench.provenance import code_commit
 from housebench.rollout.episode import EpisodeJob
-from housebench.rollout.plan import RolloutParams, check_policies
+from housebench.rollout.plan import RolloutParams, check_policies, job_provenance
 from housebench.tasks.splits import SplitParams, split_of
 
 from .scenario import Component, Start, component, load_component
@@ -69,10 +68,7 @@ def start_job(
         control_dt=params.control_dt,
         pose_noise_m=params.pose_noise_m,
         policy_entry=policy_entry or {},
-        provenance={
-            "code_commit": commit,
-            "scene_hash": scene_hash(layout.at(paths.HOUSE_DIR / "house.usda"), task_file.parent, scene.parent),
-        },
+        provenance=job_provenance(layout, task_file, scene, commit),
         choices={
             "component.verb": comp.verb,
             "component.args": json.dumps(start.args, sort_keys=True),

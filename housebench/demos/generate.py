@@ -23,7 +23,6 @@ from typing import Literal, Protocol
 from pydantic import Field
 from tqdm import tqdm
 
-from housebench import paths
 from housebench.demos.record import record_episode
 from housebench.demos.recorder import ImageOptions
 from housebench.demos.recording import META
@@ -31,9 +30,9 @@ from housebench.jsonfile import load_model
 from housebench.params import Section
 from housebench.paths import Layout
 from housebench.procs import die_with_parent
-from housebench.provenance import assets_hash, code_commit, scene_hash
+from housebench.provenance import code_commit
 from housebench.rollout.episode import EpisodeJob
-from housebench.rollout.plan import RolloutParams
+from housebench.rollout.plan import RolloutParams, job_provenance
 from housebench.tasks.spec import TaskVariant
 from housebench.tasks.splits import SPLITS, SplitParams, split_of
 
@@ -115,11 +114,7 @@ def make_job(
         horizon_s=variant_file.horizon_s or rollout.horizon_s,
         control_dt=rollout.control_dt,
         pose_noise_m=rollout.pose_noise_m,
-        provenance={
-            "code_commit": code_commit(layout.root),
-            "scene_hash": scene_hash(layout.at(paths.HOUSE_DIR / "house.usda"), task_file.parent, scene.parent),
-            "assets_hash": assets_hash(layout.at(paths.ASSETS_SIM), [o.asset for o in variant_file.objects.values()]),
-        },
+        provenance=job_provenance(layout, task_file, scene, code_commit(layout.root), variant_file),
         choices=variant_file.choices,
         policy_entry=dict(policy_entry or {}),
         track=rollout.track,

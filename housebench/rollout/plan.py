@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, field_validator
@@ -87,6 +88,19 @@ def check_policies(params: RolloutParams, entries: dict[str, dict] | None) -> li
     return specs
 
 
+def job_provenance(
+    layout: Layout, task_file: Path, scene: Path, commit: str, variant_file: TaskVariant | None = None
+) -> dict[str, str]:
+    """What a job's outcome is traced to (every episode row's ``code_commit``, ``scene_hash``, ``assets_hash``):
+    the code, the scene's layers and the sim-ready assets of the variant's objects."""
+    variant_file = variant_file or load_model(TaskVariant, task_file)
+    return {
+        "code_commit": commit,
+        "scene_hash": scene_hash(layout.at(paths.HOUSE_DIR / "house.usda"), task_file.parent, scene.parent),
+        "assets_hash": assets_hash(layout.at(paths.ASSETS_SIM), [o.asset for o in variant_file.objects.values()]),
+    }
+
+
 def plan_jobs(
     run: str,
     params: RolloutParams,
@@ -107,12 +121,7 @@ def plan_jobs(
         task_file = layout.task_dir(task, variant) / "task.json"
         scene = layout.settled_scene(task, variant)
         variant_file = load_model(TaskVariant, task_file)
-        assets = [o.asset for o in variant_file.objects.values()]
-        provenance = {
-            "code_commit": commit,
-            "scene_hash": scene_hash(layout.at(paths.HOUSE_DIR / "house.usda"), task_file.parent, scene.parent),
-            "assets_hash": assets_hash(layout.at(paths.ASSETS_SIM), assets),
-        }
+        provenance = job_provenance(layout, task_file, scene, commit, variant_file)
         for policy in params.policies:
             for episode in range(params.episodes_per_variant):
                 jobs.append(

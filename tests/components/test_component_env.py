@@ -168,3 +168,33 @@ def test_component_jobs_plan_every_start_for_the_rollout():
     assert jobs[0].horizon_s == comp.spec.horizon_s and jobs[0].provenance["scene_hash"]
     assert isinstance(jobs[0].open(), ComponentEpisode)
     assert jobs[0].split in ("train", "val", "test")  # the base scene's split
+
+
+def test_a_component_row_is_written_and_cached_like_any_episode_row(tmp_path):
+    """The rollout's writer takes a component episode's row: the same provenance as a task episode's."""
+    import dataclasses
+
+    import pyarrow.parquet as pq
+
+    from housebench.components.jobs import component_jobs
+    from housebench.params import PARAMS, load_section
+    from housebench.results.writer import write_run
+    from housebench.rollout.cache import EpisodeCache
+    from housebench.rollout.plan import RolloutParams, plan_jobs
+
+    comp = component("pick_item")
+    params = load_section("rollout", RolloutParams, ROOT / PARAMS)
+    params = params.model_copy(update={"policies": ["noop"], "episodes_per_variant": 1})
+    built_layout = layout(comp, "s000")
+    job = dataclasses.replace(component_jobs("r", params, built_layout, [comp])[0], horizon_s=0.3)
+    task_job = next(
+        j
+        for j in plan_jobs("r", params, built_layout)
+        if (j.task, j.variant) == tuple(comp.start("s000")[1].scene.split("/"))
+    )
+    assert set(job.provenance) == set(task_job.provenance)
+    assert job.provenance["assets_hash"] == task_job.provenance["assets_hash"]
+    assert EpisodeCache(tmp_path / "cache", 2**20).key(job) is not None, "a component episode is cached too"
+    write_run(tmp_path / "results", "r", records([run_episode(job)]))
+    row = pq.read_table(next((tmp_path / "results" / "episodes").rglob("*.parquet"))).to_pylist()[0]
+    assert row["task"] == "component:pick_item" and row["assets_hash"] == job.provenance["assets_hash"]
