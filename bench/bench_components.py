@@ -20,7 +20,7 @@ from bench_scripted import wilson
 from housebench.components.jobs import ComponentJob
 from housebench.components.scenario import components
 from housebench.components.task import PREFIX, scene_files
-from housebench.paths import Layout
+from housebench.paths import Layout, bench_rows
 from housebench.rollout.episode import run_episode
 
 SOLVER = {"class": "housebench.components.solver:SkillPolicy"}
@@ -103,12 +103,13 @@ def table(rows: list[dict]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="components (default: every shipped one)")
-    parser.add_argument("--out", type=Path, default=Path("runs/bench/components.jsonl"))
+    parser.add_argument("--out", type=Path, default=bench_rows("components"))
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     done = set()
     if args.out.exists():
         done = {(r["component"], r["start"]) for r in map(json.loads, args.out.read_text().splitlines())}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     for job in jobs(args.names, Layout(root=Path(".")), args.seed):
         if (job.task.removeprefix(PREFIX), job.variant) in done:
             continue

@@ -15,7 +15,7 @@ demonstrations of each of ``--tasks`` (from the train split of params.yaml's ``s
   any state value and of a prop's position, and how many keep their verdict.
 
     python bench/bench_demos.py [--root .] [--tasks t1 t2] [--per-task 3]
-        [--images 160x120 | --images none] [--every 1] [--workers 1] [--store runs/bench_demos] [--no-replay]
+        [--images 160x120 | --images none] [--every 1] [--workers 1] [--store runs/bench/demos] [--no-replay]
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from housebench.demos.generate import DemosParams, ImageParams, generate
 from housebench.demos.recording import FRAMES, META, find_recordings, load_recording
 from housebench.demos.replay import replay
 from housebench.params import load_section
-from housebench.paths import Layout
+from housebench.paths import BENCH_RUNS, Layout
 from housebench.rollout.plan import RolloutParams
 from housebench.tasks.splits import SplitParams
 
@@ -73,7 +73,7 @@ def main() -> None:
     parser.add_argument("--images", default="160x120")
     parser.add_argument("--every", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--store", type=Path, default=Path("runs/bench_demos"))
+    parser.add_argument("--store", type=Path, default=BENCH_RUNS / "demos")
     parser.add_argument("--no-replay", action="store_true")
     args = parser.parse_args()
     layout = Layout(root=args.root)

@@ -22,6 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_scripted import jobs, one, wilson  # noqa: E402
 
+from housebench.paths import bench_rows  # noqa: E402
+
 ENGINES = ("mujoco", "mujoco-margin0", "newton")
 
 
@@ -71,10 +73,11 @@ def main() -> None:
     parser.add_argument("--variants", type=int, default=2)
     parser.add_argument("--engines", nargs="+", default=list(ENGINES), choices=ENGINES)
     parser.add_argument("--root", type=Path, default=Path("."))
-    parser.add_argument("--out", type=Path, default=Path("bench/engines.jsonl"))
+    parser.add_argument("--out", type=Path, default=bench_rows("engines"))
     parser.add_argument("--summary", action="store_true", help="summarize --out, run nothing")
     args = parser.parse_args()
     if not args.summary:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
         # margin0 patches the compiler for the rest of the process: it runs last
         for engine in sorted(args.engines, key=lambda e: e == "mujoco-margin0"):
             if engine == "mujoco-margin0":

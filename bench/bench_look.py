@@ -25,7 +25,7 @@ from pathlib import Path
 
 from housebench.demos.record import record_episode
 from housebench.demos.recording import load_recording, read_meta
-from housebench.paths import Layout
+from housebench.paths import BENCH_RUNS, Layout, bench_rows
 from housebench.rollout.episode import EpisodeJob
 
 HORIZON_S = 420.0  # the pipeline's rollout.horizon_s, for specs that name none
@@ -128,8 +128,8 @@ def main() -> None:
     parser.add_argument("--pairs", nargs="+", default=[], help="task/variant ... (default: every settled variant)")
     parser.add_argument("--policies", nargs="+", default=["scripted", "planned"])
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=Path("runs/bench/look.jsonl"))
-    parser.add_argument("--store", type=Path, default=Path("runs/bench/look"))
+    parser.add_argument("--out", type=Path, default=bench_rows("look"))
+    parser.add_argument("--store", type=Path, default=BENCH_RUNS / "look")
     parser.add_argument("--summary", action="store_true", help="summarize --out, run nothing")
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.out.read_text().splitlines()] if args.out.exists() else []

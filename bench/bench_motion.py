@@ -3,7 +3,7 @@ seconds of the IK solves, the arm planner's plans and its collision checks per e
 round ``FetchIK.solve``, ``ArmPlanner.plan``, ``ArmScene.contacts`` and ``ArmScene.sync``).
 
     PYTHONPATH=$PWD python bench/bench_motion.py --tasks empty_basket toys_off_floor --variants 2 \
-        --out /tmp/motion.jsonl
+        --out runs/bench/motion.jsonl
 
 One JSON line per episode (``bench_scripted``'s row plus ``cpu_s`` and ``timers``: seconds and calls);
 a rerun skips what ``--out`` holds; prints ``bench_scripted``'s table and the mean times per episode.
@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_scripted  # noqa: E402
 
+from housebench.paths import bench_rows  # noqa: E402
 from housebench.planning.arm import ArmPlanner, ArmScene  # noqa: E402
 from housebench.robot.kinematics import FetchIK  # noqa: E402
 
@@ -54,11 +55,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks", nargs="+", required=True)
     parser.add_argument("--variants", type=int, default=2)
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--out", type=Path, default=bench_rows("motion"))
     args = parser.parse_args()
     for owner, name, key in TIMED:
         timed(owner, name, key)
     done = set()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.out.exists():
         done = {(r["task"], r["variant"]) for r in map(json.loads, args.out.read_text().splitlines())}
     todo = [

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from housebench.params import load_section
-from housebench.paths import Layout
+from housebench.paths import Layout, bench_rows
 from housebench.policy.registry import make_policy, policy_entries
 from housebench.rollout.episode import play
 from housebench.rollout.phases import EVERY, PhaseMonitor, plan_phases
@@ -95,7 +95,7 @@ def main() -> None:
     parser.add_argument("--tasks", nargs="*", default=list(TASKS))
     parser.add_argument("--variant", default="v000")
     parser.add_argument("--policy", default="scripted")
-    parser.add_argument("--jsonl", type=Path, help="also append each row to this file")
+    parser.add_argument("--jsonl", type=Path, default=bench_rows("phases"), help="where each row is appended")
     parser.add_argument("--write", action="store_true", help=f"print the table to paste under '{SECTION}'")
     args = parser.parse_args()
     params = load_section("rollout", RolloutParams, ROOT / "params.yaml")
@@ -110,9 +110,9 @@ def main() -> None:
         row = measure(job)
         rows.append(row)
         print(json.dumps(row), flush=True)
-        if args.jsonl:
-            with args.jsonl.open("a") as f:
-                f.write(json.dumps(row) + "\n")
+        args.jsonl.parent.mkdir(parents=True, exist_ok=True)
+        with args.jsonl.open("a") as f:
+            f.write(json.dumps(row) + "\n")
     if args.write:
         print(table(rows))
 

@@ -2,7 +2,7 @@
 success with 95 % Wilson intervals, how far each plan got, and the first failing node with its
 measured reason.
 
-    PYTHONPATH=$PWD python bench/bench_planned.py --variants 1 --out bench/planned.jsonl   # every task
+    PYTHONPATH=$PWD python bench/bench_planned.py --variants 1 --out runs/bench/planned.jsonl   # every task
 
 Episodes run through :func:`housebench.rollout.episode.run_episode` (the rollout's own loop, the task's
 evaluator at the end); one JSON line per episode goes to ``--out`` (appended).
@@ -17,6 +17,7 @@ from pathlib import Path
 
 from bench_scripted import jobs, wilson
 
+from housebench.paths import bench_rows
 from housebench.rollout.episode import run_episode
 
 
@@ -61,10 +62,11 @@ def main() -> None:
     parser.add_argument("--tasks", nargs="*", default=[])
     parser.add_argument("--variants", type=int, default=1)
     parser.add_argument("--root", type=Path, default=Path("."))
-    parser.add_argument("--out", type=Path, default=Path("bench/planned.jsonl"))
+    parser.add_argument("--out", type=Path, default=bench_rows("planned"))
     args = parser.parse_args()
     tasks = args.tasks or sorted(p.stem for p in (args.root / "tasks").glob("*.json"))
     rows = []
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("a") as sink:
         for job in jobs(args.root, tasks, args.variants, "planned"):
             rows.append(one(job))

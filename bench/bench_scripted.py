@@ -2,7 +2,7 @@
 simulated time per episode, and the histogram of the failing skill and its measured reason.
 
     PYTHONPATH=$PWD python bench/bench_scripted.py --tasks put_fruit_in_container collect_fruits \
-        --variants 20 --workers 2 --out bench/scripted.jsonl
+        --variants 20 --workers 2 --out runs/bench/scripted.jsonl
 
 Episodes run through :func:`housebench.rollout.episode.run_episode` (the rollout's own loop); one JSON
 line per episode goes to ``--out`` (appended; a rerun skips what it holds). Episodes go round robin over
@@ -20,6 +20,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from housebench.paths import bench_rows
 from housebench.rollout.episode import EpisodeJob, EpisodeOutcome, run_episode
 
 HORIZON_S = 400.0  # for tasks whose spec names none; the scripted policy stops when it is done
@@ -136,7 +137,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--policy", default="scripted")
     parser.add_argument("--root", type=Path, default=Path("."))
-    parser.add_argument("--out", type=Path, default=Path("bench/scripted.jsonl"))
+    parser.add_argument("--out", type=Path, default=bench_rows("scripted"))
     parser.add_argument("--horizon", type=float, default=HORIZON_S, help="for tasks whose spec names none")
     parser.add_argument("--only", nargs="+", default=[], help="these variants only (v003 v007 ...)")
     parser.add_argument("--seed", type=int, help="every episode's seed (default: the variant's index; the rollout: 0)")
@@ -157,6 +158,7 @@ def main() -> None:
     ]
     todo.sort(key=lambda j: (j.variant, j.task))  # round robin over tasks: a partial run stays balanced
     rows = []
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     with ProcessPoolExecutor(args.workers) as pool, args.out.open("a") as sink:
         for row in pool.map(one, todo):
             rows.append(row)

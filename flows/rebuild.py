@@ -18,6 +18,8 @@ from pathlib import Path
 import networkx as nx
 from prefect import flow, get_run_logger, task
 
+from housebench.progress import track
+
 
 def stage_order(root: Path) -> list[str]:
     """Names of the stages of ``dvc.yaml`` under ``root``, dependencies first."""
@@ -59,7 +61,8 @@ def rebuild(root: str = ".", stages: list[str] | None = None) -> list[str]:
     unknown = sorted(set(stages or ()) - set(order))
     if unknown:
         raise ValueError(f"{root}/dvc.yaml: unknown stage(s) {', '.join(unknown)}")
-    return [repro_stage(name, str(Path(root).resolve())) for name in order if not stages or name in stages]
+    chosen = [name for name in order if not stages or name in stages]
+    return [repro_stage(name, str(Path(root).resolve())) for name in track(chosen, "rebuild", "stage")]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -21,6 +21,14 @@ ANNOTATIONS_DIR = Path("annotations")
 RESULTS_DIR = Path("results")
 REPORT_DIR = Path("results/report")
 TASK_SPECS_DIR = Path("tasks")
+# What the bench programs measure (their raw JSON lines, their recordings): git-ignored, outside the
+# source tree; bench/ holds the programs, RESULTS.md and its figures only (a test checks).
+BENCH_RUNS = Path("runs/bench")
+
+
+def bench_rows(name: str) -> Path:
+    """``runs/bench/<name>.jsonl``: where a bench program appends its raw rows by default (``--out``)."""
+    return BENCH_RUNS / f"{_named(name, 'rows')}.jsonl"
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ def main() -> int:
     die_with_parent()  # killing dvc repro takes this stage and its workers with it
     params = load_section("collision", CollisionParams)
     names = asset_dirs(ASSETS_IMPORTED)
-    _, failed = run_each(names, ASSETS_COLLISION, partial(step, params), params.workers)
+    _, failed = run_each(names, ASSETS_COLLISION, partial(step, params), params.workers, "collision")
     return exit_code(names, failed)
 
 

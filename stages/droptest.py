@@ -18,6 +18,7 @@ from housebench.jsonfile import SpecError, load_model
 from housebench.params import load_section
 from housebench.paths import ANNOTATIONS_DIR, ASSETS_SIM, DROPTEST
 from housebench.procs import die_with_parent
+from housebench.progress import track
 from housebench.sim.offscreen import use_offscreen_gl
 
 OUT = DROPTEST
@@ -40,7 +41,7 @@ def main() -> int:
     backend = make_backend("mujoco")
     records = {
         name: check_asset(backend, ASSETS_SIM / name / "asset.usda", annotation, drop)
-        for name, annotation in sorted(assets.items())
+        for name, annotation in track(sorted(assets.items()), "droptest", "asset")
     }
     failed = sorted(name for name, record in records.items() if not record["passed"])
     write_json(OUT, {"version": 1, "params": drop.model_dump(exclude={"strict"}), "failed": failed, "assets": records})

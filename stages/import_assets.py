@@ -33,7 +33,8 @@ def main() -> int:
         print(err, file=sys.stderr)
         return 1
     names = asset_dirs(ASSETS_RAW)
-    _, failed = run_each(names, ASSETS_IMPORTED, partial(step, specs, params.visual_max_faces), params.workers)
+    build = partial(step, specs, params.visual_max_faces)
+    _, failed = run_each(names, ASSETS_IMPORTED, build, params.workers, "import")
     return exit_code(names, failed, params.strict)
 
 

@@ -29,7 +29,7 @@ def main() -> int:
     die_with_parent()  # killing dvc repro takes this stage and its workers with it
     params = load_section("physics", PhysicsParams)
     names = [n for n in asset_dirs(ASSETS_COLLISION) if (ASSETS_IMPORTED / n).is_dir()]
-    built, failed = run_each(names, ASSETS_SIM, partial(step, params), params.workers)
+    built, failed = run_each(names, ASSETS_SIM, partial(step, params), params.workers, "physics")
     write_json(ANNOTATIONS_DIR / "assets.json", AssetsFile(assets=built).model_dump(mode="json"))
     return exit_code(names, failed)
 

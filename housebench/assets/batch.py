@@ -15,7 +15,7 @@ import os
 import shutil
 import sys
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from pathlib import Path
@@ -25,6 +25,7 @@ from housebench.assets.errors import AssetError
 from housebench.io import atomic_dir, write_json
 from housebench.names import name_problem
 from housebench.procs import die_with_parent
+from housebench.progress import Progress
 
 Step = Callable[[str, Path], Any]
 
@@ -61,12 +62,17 @@ def _alone(step: Step, name: str, folder: Path) -> tuple[bool, Any]:
             return False, "the process building it died (a crash in native code?)"
 
 
-def _outcomes(step: Step, jobs: list[tuple[str, Path]], workers: int) -> list[tuple[bool, Any]]:
+def _outcomes(step: Step, jobs: list[tuple[str, Path]], workers: int, bar: Progress) -> list[tuple[bool, Any]]:
     if workers <= 1 or len(jobs) <= 1:
-        return [_attempt(step, name, folder) for name, folder in jobs]
+        outcomes = []
+        for name, folder in jobs:
+            outcomes.append(_attempt(step, name, folder))
+            bar.update()
+        return outcomes
     with _spawned(min(workers, len(jobs))) as pool:
         futures = [pool.submit(_attempt, step, name, folder) for name, folder in jobs]
-        wait(futures)
+        for _ in as_completed(futures):
+            bar.update()  # a step that broke the pool counts too: it runs again alone below
     broken = [k for k, future in enumerate(futures) if isinstance(future.exception(), BrokenProcessPool)]
     outcomes = {k: future.result() for k, future in enumerate(futures) if k not in broken}
     with ThreadPoolExecutor(workers) as threads:
@@ -74,10 +80,13 @@ def _outcomes(step: Step, jobs: list[tuple[str, Path]], workers: int) -> list[tu
     return [outcomes[k] for k in range(len(jobs))]
 
 
-def run_each(names: list[str], out_root: Path, step: Step, workers: int = 1) -> tuple[dict[str, Any], dict[str, str]]:
+def run_each(
+    names: list[str], out_root: Path, step: Step, workers: int = 1, stage: str | None = None
+) -> tuple[dict[str, Any], dict[str, str]]:
     """Call ``step(name, out_root/name)`` for every name on up to ``workers`` processes; returns
     the results of the steps that worked and the failures (name -> reason), both in name order. A
-    name that breaks the name rule (:mod:`housebench.names`) fails without a folder."""
+    name that breaks the name rule (:mod:`housebench.names`) fails without a folder. The progress display
+    names ``stage`` (default: ``out_root``'s name)."""
     done: dict[str, Any] = {}
     failed = {name: f"asset folder name: {problem}" for name in names if (problem := name_problem(name))}
     for name, reason in failed.items():
@@ -86,7 +95,9 @@ def run_each(names: list[str], out_root: Path, step: Step, workers: int = 1) -> 
         jobs = [(name, tmp / name) for name in names if name not in failed]
         for _, folder in jobs:
             folder.mkdir()
-        for (name, _), (ok, value) in zip(jobs, _outcomes(step, jobs, workers)):
+        with Progress(stage or Path(out_root).name, len(jobs), "asset") as bar:
+            outcomes = _outcomes(step, jobs, workers, bar)
+        for (name, _), (ok, value) in zip(jobs, outcomes):
             if ok:
                 done[name] = value
             else:

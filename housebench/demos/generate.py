@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from pydantic import Field
-from tqdm import tqdm
 
 from housebench.demos.record import record_episode
 from housebench.demos.recorder import ImageOptions
@@ -30,6 +29,7 @@ from housebench.jsonfile import load_model
 from housebench.params import Section
 from housebench.paths import Layout
 from housebench.procs import die_with_parent
+from housebench.progress import Progress
 from housebench.provenance import code_commit
 from housebench.rollout.episode import EpisodeJob
 from housebench.rollout.plan import RolloutParams, job_provenance
@@ -182,7 +182,7 @@ def generate(
     images = params.images.options() if params.images else None
     workers = params.workers or os.cpu_count() or 1
     chosen: dict[str, list[Path]] = {}
-    bar = tqdm(total=params.per_task * len(tasks), desc="demos", unit="demo", disable=not progress)
+    bar = Progress("demos", params.per_task * len(tasks), "demo", display=progress)
     pool = None
     try:
         for task in tasks:
@@ -216,7 +216,7 @@ def generate(
                     results[index] = success
                     bar.update(int(success))
                     if error:
-                        tqdm.write(f"demos: {task} attempt {index}: {error}")
+                        bar.write(f"demos: {task} attempt {index}: {error}")
             winners = sorted(i for i, ok in results.items() if ok)[: params.per_task]
             chosen[task] = [outs[i] for i in winners]
     finally:

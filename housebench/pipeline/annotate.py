@@ -11,6 +11,7 @@ from housebench.house.query import HouseQuery
 from housebench.io import atomic_dir, r6, write_json
 from housebench.jsonfile import load_model
 from housebench.paths import Layout
+from housebench.progress import track
 from housebench.state import ObjectState
 from housebench.tasks.geometry import world_box
 from housebench.tasks.spec import TaskVariant
@@ -38,7 +39,7 @@ def annotate_all(layout: Layout) -> list[str]:
     house, assets = load_house_and_assets(layout)
     written = []
     with atomic_dir(layout.at(layout.scene_annotations_dir)) as tmp:
-        for task, variant in layout.variants():
+        for task, variant in track(layout.variants(), "annotate", "scene"):
             variant_file = load_model(TaskVariant, layout.task_dir(task, variant) / "task.json")
             scene = annotate_scene(layout.settled_scene(task, variant), variant_file, house, assets)
             write_json(tmp / layout.scene_annotations(task, variant).name, scene.model_dump(mode="json"))

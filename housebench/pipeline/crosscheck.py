@@ -9,6 +9,7 @@ from typing import Any
 from housebench import paths
 from housebench.io import write_json
 from housebench.paths import Layout
+from housebench.progress import Progress
 from housebench.sim.registry import make_backend
 from housebench.sim.settle import check_house, stability
 
@@ -18,9 +19,12 @@ def check_scenes(layout: Layout, params: dict[str, Any], out: Path, backend: str
     to ``out`` (JSON) and returned."""
     engine = make_backend(backend)
     scenes = {"house": check_house(engine, layout.at(paths.HOUSE_DIR) / "house.usda", params)["stability"]}
-    for task, variant in layout.variants():
-        scenes[f"{task}/{variant}"] = stability(engine.load(layout.settled_scene(task, variant)), params)
-        print(f"{backend} {task}/{variant}: passed={scenes[f'{task}/{variant}']['passed']}")
+    variants = layout.variants()
+    with Progress(f"crosscheck {backend}", len(variants), "scene") as bar:
+        for task, variant in variants:
+            scenes[f"{task}/{variant}"] = stability(engine.load(layout.settled_scene(task, variant)), params)
+            bar.write(f"{backend} {task}/{variant}: passed={scenes[f'{task}/{variant}']['passed']}")
+            bar.update()
     report = {
         "version": 1,
         "backend": f"{engine.name} {engine.version}",

@@ -19,6 +19,7 @@ from housebench.io import atomic_dir, write_json
 from housebench.jsonfile import load_model
 from housebench.params import Section
 from housebench.paths import Layout
+from housebench.progress import track
 from housebench.skill_library import planner, subgraph
 from housebench.skill_library.library import library_version
 from housebench.tasks.spec import TaskVariant
@@ -46,7 +47,7 @@ def plan_all(layout: Layout, params: PlanParams, out: Path = PLANS_DIR) -> dict[
     variants: dict[str, Any] = {}
     tasks: dict[str, Counter] = {}
     with atomic_dir(layout.at(out)) as tmp:
-        for task, name in layout.variants():
+        for task, name in track(layout.variants(), "plan", "variant"):
             variant = load_model(TaskVariant, layout.task_dir(task, name) / "task.json")
             scene = load_model(SceneAnnotations, layout.scene_annotations(task, name))
             counts = tasks.setdefault(task, Counter())

@@ -17,6 +17,7 @@ from housebench.io import atomic_dir, write_json
 from housebench.jsonfile import load_model
 from housebench.params import Section
 from housebench.paths import Layout
+from housebench.progress import Progress
 from housebench.sim.offscreen import use_offscreen_gl
 from housebench.sim.settle import CHECK_FILE, SCENE_FILE, check_house, settle_scene
 from housebench.tasks.spec import TaskVariant
@@ -75,25 +76,28 @@ def settle_all(layout: Layout, settings: SettleParams, backend: str = "mujoco") 
     reports = [{"scene": "house", **check_house(sim_backend, layout.at(paths.HOUSE_DIR) / "house.usda", params)}]
     with atomic_dir(layout.at(layout.settled_dir)) as tmp:
         write_json(tmp / HOUSE_CHECK, reports[0])
-        for task, variant in layout.variants():
-            task_dir = layout.task_dir(task, variant)
-            out = tmp / task / variant
-            out.mkdir(parents=True)
-            try:
-                report = {
-                    "scene": f"{task}/{variant}",
-                    **settle_scene(sim_backend, task_dir / "task.usda", out, params),
-                }
-                sim = sim_backend.load(out / SCENE_FILE)
-                write_preview(sim, _eye(task_dir), tuple(params["preview"]), out / PREVIEW)
-                _write_plan(layout, {n: o.pos[:2] for n, o in sim.get_state().objects.items()}, out / PLAN)
-            except Exception as err:
-                raise SystemExit(f"{task_dir / 'task.usda'}: settle failed: {err}") from err
-            write_json(out / CHECK_FILE, report)
-            reports.append(report)
-            print(
-                f"settle {task}/{variant}: passed={report['passed']} "
-                f"skipped={report['skipped']} t={report['settle_time']}s"
-            )
+        variants = layout.variants()
+        with Progress("settle", len(variants), "scene") as bar:
+            for task, variant in variants:
+                task_dir = layout.task_dir(task, variant)
+                out = tmp / task / variant
+                out.mkdir(parents=True)
+                try:
+                    report = {
+                        "scene": f"{task}/{variant}",
+                        **settle_scene(sim_backend, task_dir / "task.usda", out, params),
+                    }
+                    sim = sim_backend.load(out / SCENE_FILE)
+                    write_preview(sim, _eye(task_dir), tuple(params["preview"]), out / PREVIEW)
+                    _write_plan(layout, {n: o.pos[:2] for n, o in sim.get_state().objects.items()}, out / PLAN)
+                except Exception as err:
+                    raise SystemExit(f"{task_dir / 'task.usda'}: settle failed: {err}") from err
+                write_json(out / CHECK_FILE, report)
+                reports.append(report)
+                bar.write(
+                    f"settle {task}/{variant}: passed={report['passed']} "
+                    f"skipped={report['skipped']} t={report['settle_time']}s"
+                )
+                bar.update()
     print(f"house check: passed={reports[0]['passed']}")
     return reports

@@ -14,6 +14,7 @@ from housebench.hashing import file_hash
 from housebench.io import atomic_dir, write_json
 from housebench.jsonfile import SpecError
 from housebench.paths import ASSETS_SIM, DROPTEST, HOUSE_DIR, TASK_SPECS_DIR, Layout
+from housebench.progress import track
 from housebench.tasks.checks import refuse_failed_assets
 from housebench.tasks.sampler import SamplerParams, SamplingError, sample_variant
 from housebench.tasks.spec import TaskVariant, load_spec
@@ -45,7 +46,7 @@ def sample_all(
     one using an asset in ``failed`` (asset -> why), is reported in one line with the others, then the
     stage fails."""
     variants, errors = [], []
-    for path in specs:
+    for path in track(specs, "tasks", "task"):
         indices = range(params.variants_per_task) if only is None else sorted(only.get(path.stem, ()))
         try:
             spec, digest = load_spec(path), file_hash(path)

@@ -18,6 +18,7 @@ from pydantic import Field
 from housebench.io import atomic_dir, write_json
 from housebench.params import Section
 from housebench.paths import Layout
+from housebench.progress import Progress
 from housebench.rollout.env import Episode
 from housebench.skill_library.contracts import World
 from housebench.skill_library.library import library_version
@@ -70,9 +71,11 @@ def run_scenario(scenario: Scenario, layout: Layout, params: VerifyParams) -> di
 def verify_all(layout: Layout, params: VerifyParams, out: Path = VERIFY_DIR) -> dict[str, Any]:
     scenarios = [s for s in load_scenarios() if not params.verbs or s.verb in params.verbs]
     rows = []
-    for scenario in scenarios:
-        rows.append(run_scenario(scenario, layout, params))
-        print(f"verify {scenario.name}: {rows[-1]['status']} {rows[-1]['reason']}", flush=True)
+    with Progress("verify", len(scenarios), "scenario") as bar:
+        for scenario in scenarios:
+            rows.append(run_scenario(scenario, layout, params))
+            bar.write(f"verify {scenario.name}: {rows[-1]['status']} {rows[-1]['reason']}")
+            bar.update()
     totals = summary(rows)
     with atomic_dir(layout.at(out)) as tmp:
         write_json(tmp / "status.json", {"version": 1, "library_version": library_version(), **totals, "rows": rows})

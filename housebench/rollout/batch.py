@@ -10,8 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 
-from tqdm import tqdm
-
+from housebench.progress import Progress
 from housebench.rollout.episode import EpisodeJob, EpisodeOutcome, lost, run_episode
 from housebench.rollout.workers import ATTEMPTS, run_jobs
 
@@ -25,14 +24,17 @@ def run_batch(
     workers: int | None = None,
     progress: bool = True,
     on_outcome: OnOutcome | None = None,
+    cached: int = 0,
 ) -> list[EpisodeOutcome]:
     """Every job's outcome, in job order. ``workers`` defaults to the number of cores; ``on_outcome`` sees each
-    outcome as soon as its episode ends (in any order: the episode cache keeps it before the batch is over)."""
+    outcome as soon as its episode ends (in any order: the episode cache keeps it before the batch is over).
+    ``progress`` shows the rollout's progress bar (:mod:`housebench.progress`), which counts ``cached`` episodes
+    of the same run (taken from the episode cache) as done."""
     if executor not in EXECUTORS:
         raise ValueError(f"rollout.executor: unknown '{executor}' (known: {', '.join(EXECUTORS)})")
     workers = min(workers or os.cpu_count() or 1, max(1, len(jobs)))
     outcomes: list[EpisodeOutcome | None] = [None] * len(jobs)
-    with tqdm(total=len(jobs), desc="episodes", unit="ep", disable=not progress) as bar:
+    with Progress("rollout", len(jobs) + cached, "episode", done=cached, display=progress) as bar:
         for index, outcome in _unordered(jobs, executor, workers):
             outcomes[index] = outcome
             if on_outcome is not None:

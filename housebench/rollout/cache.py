@@ -194,7 +194,7 @@ def run_cached(
         return run_batch(jobs, executor, workers, progress)
     outcomes = [cache.get(job) for job in jobs]
     missing = [i for i, outcome in enumerate(outcomes) if outcome is None]
-    ran = run_batch([jobs[i] for i in missing], executor, workers, progress, on_outcome=cache.put)
+    ran = run_batch([jobs[i] for i in missing], executor, workers, progress, cache.put, cached=len(jobs) - len(missing))
     for i, outcome in zip(missing, ran, strict=True):
         outcomes[i] = outcome
     cache.prune()

@@ -64,8 +64,11 @@ def test_rebuild_flow_reproduces_every_stage_in_order(tmp_path, prefect_server):
             async with get_client() as client:
                 flows = await client.read_flow_runs()
                 tasks = await client.read_task_runs()
+                artifacts = await client.read_artifacts()
                 print(json.dumps({"flows": [f.state.type.value for f in flows],
-                                  "tasks": sorted(t.name for t in tasks)}))
+                                  "tasks": sorted(t.name for t in tasks),
+                                  "progress": [[a.key, a.data, a.description] for a in artifacts
+                                               if a.type == "progress"]}))
         asyncio.run(main())
         """)
     proc = subprocess.run(
@@ -75,6 +78,9 @@ def test_rebuild_flow_reproduces_every_stage_in_order(tmp_path, prefect_server):
     seen = json.loads(proc.stdout.strip().splitlines()[-1])
     assert "COMPLETED" in seen["flows"]
     assert {"dvc repro a", "dvc repro b", "dvc repro c"} <= set(seen["tasks"])
+    # the flow run's progress over its stages (housebench.progress): every stage done
+    [(_, done, line)] = [p for p in seen["progress"] if p[0] == "housebench-rebuild"]
+    assert done == 100.0 and line.startswith("rebuild: 3/3 stage [")
 
 
 def test_rebuild_flow_rejects_unknown_stage(tmp_path, prefect_server):
