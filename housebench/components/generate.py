@@ -27,6 +27,7 @@ from housebench.skills.base import SkillContext
 from housebench.skills.navigate import obstacle_boxes
 from housebench.state import SimState
 from housebench.tasks.spec import TaskVariant
+from housebench.tasks.splits import SPLITS
 
 from .scenario import SCENARIO_DIR
 
@@ -210,6 +211,7 @@ def generate(
     names: list[str] | None = None,
     seed: int = SEED,
     only: list[str] | None = None,
+    split: str | None = None,
 ) -> list[Path]:
     scenes = Scenes(layout)
     written = []
@@ -224,6 +226,7 @@ def generate(
             "horizon_s": horizon,
             "rule": f"python -m housebench.components.generate: {rule}",
             "seed": seed,
+            **({"split": split} if split else {}),
             "starts": [RULES[name](scenes, draw) for draw in draws(pool, seed, starts)],
         }
         path = Path(out) / f"{name}.yaml"
@@ -241,11 +244,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=SCENARIO_DIR)
     parser.add_argument("--starts", type=int, default=20)
     parser.add_argument("--seed", type=int, default=SEED, help="the jitter's seed (another seed, other starts)")
+    parser.add_argument("--split", choices=SPLITS, help="every start's split (default: its base scene's)")
     parser.add_argument("--pool", action="append", help="only this pool entry, scene:what (repeatable)")
     parser.add_argument("names", nargs="*", default=[], help=f"components to write (default: all of {list(RULES)})")
     args = parser.parse_args()
     try:
-        generate(Layout(root=args.root), args.out, args.starts, args.names or None, args.seed, args.pool)
+        generate(Layout(root=args.root), args.out, args.starts, args.names or None, args.seed, args.pool, args.split)
     except ValueError as err:
         parser.error(str(err))
 

@@ -91,7 +91,7 @@ def component_jobs(
     split: str | None = None,
 ) -> list[ComponentJob]:
     """One job per component start x policy x episode seed (``rollout.seed`` on), in a stable order; a start's
-    split is ``split`` when given, else its base scene's by the rule of ``splits``."""
+    split is ``split`` when given, else the file's ``split``, else its base scene's by the rule of ``splits``."""
     check_policies(params, policy_entries)
     splits = splits or SplitParams()
     commit = code_commit(layout.root)
@@ -105,7 +105,7 @@ def component_jobs(
             policy,
             params.seed + episode,
             (policy_entries or {}).get(policy),
-            split or split_of(start.task, start.variant, splits),
+            split or comp.spec.split or split_of(start.task, start.variant, splits),
             commit,
         )
         for comp in comps
@@ -119,8 +119,9 @@ def component_jobs(
 class DemoJobs:
     """The demonstrations' job source (:class:`housebench.demos.generate.JobSource`) with component tasks:
     a task ``component:<name or scenario file>`` has the file's starts as its variants, every start of the
-    file (a scenario file is its own split: write the training starts and the held-out ones to two files);
-    any other task is ``tasks``'s."""
+    file (a scenario file is its own split: write the training starts and the held-out ones to two files, and name
+    the held-out file's ``split``: a file of another split than the demonstrations' is refused); any other task is
+    ``tasks``'s."""
 
     tasks: JobSource
     layout: Layout
@@ -138,7 +139,10 @@ class DemoJobs:
     def variants(self, task: str) -> list[str]:
         if not task.startswith(PREFIX):
             return self.tasks.variants(task)
-        return [start.id for start in self._component(task).spec.starts]
+        comp = self._component(task)
+        if comp.spec.split not in (None, self.split):  # never learn from the starts a policy is scored on
+            raise ValueError(f"{comp.path}: split: '{comp.spec.split}', not the demonstrations' '{self.split}'")
+        return [start.id for start in comp.spec.starts]
 
     def job(self, task: str, variant: str, seed: int) -> EpisodeJob:
         if not task.startswith(PREFIX):

@@ -10,6 +10,7 @@ are refused with one line naming the file and the key)::
     horizon_s: 60                    # simulated seconds a start may take
     rule: ...                        # how the starts were made (the generator's words); seed: its seed
     seed: 0
+    split: test                      # optional: every start's split (default: its base scene's, by params' rule)
     starts:
       - id: s000
         scene: put_fruit_in_container/v003          # a settled task scene of the tasks stage
@@ -41,6 +42,7 @@ from housebench.numbers import Finite, Quat, Vec3
 from housebench.skill_library.contracts import ContractError, with_defaults
 from housebench.skill_library.library import skills
 from housebench.tasks.goal import Name, Strict
+from housebench.tasks.splits import SPLITS
 from housebench.yamlfile import load_yaml
 
 SCENARIO_DIR = Path(__file__).with_name("scenarios")
@@ -118,6 +120,7 @@ class ScenarioFile(Strict):
     horizon_s: Annotated[float, Field(gt=0.0, le=600.0)]
     rule: str = ""  # how the starts were generated
     seed: int = 0  # the generator's seed
+    split: Literal[SPLITS] | None = None  # every start's split; None: its base scene's
     starts: Annotated[list[Start], Field(min_length=1)]
 
 

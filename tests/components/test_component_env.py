@@ -198,3 +198,27 @@ def test_a_component_row_is_written_and_cached_like_any_episode_row(tmp_path):
     write_run(tmp_path / "results", "r", records([run_episode(job)]))
     row = pq.read_table(next((tmp_path / "results" / "episodes").rglob("*.parquet"))).to_pylist()[0]
     assert row["task"] == "component:pick_item" and row["assets_hash"] == job.provenance["assets_hash"]
+
+
+def test_a_held_out_file_names_its_split_and_demonstrations_refuse_it(tmp_path):
+    """The generator writes ``split: test`` into a held-out file; the rollout labels its starts so, and the
+    demonstrations refuse to learn from it (they would from a file of their own split)."""
+    from housebench.components.generate import generate
+    from housebench.components.jobs import DemoJobs, component_jobs
+    from housebench.params import PARAMS, load_section
+    from housebench.rollout.plan import RolloutParams
+
+    built_layout = built("put_fruit_in_container", "v000")
+    pool = ["put_fruit_in_container/v000:apple"]
+    (held_out,) = generate(built_layout, tmp_path / "test", 2, ["pick_item"], seed=2, only=pool, split="test")
+    (training,) = generate(built_layout, tmp_path / "train", 2, ["pick_item"], seed=1, only=pool)
+    params = load_section("rollout", RolloutParams, ROOT / PARAMS)
+    params = params.model_copy(update={"policies": ["noop"], "episodes_per_variant": 1})
+    comps = [load_component(held_out), load_component(training)]
+    jobs = component_jobs("r", params, built_layout, comps)
+    assert [j.split for j in jobs[:2]] == ["test", "test"]
+    assert {j.split for j in jobs[2:]} == {"train"}  # no split named: the base scene's (v000 is train)
+    demos = DemoJobs(None, built_layout, params, "skill", SOLVER, "train")
+    assert demos.variants(f"{PREFIX}{training}") == ["s000", "s001"]
+    with pytest.raises(ValueError, match=r"test/pick_item.yaml: split: 'test', not the demonstrations' 'train'"):
+        demos.variants(f"{PREFIX}{held_out}")
