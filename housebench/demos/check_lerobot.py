@@ -32,6 +32,7 @@ def check(root: Path) -> dict:
         episodes.append(
             {
                 "length": meta["length"],
+                "provenance": {k: v for k, v in meta.items() if k.startswith("housebench/")},  # as the export wrote it
                 "first": {k: first[k].tolist() for k in vectors},
                 "last": {k: last[k].tolist() for k in vectors},
                 "task": first["task"],
