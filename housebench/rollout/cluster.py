@@ -14,7 +14,8 @@ project has to be on the nodes but Python with housebench's dependencies; the re
   job's files into ``<files>/trees/<hash of the file set>/`` with their layout kept (layers name each other by
   relative paths) and runs the job on those paths. ``<files>`` is :data:`FILES_DIR` in the node's temp folder; the
   node's compiled models go beside it (``HOUSEBENCH_MJCF_CACHE``, unless the node sets it). A file inside the housebench
-  package (a component's scenario) is read from the shipped package.
+  package (a component's scenario) is read from the shipped package. The store is not pruned: it grows with the
+  distinct files the node has run (a few MB a scene) and goes with the node's temp folder.
 - The outcome comes back with the driver's own job (the rows name the project's paths) and the id of the Ray node
   that ran it (:attr:`EpisodeOutcome.node`).
 
