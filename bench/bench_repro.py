@@ -57,7 +57,7 @@ if __name__ == "__main__":  # the spawned workers import this module again
     jobs = plan_jobs("repro", params, Layout(), policy_entries())
     sample = jobs[::every]
     start = time.perf_counter()
-    outcomes = run_batch(sample, params.executor, workers, progress=False)
+    outcomes = run_batch(sample, params.executor, workers, progress=False, ray=params.ray)
     wall = time.perf_counter() - start
     write_run(RESULTS_DIR, "repro", records(outcomes))
     cpu = {}

@@ -53,7 +53,7 @@ def rollout(
         jobs = [job for job in jobs if job.variant in variants]
     if max_horizon_s:
         jobs = [dataclasses.replace(job, horizon_s=min(job.horizon_s, max_horizon_s)) for job in jobs]
-    outcomes = run_batch(jobs, params.executor, params.workers or None, progress=False)
+    outcomes = run_batch(jobs, params.executor, params.workers or None, progress=False, ray=params.ray)
     write_run(layout.at(RESULTS_DIR), run, records(outcomes))
     return len(outcomes)
 

@@ -192,13 +192,28 @@ def _key(pairs: tuple[Pair, ...]) -> str:
     return digest.hexdigest()[:16]
 
 
+def _params_text() -> str:
+    """The repository's params.yaml as the small project holds it (CoACD's cache pointed at the repository's)."""
+    params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
+    params["collision"]["cache_dir"] = str(ROOT / ".cache" / "coacd")
+    return yaml.safe_dump(params, sort_keys=False)
+
+
+def _refresh_params(project: Path) -> None:
+    """Give a found build today's params.yaml: the sections its stages read are in its key (equal by then), the
+    others (the rollout's, the policies') are read by the tests at run time and may have changed since."""
+    text, path = _params_text(), project / "params.yaml"
+    if path.read_text(encoding="utf-8") != text:
+        tmp = path.with_name(f".params.yaml.{os.getpid()}")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+
+
 def _copy_inputs(project: Path, pairs: tuple[Pair, ...]) -> None:
     """The small project: params (CoACD's cache pointed at the repository's), the asset spec table, the
     used tasks' specs and their raw assets."""
     tasks = sorted({t for t, _ in pairs})
-    params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
-    params["collision"]["cache_dir"] = str(ROOT / ".cache" / "coacd")
-    (project / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False), encoding="utf-8")
+    (project / "params.yaml").write_text(_params_text(), encoding="utf-8")
     for rel in ("assets/specs.yaml", *(f"tasks/{t}.json" for t in tasks)):
         (project / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, project / rel)
@@ -299,6 +314,7 @@ def build(pairs: tuple[Pair, ...]) -> Path:
     pairs = tuple(sorted(set(pairs)))
     dest = CACHE / _key(pairs)
     if (dest / "scenes/settled").is_dir():
+        _refresh_params(dest)
         return dest
     CACHE.mkdir(parents=True, exist_ok=True)
     with (CACHE / f".{dest.name}.lock").open("w") as lock:

@@ -82,6 +82,10 @@ def test_a_typo_deep_in_a_section_names_the_dotted_key(tmp_path):
     assert _error("house", path) == "house.parts.button.stifness: unknown key"
     path = _params(tmp_path, lambda d: d["house"]["bookcase_low"].update(levels=[0.4, "high"]))
     assert _error("house", path).startswith("house.bookcase_low.levels[1]: Input should be a valid number")
+    path = _params(tmp_path, lambda d: d["rollout"]["ray"].update(adress="auto"))
+    assert _error("rollout", path) == "rollout.ray.adress: unknown key"
+    path = _params(tmp_path, lambda d: d["rollout"]["ray"].update(address="my head node"))
+    assert _error("rollout", path).startswith("rollout.ray.address: Value error, 'my head node' is not a Ray address")
 
 
 @pytest.mark.parametrize(
@@ -92,6 +96,7 @@ def test_a_typo_deep_in_a_section_names_the_dotted_key(tmp_path):
         ("physics", ("gripper",), "opening"),  # a key the model has a default for is still required
         ("collision", (), "workers"),
         ("settle", (), "preview"),
+        ("rollout", ("ray",), "ship"),
     ],
 )
 def test_a_missing_key_at_any_depth_names_the_dotted_key(tmp_path, section, path_, key):

@@ -38,6 +38,6 @@ def run_rollouts(
     if not jobs:
         raise ValueError(f"{layout.at(layout.settled_dir)}: no settled task scenes to roll out")
     cache = EpisodeCache.from_params(params.cache, layout.root)
-    outcomes = run_cached(jobs, cache, params.executor, params.workers or None, progress=progress)
+    outcomes = run_cached(jobs, cache, params.executor, params.workers or None, progress=progress, ray=params.ray)
     write_run(results_dir, run, records(outcomes))
     return outcomes

@@ -35,6 +35,7 @@ from housebench.io import atomic_file
 from housebench.params import Section
 from housebench.policy.registry import REMOTE_CLASS, resolve
 from housebench.rollout.batch import run_batch
+from housebench.rollout.cluster import RayParams
 from housebench.rollout.episode import EpisodeJob, EpisodeOutcome
 from housebench.rollout.records import episode_id
 from housebench.rollout.stored import dump_outcome, load_outcome
@@ -187,14 +188,17 @@ def run_cached(
     executor: str = "local",
     workers: int | None = None,
     progress: bool = True,
+    ray: RayParams | None = None,
 ) -> list[EpisodeOutcome]:
     """Every job's outcome in job order: the cached ones as stored (``cached``), the others run now and kept as
-    each ends (a run killed later keeps them); then the cache is pruned to its bound."""
+    each ends (a run killed later keeps them); then the cache is pruned to its bound. ``ray``: ``rollout.ray``."""
     if cache is None:
-        return run_batch(jobs, executor, workers, progress)
+        return run_batch(jobs, executor, workers, progress, ray=ray)
     outcomes = [cache.get(job) for job in jobs]
     missing = [i for i, outcome in enumerate(outcomes) if outcome is None]
-    ran = run_batch([jobs[i] for i in missing], executor, workers, progress, cache.put, cached=len(jobs) - len(missing))
+    ran = run_batch(
+        [jobs[i] for i in missing], executor, workers, progress, cache.put, cached=len(jobs) - len(missing), ray=ray
+    )
     for i, outcome in zip(missing, ran, strict=True):
         outcomes[i] = outcome
     cache.prune()

@@ -80,6 +80,7 @@ class EpisodeOutcome:
     policy_version: str = ""  # version of the package that ships it
     phases: list[PhaseRecord] = field(default_factory=list)  # how far it got, judged on the ground truth
     cached: bool = False  # taken from the episode cache (run before, unchanged), not run now
+    node: str = ""  # the Ray node that ran it (rollout.executor: ray); empty: this machine's processes
 
 
 def start_event(job: EpisodeJob) -> Event:

@@ -17,6 +17,7 @@ from housebench.policy.registry import REMOTE_CLASS, PolicySpec, resolve
 from housebench.provenance import assets_hash, code_commit, scene_hash
 from housebench.rollout.batch import EXECUTORS
 from housebench.rollout.cache import EpisodeCacheParams
+from housebench.rollout.cluster import RayParams
 from housebench.rollout.episode import EpisodeJob
 from housebench.sim.registry import BACKENDS, check_backend
 from housebench.tasks.spec import TaskVariant
@@ -43,7 +44,8 @@ class RolloutParams(Section):
     control_dt: float = Field(gt=0, le=10)
     pose_noise_m: float = Field(ge=0, le=0.1)
     executor: Literal[EXECUTORS]
-    workers: int = Field(ge=0, le=MAX_WORKERS)  # 0: one per core
+    workers: int = Field(ge=0, le=MAX_WORKERS)  # 0: one per core (on Ray: the cluster's CPUs)
+    ray: RayParams = RayParams()  # executor: ray: which Ray, and the code and files shipped to its nodes
     cache: EpisodeCacheParams = EpisodeCacheParams()  # finished episodes kept between runs (resume after a kill)
 
     @field_validator("policies")

@@ -83,12 +83,16 @@ def test_unknown_executor_and_policy_are_one_line_errors(tmp_path):
     assert isinstance(make_policy("noop"), NoopPolicy)
 
 
-def test_ray_executor_runs_the_same_jobs_in_order(tmp_path, monkeypatch):
+@pytest.mark.parametrize("ship", [True, False])  # code and files through Ray, or read where the jobs say
+def test_ray_executor_runs_the_same_jobs_in_order(tmp_path, monkeypatch, ship):
     ray = pytest.importorskip("ray")
+    from housebench.rollout.cluster import RayParams
+
     monkeypatch.setenv("RAY_DISABLE_USAGE_STATS", "1")
+    jobs = [job(tmp_path, seed) for seed in range(3)]
     try:
-        outcomes = run_batch([job(tmp_path, seed) for seed in range(3)], "ray", workers=2, progress=False)
+        outcomes = run_batch(jobs, "ray", workers=2, progress=False, ray=RayParams(address="local", ship=ship))
     finally:
         ray.shutdown()
-    assert [o.job.seed for o in outcomes] == [0, 1, 2]
-    assert all(o.crash and "missing.json" in o.crash for o in outcomes)
+    assert [o.job for o in outcomes] == jobs
+    assert all(o.crash and "missing.json" in o.crash and o.node for o in outcomes)
