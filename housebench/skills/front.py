@@ -16,8 +16,9 @@ import numpy as np
 from housebench.annotations.schema import ApplianceAnnotation, HouseAnnotations, Support
 from housebench.skills.articulate import Door, door_part, seg_dist
 from housebench.skills.base import SkillContext
-from housebench.skills.navigate import OPEN_PART, moving_boxes
+from housebench.skills.navigate import moving_boxes
 from housebench.skills.side import free_opening, open_edges
+from housebench.skills.tuning import tuning
 from housebench.state import Observation
 from housebench.tasks import refs
 
@@ -56,7 +57,11 @@ def lead_in(ctx: SkillContext, obs: Observation, support: Support) -> tuple[floa
     that pose keeps ``LEAD_CLEAR`` off the door; else None."""
     app = owner(ctx.scene.house, [support])
     part = door_part(ctx, app.door) if app is not None and app.door else None
-    if part is None or part.joint != "revolute" or abs(obs.parts.get(part.name, part.closed) - part.closed) < OPEN_PART:
+    if (
+        part is None
+        or part.joint != "revolute"
+        or abs(obs.parts.get(part.name, part.closed) - part.closed) < tuning().navigate.open_part
+    ):
         return None
     front = opening_front(ctx, obs, part.name)
     hinge, edge = Door(part).segment(obs.parts[part.name])
