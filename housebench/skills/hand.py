@@ -33,8 +33,6 @@ from housebench.skills.edge import StackAtEdge
 from housebench.skills.grasp import FINGER_HALF, TIP_CLEARANCE, edge_only
 from housebench.skills.motion import cartesian, hold, pad_pose
 from housebench.skills.pick import (
-    APPROACH,
-    LIFT,
     OPEN,
     UP,
     Pick,
@@ -45,6 +43,7 @@ from housebench.skills.pick import (
     top_down_option,
 )
 from housebench.skills.place import Place, spot
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState, Observation
 from housebench.tasks import geometry
 from housebench.tasks import goal as g
@@ -216,7 +215,7 @@ class Lay(Skill):
             centre = np.array([at[0], at[1], self.support.height + radius + SIDE_DROP])
             options.append((centre - new @ centre_p, [new]))
             rots.append(new)
-        found = stance_search(ctx, obs, options, UP * APPROACH, skip=(self.obj,))
+        found = stance_search(ctx, obs, options, UP * tuning().pick.approach_m, skip=(self.obj,))
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0][0]])
         pose, (above, _, rot_new, k) = found
@@ -224,7 +223,7 @@ class Lay(Skill):
         xy_off = (rot_new @ centre_p)[:2]  # the object's centre from the pad, once turned
         ctx.log("stance", skill=self.name, target=self.target(), base=[round(v, 3) for v in pose])
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
-        obs = yield from cartesian(self.name, obs, ctx, target + UP * APPROACH, rot_new, fallback=above)
+        obs = yield from cartesian(self.name, obs, ctx, target + UP * tuning().pick.approach_m, rot_new, fallback=above)
         if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="turned", height=round(obs.objects[self.obj].pos[2], 3))
         obs, target = yield from descend(
@@ -253,7 +252,7 @@ def let_go(skill: Skill, ctx: SkillContext, obs: Observation, at: np.ndarray, ro
     back = at - rot[:, 0] * DRAW
     back[2] = max(back[2], at[2])
     obs = yield from cartesian(skill.name, obs, ctx, back, rot, gripper=OPEN)
-    obs = yield from cartesian(skill.name, obs, ctx, back + UP * APPROACH, rot, gripper=OPEN)
+    obs = yield from cartesian(skill.name, obs, ctx, back + UP * tuning().pick.approach_m, rot, gripper=OPEN)
     return (yield from to_carry(skill, ctx, obs))
 
 
@@ -267,13 +266,17 @@ def pick_across(skill: Skill, ctx: SkillContext, obs: Observation, support: Supp
     pad = np.array([(box[0] + box[3]) / 2, (box[1] + box[4]) / 2, (box[2] + box[5]) / 2])
     pad[2] = max(pad[2], support.height + FINGER_HALF + TIP_CLEARANCE)
     yaw = math.atan2(axis[1], axis[0]) + math.pi / 2
-    found = stance_search(ctx, obs, [top_down_option(pad, (yaw, yaw + math.pi))], UP * APPROACH)
+    found = stance_search(ctx, obs, [top_down_option(pad, (yaw, yaw + math.pi))], UP * tuning().pick.approach_m)
     if found is None:
         raise skill.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in pad])
     pose_base, (above, at, rot, _) = found
     ctx.log("stance", skill=skill.name, target=obj, grasp="across", base=[round(v, 3) for v in pose_base])
     obs = yield from approach(skill, ctx, obs, pose_base)
-    return (yield from grasp_at(skill, ctx, obs, pad, rot, UP * APPROACH, (above, at), UP * LIFT))
+    return (
+        yield from grasp_at(
+            skill, ctx, obs, pad, rot, UP * tuning().pick.approach_m, (above, at), UP * tuning().pick.lift_m
+        )
+    )
 
 
 class Upright(ObjectSkill):
@@ -305,14 +308,16 @@ class Upright(ObjectSkill):
         centre = np.array([*spot_xy, support.height + CONTACT + size[2] / 2])
         target = centre - new @ centre_p
         here = (tuple(obs.base),)
-        found = stance_search(ctx, obs, [(target, [new])], UP * APPROACH, skip=(self.obj,), poses=iter(here))
-        found = found or stance_search(ctx, obs, [(target, [new])], UP * APPROACH, skip=(self.obj,))
+        found = stance_search(
+            ctx, obs, [(target, [new])], UP * tuning().pick.approach_m, skip=(self.obj,), poses=iter(here)
+        )
+        found = found or stance_search(ctx, obs, [(target, [new])], UP * tuning().pick.approach_m, skip=(self.obj,))
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in target])
         pose, (above, _, new, _) = found
         ctx.log("stance", skill=self.name, target=self.obj, base=[round(v, 3) for v in pose])
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
-        obs = yield from cartesian(self.name, obs, ctx, target + UP * APPROACH, new, fallback=above)
+        obs = yield from cartesian(self.name, obs, ctx, target + UP * tuning().pick.approach_m, new, fallback=above)
         if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="turned", height=round(obs.objects[self.obj].pos[2], 3))
         at = target[:2] + (new @ centre_p)[:2]

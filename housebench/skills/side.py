@@ -21,7 +21,7 @@ from the support's open side, below the ceiling, and withdraws straight back out
   over a body too wide for the fingers at any yaw but along it).
 - ``place`` from the side (:class:`SidePlace`): the held object turned about the vertical (hand and
   base) to face an open edge, carried in level ``RAISE`` over its release height, lowered, released
-  ``DROP`` over the surface, the hand drawn straight back out. Under a ceiling the spot is the free one
+  ``skills.place.drop_m`` over the surface, the hand drawn straight back out. Under a ceiling the spot is the free one
   nearest the middle of the opening that no open door blocks; on an open top, nearest the robot, ``OPEN_KEEP``
   further off the edges than its footprint; either way no other object lies between it and the edge.
 """
@@ -43,8 +43,9 @@ from housebench.skills.grasp import FINGER_HALF, MAX_WIDTH, extent, opening, rou
 from housebench.skills.motion import cartesian, hold, pad_pose, wrap
 from housebench.skills.navigate import moving_boxes
 from housebench.skills.outline import band
-from housebench.skills.pick import CARRY, CLOSED, OPEN, UP, Pick, approach, stance_search, to_carry
-from housebench.skills.place import DROP, Place, spot
+from housebench.skills.pick import CLOSED, OPEN, UP, Pick, approach, stance_search, to_carry
+from housebench.skills.place import Place, spot
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState, Observation
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import footprint, rotation, world_box
@@ -332,7 +333,7 @@ def _stances(edge: Edge, at: np.ndarray, ahead: float = 0.0) -> Iterator[tuple[f
     enough out that what the carried hand holds ``ahead`` of it clears the edge on the way there; then,
     nearest ``at`` first, the finer poses beside it (an open door stands in front of a fridge's hinge
     half), all within ``REACH`` of ``at``."""
-    dists = tuple(d for d in STAND if d >= CARRY[0] + ahead + OUT) or STAND[-1:]
+    dists = tuple(d for d in STAND if d >= tuning().pick.carry[0] + ahead + OUT) or STAND[-1:]
     square = (pose for shift in SHIFTS for pose in edge.stances(at, dists, (shift,)))
     near = sorted(edge.stances(at, NEAR_STAND, NEAR_SHIFTS), key=lambda pose: math.dist(pose[:2], at[:2]))
     return (pose for pose in itertools.chain(square, near) if math.dist(pose[:2], at[:2]) <= REACH)
@@ -433,9 +434,12 @@ class SidePick(Pick):
     """The pick of an item under a ceiling: the level hand from the support's open side (same contract); on an
     open top, an item too deep in for it is first drawn towards the edge (:class:`PushToEdge`)."""
 
-    timeout_s = Pick.timeout_s + PushToEdge.timeout_s
     square = False  # a slim item taken as round closed across its corners: taken as the box it is
     turned = False  # turned by pushes (:meth:`_turn`) once: not again
+
+    @property
+    def timeout_s(self) -> float:  # type: ignore[override]
+        return tuning().pick.timeout_s + PushToEdge.timeout_s
 
     def _entries(self, ctx: SkillContext, obs: Observation) -> list[Entry]:
         """The ways in through the open edges of the item's support (``UNSUPPORTED`` when none fits)."""
@@ -714,7 +718,9 @@ class SidePlace(Place):
 
     def _room(self, ctx: SkillContext) -> tuple[float, float]:
         """(release height of the object's bottom, the highest its bottom may go under the ceiling)."""
-        return self.support.height + DROP, _ceiling(self.support) - ctx.scene.objects[self.obj].asset.size[2]
+        return self.support.height + tuning().place.drop_m, _ceiling(self.support) - ctx.scene.objects[
+            self.obj
+        ].asset.size[2]
 
     def stance(self, ctx: SkillContext, obs: Observation) -> tuple[float, float, float]:
         """The base pose this place reaches in from (its body drives there first)."""

@@ -40,10 +40,59 @@ class NavigateTuning(Section):
     arrive_near_m: float = Field(0.05, ge=0)  # ``arrive`` this near its pose: one plain navigate, no turn-last leg, m
 
 
+class PickTuning(Section):
+    """``skills.pick``: the top-down pick, its stance search and the carry pose (``skills/pick.py``)."""
+
+    timeout_s: float = Field(120.0, gt=0)  # sim seconds a pick may take, s
+    carry_timeout_s: float = Field(20.0, gt=0)  # sim seconds the ``carry`` skill (arm to the carry pose) may take, s
+    approach_m: float = Field(0.12, ge=0)  # pre-grasp height above the grasp (and a place's first pre-height), m
+    lift_m: float = Field(0.15, ge=0)  # lift after closing, m
+    carry: tuple[float, float, float] = (0.3, 0.0, 1.15)  # pad position in the base frame while carrying, m
+    lead_ins_m: tuple[float, ...] = (0.35, 0.25, 0.15)  # last leg into a stance driven straight in: the longest
+    # of these whose start is on the free floor (the first: a base nearer than it drives no lead-in), m
+    leans: tuple[float, ...] = (0.15, 0.3)  # hand lean away from the base tried where no upright grasp is clear, rad
+    rim_tips_m: float = Field(0.03, ge=0)  # out of a container, the pre-grasp's fingertips this far above its rim, m
+    reach_m: float = Field(0.85, gt=0)  # stance search: no base farther than this from the pad, m
+    near_cells_m: float = Field(0.45, gt=0)  # a stance's cell must reach free floor this near (IK-reachable band), m
+    options_tried: int = Field(2, ge=1)  # stance search: nearest grasp options tried per base pose
+    rotations_tried: int = Field(2, ge=1)  # ... and hand rotations per option, least lateral first
+    ik_iters: int = Field(80, ge=1)  # IK iterations for the pre-grasp and the grasp
+    carry_ik_iters: int = Field(100, ge=1)  # IK iterations for the carry pose
+    folded_speed: float = Field(0.5, gt=0)  # joint speed out of a folded arm into the carry pose, rad/s
+    at_stance_m: float = Field(0.02, ge=0)  # a base this near its stance does not drive, m
+    at_stance_rad: float = Field(0.03, ge=0)  # ... and this near its heading, rad
+    at_carry_m: float = Field(0.03, ge=0)  # a pad this near the carry pose is in it, m
+    close_s: float = Field(1.0, ge=0)  # the fingers closing on the item are held this long, s
+    reopen_s: float = Field(0.5, ge=0)  # after a miss, the fingers are opened for this long, s
+
+
+class PlaceTuning(Section):
+    """``skills.place``: set the held object down from above, and ``release`` (``skills/place.py``)."""
+
+    timeout_s: float = Field(120.0, gt=0)  # sim seconds a place may take, s
+    release_timeout_s: float = Field(15.0, gt=0)  # sim seconds a ``release`` may take, s
+    drop_m: float = Field(0.015, ge=0)  # release height of the object's bottom over a surface, m
+    rim_clear_m: float = Field(0.02, ge=0)  # ... over a container's rim, m
+    big_m: float = Field(0.12, gt=0)  # objects wider than this (footprint radius) are never turned on the way, m
+    leaning: float = Field(0.1, ge=0)  # a hand pointing further off straight down carries with its lean kept, rad
+    lower_pre_heights_m: tuple[float, ...] = (0.06, 0.02)  # the hand comes in over its release point from
+    # ``pick.approach_m``, else the highest of these a stance reaches (a bottle held by its top over a basket), m
+    edge_m: float = Field(0.07, ge=0)  # a spot's centre keeps this (+ half the object) off the support's edges, m
+    fit_m: float = Field(0.01, ge=0)  # a footprint fits the support with this much to spare on each side, m
+    grid: int = Field(25, ge=2)  # candidate spots per side of the support's grid
+    other_height_m: float = Field(0.3, gt=0)  # other objects this near the support's height keep their room, m
+    clear_m: float = Field(0.02, ge=0)  # a spot keeps this more than both footprint radii off another object, m
+    open_s: float = Field(0.8, ge=0)  # the fingers are opened for this long at the release, s
+    release_lift_m: float = Field(0.08, ge=0)  # ``release`` lifts the open hand this far, m
+    release_speed: float = Field(0.5, gt=0)  # ... at this joint speed, rad/s
+
+
 class SkillTuning(Section):
     """``skills:`` of params.yaml: every skill family's tuning (only what differs from the defaults is written)."""
 
     navigate: NavigateTuning = NavigateTuning()
+    pick: PickTuning = PickTuning()
+    place: PlaceTuning = PlaceTuning()
 
 
 DEFAULT = SkillTuning()

@@ -4,19 +4,26 @@ skills of an episode (and only that episode) and its events echo it."""
 from __future__ import annotations
 
 import dataclasses
+import math
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from pydantic import ValidationError
 
 from housebench.rollout.episode import run_episode
 from housebench.skills.navigate import Navigate
+from housebench.skills.pick import Carry, Pick, carry_pos
+from housebench.skills.place import Place, pre_heights
 from housebench.skills.tuning import DEFAULT, SkillTuning, config_hash, from_overrides, overrides, tuning, using
 from tests.conftest import built_job
 
 
 def test_the_defaults_are_the_numbers_the_skills_had():
     assert tuning() == DEFAULT == SkillTuning() and overrides(DEFAULT) == {}
-    assert Navigate((0, 0, 0)).timeout_s == 90.0 and DEFAULT.navigate.open_part == 0.05
+    assert pre_heights() == (0.12, 0.06, 0.02)
+    assert (Pick("x").timeout_s, Carry().timeout_s, Navigate((0, 0, 0)).timeout_s) == (120.0, 20.0, 90.0)
+    assert DEFAULT.place.drop_m == 0.015 and DEFAULT.pick.carry == (0.3, 0.0, 1.15)
 
 
 def test_every_field_is_documented_with_a_comment():
@@ -33,14 +40,18 @@ def test_every_field_is_documented_with_a_comment():
 
 def test_an_override_is_strict_frozen_and_scoped():
     with pytest.raises(ValidationError):
-        from_overrides({"navigate": {"timeout": 2.0}})
-    config = from_overrides({"navigate": {"timeout_s": 2.0}})
+        from_overrides({"place": {"drop_mm": 0.02}})
+    config = from_overrides({"pick": {"approach_m": 0.2, "carry": [0.35, 0.0, 1.1]}})
     with pytest.raises(ValidationError):
-        config.navigate.timeout_s = 3.0  # frozen
-    with using(config):
+        config.pick.approach_m = 0.3  # frozen
+    obs = SimpleNamespace(base=(1.0, 2.0, math.pi / 2))  # all carry_pos reads
+    with using(from_overrides({"navigate": {"timeout_s": 2.0}})):
         assert Navigate((0, 0, 0)).timeout_s == 2.0
-    assert Navigate((0, 0, 0)).timeout_s == 90.0  # back to the defaults
-    assert overrides(config) == {"navigate": {"timeout_s": 2.0}}
+    with using(config):
+        assert pre_heights()[0] == 0.2 and Place("x", container="c").drop == 0.015
+        assert np.allclose(carry_pos(obs), (1.0, 2.35, 1.1))
+    assert pre_heights()[0] == 0.12 and np.allclose(carry_pos(obs), (1.0, 2.3, 1.15))  # back to the defaults
+    assert overrides(config) == {"pick": {"approach_m": 0.2, "carry": [0.35, 0.0, 1.1]}}
     assert config_hash(config) != config_hash(DEFAULT)
 
 
@@ -48,6 +59,17 @@ def test_an_episode_echoes_its_tuning():
     job = built_job("put_fruit_in_container", "v000", "noop", horizon_s=0.3)
     kinds = [(kind, detail) for _, kind, detail in run_episode(job).events]
     assert kinds[1] == ("skills_config", {"hash": config_hash(DEFAULT), "overrides": {}})
-    tuned = dataclasses.replace(job, skills={"navigate": {"arm_top_m": 1.7}})
+    tuned = dataclasses.replace(job, skills={"place": {"drop_m": 0.02}})
     detail = next(d for _, kind, d in run_episode(tuned).events if kind == "skills_config")
-    assert detail["overrides"] == {"navigate": {"arm_top_m": 1.7}} and detail["hash"] != config_hash(DEFAULT)
+    assert detail["overrides"] == {"place": {"drop_m": 0.02}} and detail["hash"] != config_hash(DEFAULT)
+
+
+def test_an_override_changes_what_the_skills_of_an_episode_do():
+    """The scripted policy's first pick, given 2 s instead of 120 s, times out: the override went from the job
+    through the episode to the skill."""
+    job = built_job("stack_blocks", "v000", "scripted", horizon_s=4.0)
+    ends = [d for _, kind, d in run_episode(job).events if kind == "skill_end"]
+    assert not any(d.get("reason") == "timeout" for d in ends)
+    tuned = run_episode(dataclasses.replace(job, skills={"pick": {"timeout_s": 2.0}}))
+    ends = [d for _, kind, d in tuned.events if kind == "skill_end"]
+    assert ends and ends[0]["skill"] == "pick" and ends[0]["reason"] == "timeout", ends
