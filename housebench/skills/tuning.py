@@ -87,12 +87,50 @@ class PlaceTuning(Section):
     release_speed: float = Field(0.5, gt=0)  # ... at this joint speed, rad/s
 
 
+class PressTuning(Section):
+    """``skills.press``: push a button past its travel (``skills/press.py``)."""
+
+    timeout_s: float = Field(90.0, gt=0)  # sim seconds a press may take, s
+    standoff_m: float = Field(0.04, ge=0)  # fingertips this far off the face before pushing, m
+    overtravel_m: float = Field(0.006, ge=0)  # pushed this far past the button's travel, m
+    pre_m: float = Field(0.06, ge=0)  # the pre-pose and the retreat, this far out along the face normal, m
+    points: int = Field(6, ge=2)  # points of the push from the standoff in (the first is the standoff), count
+    step_m: float = Field(0.01, gt=0)  # the hand's straight-line step along the push, m
+    settle_s: float = Field(0.3, ge=0)  # held at the deepest point before the retreat, s
+    done_fraction: float = Field(0.5, gt=0, le=1)  # of the travel measured at the deepest that counts as pressed
+
+
+class KnobTuning(Section):
+    """``skills.knob``: turn a knob (``switch``, ``skills/knob.py``)."""
+
+    timeout_s: float = Field(90.0, gt=0)  # sim seconds a switch may take, s
+    depth_m: float = Field(0.02, ge=0)  # fingertips this far into the key from its front face, m
+    back_m: float = Field(0.08, ge=0)  # the pre-pose and the retreat, this far out along the face normal, m
+    overturn: float = Field(0.15, ge=0)  # turned this far past the knob's travel, rad
+    steps: int = Field(6, ge=1)  # the turn is commanded in this many steps, the knob measured after each
+    on_axis_m: float = Field(0.01, ge=0)  # the pad must lie this near the knob's axis (else unsupported), m
+    close_s: float = Field(0.8, ge=0)  # the fingers close on the key for this long, s
+    settle_s: float = Field(0.3, ge=0)  # held closed after the last step, s
+    open_s: float = Field(0.6, ge=0)  # the fingers open for this long before the retreat, s
+    done_fraction: float = Field(0.5, gt=0, le=1)  # of the travel measured at the deepest that counts as turned
+
+
+class FrontTuning(Section):
+    """``skills.front``: the pose in front of an appliance's opening (``skills/front.py``)."""
+
+    front_m: float = Field(0.8, gt=0)  # the base stands this far out from the opening, m
+    lead_clear_m: float = Field(0.45, ge=0)  # a carry goes first to that pose when it keeps this off the open door, m
+
+
 class SkillTuning(Section):
     """``skills:`` of params.yaml: every skill family's tuning (only what differs from the defaults is written)."""
 
     navigate: NavigateTuning = NavigateTuning()
     pick: PickTuning = PickTuning()
     place: PlaceTuning = PlaceTuning()
+    press: PressTuning = PressTuning()
+    knob: KnobTuning = KnobTuning()
+    front: FrontTuning = FrontTuning()
 
 
 DEFAULT = SkillTuning()
