@@ -122,6 +122,36 @@ class FrontTuning(Section):
     lead_clear_m: float = Field(0.45, ge=0)  # a carry goes first to that pose when it keeps this off the open door, m
 
 
+class BodyTuning(Section):
+    """``skills.body``: ``tuck`` and ``reset`` (``skills/body.py``)."""
+
+    timeout_s: float = Field(60.0, gt=0)  # sim seconds a tuck or reset may take, s
+    link_radius_m: float = Field(0.07, ge=0)  # a folding arm link's reach round its origin, checked against boxes, m
+    samples: int = Field(8, ge=2)  # joint configurations tested along each leg of the fold
+    shifts_m: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5)  # base moves tried, nearest first, for room to tuck, m
+    headings: int = Field(12, ge=1)  # directions tried at each shift (straight back first)
+    head_s: float = Field(1.0, ge=0)  # ``reset``: the head is driven home this long before it is waited on, s
+    head_tol: float = Field(0.03, ge=0)  # ... and waited on until this near home, rad
+    head_max_s: float = Field(30.0, ge=0)  # ... for at most this long, s
+
+
+class ContactTuning(Section):
+    """``skills.contact``: push, pull and sweep an object by contact (``skills/contact.py``)."""
+
+    timeout_s: float = Field(90.0, gt=0)  # sim seconds a push, pull or sweep may take, s
+    tip_m: float = Field(0.008, ge=0)  # fingertips this far above the support, m
+    gap_m: float = Field(0.03, ge=0)  # the fingers start this far behind the object's box, m
+    leg_m: float = Field(0.03, gt=0)  # the hand moves this far between two measurements, m
+    tol_m: float = Field(0.015, ge=0)  # the stroke ends this close (along it) to the zone's centre, m
+    overrun_m: float = Field(0.08, ge=0)  # the hand may go this far past where the object should have been, m
+    raise_m: float = Field(0.1, ge=0)  # the hand comes down onto, and leaves, the stroke from this far above it, m
+    spread: tuple[float, ...] = (0.0, 0.35, -0.35, 0.7, -0.7)  # bearings tried round the verb's own, rad
+    distances_m: tuple[float, ...] = (0.6, 0.7, 0.5, 0.8, 0.9)  # base to the object's centre tried, in turn, m
+    ik_iters: int = Field(80, ge=1)  # IK iterations for the pose over the stroke's start
+    step_m: float = Field(0.01, gt=0)  # the hand's straight-line step along the stroke, m
+    rest_s: float = Field(0.5, ge=0)  # held at the end for a rolling object to come to rest, s
+
+
 class SkillTuning(Section):
     """``skills:`` of params.yaml: every skill family's tuning (only what differs from the defaults is written)."""
 
@@ -131,6 +161,8 @@ class SkillTuning(Section):
     press: PressTuning = PressTuning()
     knob: KnobTuning = KnobTuning()
     front: FrontTuning = FrontTuning()
+    body: BodyTuning = BodyTuning()
+    contact: ContactTuning = ContactTuning()
 
 
 DEFAULT = SkillTuning()
