@@ -25,7 +25,6 @@ from housebench.robot.kinematics import top_down
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import FINGER_HALF, TopGrasp, grasps, in_box, tilted
 from housebench.skills.motion import (
-    JOINT_SPEED,
     arm_clear,
     arm_planner,
     base_joints,
@@ -175,7 +174,7 @@ def to_carry(skill: Skill, ctx: SkillContext, obs: Observation, rot: np.ndarray 
         start = {**obs.joints, **ready_arm(ctx)}
         waypoints, speed = (
             [ik(ctx).solve(start, carry_pos(obs), rot, max_iters=tuning().pick.carry_ik_iters).joints],
-            JOINT_SPEED,
+            tuning().motion.joint_speed,
         )
     return (yield from move_arm(skill.name, obs, waypoints, ctx, speed=speed, avoid=True, **extra))
 

@@ -152,6 +152,33 @@ class ContactTuning(Section):
     rest_s: float = Field(0.5, ge=0)  # held at the end for a rolling object to come to rest, s
 
 
+class MotionTuning(Section):
+    """``skills.motion``: arm and base motions every skill is built from (``skills/motion.py``)."""
+
+    joint_speed: float = Field(0.8, gt=0)  # fastest joint along an arm motion, rad/s (m/s for the torso)
+    end_held_speed: float = Field(0.4, gt=0)  # ... while the hand holds a flat item by its end, rad/s
+    line_speed: float = Field(0.5, gt=0)  # ... along a straight line of the grasp frame, rad/s
+    base_speed: float = Field(0.4, gt=0)  # base along a leg, m/s
+    yaw_speed: float = Field(0.8, gt=0)  # base turning on the spot, rad/s
+    end_held_yaw_speed: float = Field(0.3, gt=0)  # ... with a flat item held by its end (0.8 flung a book), rad/s
+    ramp_s: float = Field(1.0, ge=0)  # a base motion's speed is ramped up and down over this long, s
+    tucked_tol: float = Field(0.05, ge=0)  # every arm joint this near the tuck counts as tucked, rad (m)
+    lies_in_below_m: float = Field(0.02, ge=0)  # an item's origin this far under a cavity's floor still lies in it, m
+    settle_tol: float = Field(0.02, ge=0)  # an arm motion ends when every joint is this near its target, rad (m)
+    settle_max_s: float = Field(3.0, ge=0)  # ... waited on for at most this long (else ``stalled``), s
+    line_step_m: float = Field(0.03, gt=0)  # a straight line of the grasp frame is solved every this far, m
+    line_turn_step: float = Field(0.3, gt=0)  # ... and every this much of its turn, rad
+    ik_pos_tol_m: float = Field(0.01, ge=0)  # an IK solution on the line is good this near in position, m
+    ik_rot_tol: float = Field(0.08, ge=0)  # ... and in orientation, rad
+    ready_pad: tuple[float, float, float] = (0.6, 0.0, 1.0)  # the IK seed's pad, in the base frame, m
+    turn_step: float = Field(0.1, gt=0)  # a turn's arm sweep is checked every this much heading, rad
+    leg_step_m: float = Field(0.1, gt=0)  # a leg's arm sweep is checked every this far, m
+    min_turn: float = Field(0.02, ge=0)  # a turn smaller than this is not turned (nor checked), rad
+    at_goal_m: float = Field(0.02, ge=0)  # a drive ends with the base this near its goal, m
+    at_goal_rad: float = Field(0.03, ge=0)  # ... and this near its heading, rad
+    settle_base_s: float = Field(3.0, ge=0)  # ... waited on for at most this long (else ``stalled``), s
+
+
 class SkillTuning(Section):
     """``skills:`` of params.yaml: every skill family's tuning (only what differs from the defaults is written)."""
 
@@ -163,6 +190,7 @@ class SkillTuning(Section):
     front: FrontTuning = FrontTuning()
     body: BodyTuning = BodyTuning()
     contact: ContactTuning = ContactTuning()
+    motion: MotionTuning = MotionTuning()
 
 
 DEFAULT = SkillTuning()

@@ -15,15 +15,12 @@ from housebench.robot.kinematics import ARM
 from housebench.skills.base import SkillFailure
 from housebench.skills.edge import CENTRE_IN, OVERHANG, Edge, PlaceAtEdge, edges, overhanging, support_of
 from housebench.skills.motion import (
-    END_HELD_SPEED,
-    END_HELD_YAW_SPEED,
-    JOINT_SPEED,
-    YAW_SPEED,
     drive,
     end_held,
     move_arm,
     ramp,
 )
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState
 from housebench.tasks import refs
 from tests.conftest import built_episode
@@ -92,12 +89,18 @@ def test_an_arm_motion_and_a_drive_are_gentle_while_a_flat_item_is_held_by_its_e
 
     free = steps(move_arm("test", obs, [target], ctx))
     held = steps(move_arm("test", _holding(obs, "book"), [target], ctx))
-    moves = [math.ceil(0.4 / (speed * ctx.control_dt)) for speed in (JOINT_SPEED, END_HELD_SPEED)]
+    moves = [
+        math.ceil(0.4 / (speed * ctx.control_dt))
+        for speed in (tuning().motion.joint_speed, tuning().motion.end_held_speed)
+    ]
     assert held - free == moves[1] - moves[0]  # the same motion (and wait to settle) at the held speed
     x, y, th = obs.base
     plain = steps(drive("test", obs, [(x, y), (x + 1.0, y)], th + math.pi / 2, ctx))
     gentle = steps(drive("test", _holding(obs, "book"), [(x, y), (x + 1.0, y)], th + math.pi / 2, ctx))
-    frames = [len(ramp(math.pi / 2 / speed, ctx.control_dt)) for speed in (YAW_SPEED, END_HELD_YAW_SPEED)]
+    frames = [
+        len(ramp(math.pi / 2 / speed, ctx.control_dt))
+        for speed in (tuning().motion.yaw_speed, tuning().motion.end_held_yaw_speed)
+    ]
     assert gentle - plain == frames[1] - frames[0]  # the quarter turn at the held speed, the 1 m leg as ever
 
 
