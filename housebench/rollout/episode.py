@@ -85,13 +85,18 @@ class EpisodeOutcome:
 
 
 def start_event(job: EpisodeJob) -> Event:
-    return (0.0, "episode_start", {"seed": job.seed, "policy": job.policy, "track": job.track})
+    detail = {"seed": job.seed, "policy": job.policy, "track": job.track, "skills": skills_echo(job)}
+    return (0.0, "episode_start", detail)
 
 
-def skills_event(job: EpisodeJob) -> Event:
-    """The tuning the episode's skills run under: its hash and what differs from the defaults."""
-    config = from_overrides(job.skills)
-    return (0.0, "skills_config", {"hash": config_hash(config), "overrides": overrides(config)})
+def skills_echo(job: EpisodeJob) -> dict:
+    """The tuning the episode's skills run under: the whole tuning's hash and what differs from the defaults (a
+    tuning that does not validate: as given, no hash; the episode then crashes on it)."""
+    try:
+        config = from_overrides(job.skills)
+    except ValueError:
+        return {"hash": "", "overrides": job.skills}
+    return {"hash": config_hash(config), "overrides": overrides(config)}
 
 
 def lost(job: EpisodeJob, reason: str) -> EpisodeOutcome:
@@ -162,7 +167,6 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
     phases: list[PhaseRecord] = []
     early: list[Event] = [start_event(job)]
     try:
-        early.append(skills_event(job))
         tuning = from_overrides(job.skills)
         spec = resolve(job.policy, job.policy_entry)
         provenance = (spec.class_path, spec.version)

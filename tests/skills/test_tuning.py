@@ -57,11 +57,13 @@ def test_an_override_is_strict_frozen_and_scoped():
 
 def test_an_episode_echoes_its_tuning():
     job = built_job("put_fruit_in_container", "v000", "noop", horizon_s=0.3)
-    kinds = [(kind, detail) for _, kind, detail in run_episode(job).events]
-    assert kinds[1] == ("skills_config", {"hash": config_hash(DEFAULT), "overrides": {}})
+    _, kind, detail = run_episode(job).events[0]
+    assert kind == "episode_start" and detail["skills"] == {"hash": config_hash(DEFAULT), "overrides": {}}
     tuned = dataclasses.replace(job, skills={"place": {"drop_m": 0.02}})
-    detail = next(d for _, kind, d in run_episode(tuned).events if kind == "skills_config")
-    assert detail["overrides"] == {"place": {"drop_m": 0.02}} and detail["hash"] != config_hash(DEFAULT)
+    echo = run_episode(tuned).events[0][2]["skills"]
+    assert echo["overrides"] == {"place": {"drop_m": 0.02}} and echo["hash"] != config_hash(DEFAULT)
+    bad = run_episode(dataclasses.replace(job, skills={"place": {"drop_mm": 0.02}}))
+    assert bad.crash and "drop_mm" in bad.crash and bad.events[0][2]["skills"]["hash"] == ""
 
 
 def test_an_override_changes_what_the_skills_of_an_episode_do():
