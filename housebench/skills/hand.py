@@ -30,7 +30,7 @@ from housebench.annotations.schema import Support
 from housebench.house.query import HouseQuery
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.edge import StackAtEdge
-from housebench.skills.grasp import FINGER_HALF, TIP_CLEARANCE, edge_only
+from housebench.skills.grasp import FINGER_HALF, edge_only
 from housebench.skills.motion import cartesian, hold, pad_pose
 from housebench.skills.pick import (
     OPEN,
@@ -258,13 +258,13 @@ def let_go(skill: Skill, ctx: SkillContext, obs: Observation, at: np.ndarray, ro
 
 def pick_across(skill: Skill, ctx: SkillContext, obs: Observation, support: Support) -> SkillGen:
     """Pick the lying ``skill.target()`` from above at its box centre, the fingers closing across its
-    up axis, the fingertips ``TIP_CLEARANCE`` over the support where its axis lies lower."""
+    up axis, the fingertips ``skills.grasp.tip_clearance_m`` over the support where its axis lies lower."""
     obj = skill.target()
     pose = obs.objects[obj]
     box = world_box(pose, ctx.scene.objects[obj].asset)
     axis = rotation(pose.quat)[:, 2]
     pad = np.array([(box[0] + box[3]) / 2, (box[1] + box[4]) / 2, (box[2] + box[5]) / 2])
-    pad[2] = max(pad[2], support.height + FINGER_HALF + TIP_CLEARANCE)
+    pad[2] = max(pad[2], support.height + FINGER_HALF + tuning().grasp.tip_clearance_m)
     yaw = math.atan2(axis[1], axis[0]) + math.pi / 2
     found = stance_search(ctx, obs, [top_down_option(pad, (yaw, yaw + math.pi))], UP * tuning().pick.approach_m)
     if found is None:

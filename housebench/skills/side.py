@@ -39,7 +39,7 @@ from housebench.annotations.schema import AssetAnnotation, HouseAnnotations, Sup
 from housebench.robot.kinematics import side
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.edge import Edge, PushToEdge, edges, support_of
-from housebench.skills.grasp import FINGER_HALF, MAX_WIDTH, extent, opening, round_item
+from housebench.skills.grasp import FINGER_HALF, extent, opening, round_item
 from housebench.skills.motion import cartesian, hold, pad_pose, wrap
 from housebench.skills.navigate import moving_boxes
 from housebench.skills.outline import band
@@ -225,7 +225,7 @@ def _yaws(
     corners measured across the fingers)."""
     straight = _straight(edge)
     rot = rotation(pose.quat)
-    if round_item(asset) and asset.size[0] <= MAX_WIDTH:
+    if round_item(asset) and asset.size[0] <= tuning().grasp.max_width_m:
         boxed = _spans(lambda d: float(np.abs(rot.T @ d) @ asset.size), straight, skew) if slim(asset) else []
         if square and boxed:
             return boxed
@@ -242,7 +242,7 @@ def _spans(across, straight: float, skew: float) -> list[tuple[float, float]]:
     for step in range(-limit, limit + 2):
         yaw = straight + math.radians(step)
         width = across(np.array([-math.sin(yaw), math.cos(yaw), 0.0])) if step <= limit else math.inf
-        if width <= MAX_WIDTH:
+        if width <= tuning().grasp.max_width_m:
             run.append((yaw, width))
         elif run:
             spans.append(run)
@@ -279,7 +279,7 @@ def _round_turns(asset: AssetAnnotation, open_: list[Edge], square: bool) -> lis
     """The ways of a round item under a ceiling turned ``ROUND_TURNS`` off straight in (its width the same
     whichever way; past ``MAX_SKEW`` aslant), last: straight in, the stance square to the item stood where
     the open fridge door does (heat_breakfast_combo v005, v013: the oatmeal by the hinge, ``UNREACHABLE``)."""
-    if square or not round_item(asset) or asset.size[0] > MAX_WIDTH:
+    if square or not round_item(asset) or asset.size[0] > tuning().grasp.max_width_m:
         return []
     out = []
     for turn in ROUND_TURNS:
@@ -401,7 +401,7 @@ def outline_entries(asset: AssetAnnotation, pose: ObjectState, support: Support,
             reach = float(np.min(palm @ a)) + PALM_BACK  # the pad along the way in: the palm off the near face
             hold = min(reach + FINGER_HALF, float(np.max(along))) - float(np.min(along))
             width = float(np.ptp(across))
-            if hold < HOLD or width > MAX_WIDTH:
+            if hold < HOLD or width > tuning().grasp.max_width_m:
                 continue
             pad = np.array([*(a * reach + t * (float(np.min(across)) + width / 2)), support.height + dz])
             if edge.coord - float(pad[:2] @ np.array(edge.normal)) > DEEP and dz < WRIST_LOW:
@@ -569,7 +569,7 @@ class SidePick(Pick):
         asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
         support = support_of(ctx, obs, self.obj)
         fit = grip_height(asset.size[2], pinch_height(asset))
-        if fit is None or min(asset.size[:2]) > MAX_WIDTH or self._fits_straight(ctx, obs):
+        if fit is None or min(asset.size[:2]) > tuning().grasp.max_width_m or self._fits_straight(ctx, obs):
             return []
         pitch, dz = fit
         c, rot = np.asarray(pose.pos[:2], float), rotation(pose.quat)[:2, :2]

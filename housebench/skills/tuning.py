@@ -6,17 +6,18 @@ halves) or listed by ``tests/skills/test_literals.py``'s allow-list (the familie
 
 An episode runs under one :class:`SkillTuning`: ``params.yaml``'s ``skills:`` section holds only what differs from
 the defaults (strict: an unknown key is a one-line error naming it; a key left out keeps its default), the rollout
-passes it down with each job (``EpisodeJob.skills``), the episode's events echo it (``skills_config``: its hash and
-the overrides) and the episode cache keys on it. A skill reads the tuning of the episode it runs in with
-:func:`tuning`; the episode loop sets it for the whole episode with :func:`using` (a context variable: the policy's
-own calls into ``skills/`` see it too, and nothing outlives the episode). Outside an episode (tests, the
-verification stage, component starts) the defaults hold.
+passes it down with each job (``EpisodeJob.skills``), the episode's events echo it (its ``episode_start`` event's
+``skills``: the whole tuning's hash and the overrides) and the episode cache keys on it. A skill reads the tuning of
+the episode it runs in with :func:`tuning`; the episode loop sets it for the whole episode with :func:`using` (a
+context variable: the policy's own calls into ``skills/`` see it too, and nothing outlives the episode). Outside an
+episode (tests, the verification stage, component starts) the defaults hold.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -179,6 +180,28 @@ class MotionTuning(Section):
     settle_base_s: float = Field(3.0, ge=0)  # ... waited on for at most this long (else ``stalled``), s
 
 
+class GraspTuning(Section):
+    """``skills.grasp``: which grasps from above an item offers, and where (``skills/grasp.py``)."""
+
+    tip_clearance_m: float = Field(0.003, ge=0)  # fingertips stay this far above the support, m
+    thin_m: float = Field(0.02, ge=0)  # an item thinner than this is pinched with the tips ``thin_tip_m`` off it, m
+    thin_tip_m: float = Field(0.0005, ge=0)  # ... that far off the support, m
+    max_width_m: float = Field(0.09, gt=0)  # widest object the fingers take (0.1 m opening less clearance), m
+    top_margin_m: float = Field(0.04, ge=0)  # a tall object is pinched this far below its top, m
+    tall_margins: float = Field(3, gt=0)  # ... tall: over this many top margins (else at half its height)
+    rim_depth_m: float = Field(0.035, ge=0)  # the fingertips reach this far down a container's wall, m
+    rim_depth_slack_m: float = Field(0.02, ge=0)  # ... less this (the rim pinch's pad height), m
+    rim_side_tol_m: float = Field(0.01, ge=0)  # rim points this much farther out than the nearest are not used, m
+    tilted: float = Field(0.87, ge=-1, le=1)  # cos of the tilt past which an item is taken as fallen (cos 30 deg)
+    round_m: float = Field(0.005, ge=0)  # an item this close to square in its footprint is taken as round, m
+    wall_clear_m: float = Field(0.015, ge=0)  # in a box, the hand keeps this far off the nearest wall, m
+    flared: float = Field(math.radians(25.0), ge=0)  # a round container's wall flaring more is leant along, rad
+    tilt: float = Field(0.35, ge=0)  # a pinch in a box tilts the hand this far where the pad alone cannot keep
+    # the palm off the wall (the palm's lower edge and the fingertip then reach least across), rad
+    finger_clear_m: float = Field(0.008, ge=0)  # each open finger passes at least this far off the item, m
+    open_margin_m: float = Field(0.03, ge=0)  # the fingers open this much wider than what they take, m
+
+
 class SkillTuning(Section):
     """``skills:`` of params.yaml: every skill family's tuning (only what differs from the defaults is written)."""
 
@@ -191,6 +214,7 @@ class SkillTuning(Section):
     body: BodyTuning = BodyTuning()
     contact: ContactTuning = ContactTuning()
     motion: MotionTuning = MotionTuning()
+    grasp: GraspTuning = GraspTuning()
 
 
 DEFAULT = SkillTuning()

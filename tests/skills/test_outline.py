@@ -17,9 +17,9 @@ from housebench.assets.sections import sections
 from housebench.jsonfile import SpecError, load_model
 from housebench.skills.base import SkillContext
 from housebench.skills.edge import Edge
-from housebench.skills.grasp import MAX_WIDTH
 from housebench.skills.outline import band
 from housebench.skills.side import HOLD, PALM_BACK, SidePick, outline_entries
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState
 from tests.conftest import built_episode, run_skill
 
@@ -63,7 +63,9 @@ def test_a_level_pinch_closes_on_the_head_where_the_body_is_too_wide():
     entries = outline_entries(DUCK, at(math.pi / 2), LEVEL, [FRONT])  # the head on the +y side: seen side on
     assert entries
     best = entries[0]
-    assert best.width <= MAX_WIDTH and best.width == pytest.approx(0.04, abs=2e-3)  # across the head's 4 cm
+    assert best.width <= tuning().grasp.max_width_m and best.width == pytest.approx(
+        0.04, abs=2e-3
+    )  # across the head's 4 cm
     assert best.pad[2] - 0.8 > 0.06  # the fingers over the body's top
     assert best.pad[0] == pytest.approx(0.2 + 0.05 - PALM_BACK, abs=1e-3)  # the palm off the body's near face
     assert best.pad[1] == pytest.approx(0.43 + 0.03, abs=2e-3)  # centred on the head

@@ -14,7 +14,6 @@ import pytest
 from housebench.annotations.schema import AssetAnnotation, Support
 from housebench.skills.base import Reason, SkillContext
 from housebench.skills.edge import Edge, edges
-from housebench.skills.grasp import MAX_WIDTH
 from housebench.skills.motion import wrap
 from housebench.skills.side import (
     MAX_SKEW,
@@ -28,6 +27,7 @@ from housebench.skills.side import (
     grip_height,
     grip_tips,
 )
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState
 from tests.conftest import built_episode, built_job, run_skill
 
@@ -58,7 +58,7 @@ def test_a_car_turned_past_the_skew_is_taken_a_few_degrees_off_its_narrow_side()
     assert ways, "no pinch"
     for yaw, width in ways:
         assert abs(wrap(yaw - math.pi)) <= MAX_SKEW + 1e-9
-        assert width == pytest.approx(across(yaw, car_yaw), abs=1e-6) and width <= MAX_WIDTH
+        assert width == pytest.approx(across(yaw, car_yaw), abs=1e-6) and width <= tuning().grasp.max_width_m
     assert ways[0][1] == min(w for _, w in ways)  # the widest margin first
 
 
@@ -95,7 +95,7 @@ def test_a_car_lengthwise_along_the_edge_is_taken_aslant_after_every_straighter_
     assert ways and all(aslant for _, _, _, aslant in ways)
     for edge, yaw, width, _ in ways:
         assert edge is FRONT and MAX_SKEW < abs(wrap(yaw - math.pi)) <= WIDE_SKEW + 1e-9
-        assert width <= MAX_WIDTH
+        assert width <= tuning().grasp.max_width_m
     square = _ways(CAR, car_at(0.0), [FRONT], ceiling=True)
     assert not square[0][3]  # straight in first
     assert not _ways(CAR, car_at(math.pi / 2), [FRONT], ceiling=False)  # no aslant way without a ceiling
