@@ -202,6 +202,63 @@ class GraspTuning(Section):
     open_margin_m: float = Field(0.03, ge=0)  # the fingers open this much wider than what they take, m
 
 
+class HandTuning(Section):
+    """``skills.hand``: stack, lower, regrasp, lay and upright (``skills/hand.py``)."""
+
+    regrasp_timeout_s: float = Field(240.0, gt=0)  # sim seconds a regrasp may take, s
+    stack_timeout_s: float = Field(120.0, gt=0)  # ... a stack, s
+    lay_timeout_s: float = Field(120.0, gt=0)  # ... a lay, s
+    upright_timeout_s: float = Field(240.0, gt=0)  # ... an upright, s
+    contact_m: float = Field(0.004, ge=0)  # a set-down bottom this far over the surface (the fingers hold it), m
+    side_drop_m: float = Field(0.02, ge=0)  # a laid object's lowest side this far over the surface at release, m
+    sink_m: float = Field(0.03, ge=0)  # how far under a surface a lying object's box corners may reach, m
+    draw_m: float = Field(0.1, ge=0)  # the open hand draws back this far along its pointing axis before it rises, m
+    open_s: float = Field(0.8, ge=0)  # the fingers are opened for this long at a release, s
+
+
+class ArticulateTuning(Section):
+    """``skills.articulate``: open and close doors and drawers (``skills/articulate.py``)."""
+
+    timeout_s: float = Field(150.0, gt=0)  # sim seconds an open or close may take, s
+    handle_out_m: float = Field(0.008, ge=0)  # the pad centre this far out of the handle bar's centre, m
+    tip_gap_m: float = Field(0.012, ge=0)  # pushing fingertips this far off the face before the sweep, m
+    press_in_m: float = Field(0.015, ge=0)  # ... and this far into it along the sweep (the door lags the hand), m
+    back_off_m: float = Field(0.10, ge=0)  # pre-contact distance along the face normal, m
+    far_m: float = Field(0.25, ge=0)  # a push first brings the hand this far off the face, m
+    arc_step: float = Field(0.08, gt=0)  # between IK waypoints along an arc, rad
+    open_fraction: float = Field(0.8, gt=0, le=1)  # of the way to ``open`` that counts as open
+    closed_tol: float = Field(0.05, ge=0)  # this near closed ends a close, rad or m
+    close_past: float = Field(0.05, ge=0)  # a close sweeps this far past closed, rad
+    stalled: float = Field(0.03, ge=0)  # a sweep after the first that moves the part less than this ends it, rad
+    min_sweep: float = Field(0.25, gt=0)  # a stance must cover this much of the arc to be used, rad
+    sweep_speed: float = Field(0.35, gt=0)  # the fastest arm joint along a sweep, rad/s
+    base_clear_m: float = Field(0.36, ge=0)  # the base centre keeps this off the door's swept path, m
+    stance_rings_m: tuple[float, ...] = (0.55, 0.65, 0.75, 0.85, 0.95)  # stance rings round the arc's middle, m
+    stance_span: float = Field(1.1, gt=0)  # stances ring the contact's path over this much of the arc, rad
+    stances_tried: int = Field(80, ge=1)  # accepted stances tried per pass at most
+    rounds: int = Field(4, ge=1)  # sweeps per skill at most
+    push_side_inner_m: float = Field(0.4, ge=0)  # a push stance stands this far out on the inner side (elbow too), m
+    push_side_outer_m: float = Field(0.1, ge=0)  # ... on the outer side, m
+    push_short: float = Field(0.15, ge=0)  # an opening push aims this far short of ``open``, rad
+    edge_in_m: float = Field(0.035, ge=0)  # pushing fingertips this far in from the door's free edge, m
+    arm_spare_m: float = Field(0.1, ge=0)  # more room round the carry arm a push stance keeps off the door, m
+    turns: tuple[float, ...] = (0.0, 0.6, -0.6, 1.2, -1.2)  # a push stance's turns from facing the contact, rad
+    outside_m: float = Field(0.3, ge=0)  # a handle pull keeps the base this far out on the door's outer side, m
+    near_cells_m: float = Field(0.45, gt=0)  # a stance's cell must reach free floor this near, m
+    ik_iters: int = Field(80, ge=1)  # IK iterations per waypoint
+    contact_step_m: float = Field(0.01, gt=0)  # the hand's straight-line step onto the handle or face, m
+    close_s: float = Field(1.0, ge=0)  # the fingers close on a handle for this long, s
+    open_s: float = Field(0.6, ge=0)  # the fingers open off a handle for this long, s
+    push_band_m: float = Field(0.04, ge=0)  # a push's band below the handle keeps this off the door's bottom and
+    # the handle, m
+    push_top_m: float = Field(0.03, ge=0)  # ... the band above it this off the handle and the door's top, m
+    push_over_m: float = Field(0.08, ge=0)  # on a tall door the push goes at most this far over the handle, m
+    swept_segments: int = Field(12, ge=2)  # a pulled door's swept path is checked at this many values
+    path_points: int = Field(50, ge=2)  # points along a segment checked against the carry arm's footprint
+    drawer_out_m: float = Field(0.02, ge=0)  # a drawer is pulled this far past ``open``, m
+    drawer_in_m: float = Field(0.01, ge=0)  # ... pushed this far past closed, m
+
+
 class SkillTuning(Section):
     """``skills:`` of params.yaml: every skill family's tuning (only what differs from the defaults is written)."""
 
@@ -215,6 +272,8 @@ class SkillTuning(Section):
     contact: ContactTuning = ContactTuning()
     motion: MotionTuning = MotionTuning()
     grasp: GraspTuning = GraspTuning()
+    hand: HandTuning = HandTuning()
+    articulate: ArticulateTuning = ArticulateTuning()
 
 
 DEFAULT = SkillTuning()
