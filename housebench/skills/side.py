@@ -439,7 +439,7 @@ class SidePick(Pick):
 
     @property
     def timeout_s(self) -> float:  # type: ignore[override]
-        return tuning().pick.timeout_s + PushToEdge.timeout_s
+        return tuning().pick.timeout_s + tuning().edge.push_timeout_s
 
     def _entries(self, ctx: SkillContext, obs: Observation) -> list[Entry]:
         """The ways in through the open edges of the item's support (``UNSUPPORTED`` when none fits)."""

@@ -259,6 +259,54 @@ class ArticulateTuning(Section):
     drawer_in_m: float = Field(0.01, ge=0)  # ... pushed this far past closed, m
 
 
+class EdgeTuning(Section):
+    """``skills.edge``: flat items drawn over an edge, pinched there and set down at an edge (``skills/edge.py``)."""
+
+    push_timeout_s: float = Field(90.0, gt=0)  # sim seconds a push to the edge may take, s
+    pinch_timeout_s: float = Field(90.0, gt=0)  # ... a pick of the overhang, s
+    place_timeout_s: float = Field(120.0, gt=0)  # ... a place (or stack) at an edge, s
+    overhang_m: float = Field(0.06, ge=0)  # how far a pushed item sticks out over the edge, m
+    tip_off_m: float = Field(0.006, ge=0)  # pinching fingertips stay this far outside the support's edge, m
+    push_tip_m: float = -0.004  # pushing fingertips aimed this far over the surface (negative: into it; it stops
+    # them, the arm sags ~1 cm), m
+    push_depth_m: float = Field(0.04, ge=0)  # ... at most this far under the item's top (the palm stays over it), m
+    push_gap_m: float = Field(0.04, ge=0)  # ... and this far behind the item (a full-reach arm falls ~2 cm short), m
+    push_room_m: float = Field(0.025, ge=0)  # ... where the support reaches that far behind it, less this, m
+    min_gap_m: float = Field(0.01, ge=0)  # ... and at least this, m
+    stand_m: tuple[float, ...] = (0.25, 0.35, 0.45, 0.55, 0.65)  # base distances from the edge tried for a push, m
+    pinch_stand_m: tuple[float, ...] = (0.55, 0.65, 0.75, 0.45, 0.85)  # ... for the pinch, m
+    shifts_m: tuple[float, ...] = (0.0, -0.15, 0.15, -0.3, 0.3)  # ... and along the edge, m
+    pinch_turns: tuple[float, ...] = (0.0, -0.3, -0.5, 0.3, 0.5)  # the base's turns off square for the pinch, rad
+    strokes: int = Field(4, ge=1)  # pushes of one item from one stance at most
+    tilts: tuple[float, ...] = (0.3, 0.6)  # the pushing fingers lean back this far, tried in turn, rad
+    descent_m: float = Field(0.15, ge=0)  # the pinch's hand comes down to its pre-pose from this far above it, m
+    stack_in_m: float = Field(0.02, ge=0)  # a stacked item's centre lands this far inside the footprint under it, m
+    place_in_m: float = Field(0.015, ge=0)  # an item set down at an edge has its centre this far inside, m
+    pair_in_m: float = Field(0.01, ge=0)  # ... the two stacked items' centre of mass this far inside the surface, m
+    push_reach_m: float = Field(1.0, gt=0)  # a push's stance search: the base this near the pad at most, m
+    centre_in_m: float = Field(0.02, ge=0)  # a pushed item's centre stays this far inside the edge, m
+    lift_m: float = Field(0.02, ge=0)  # the arm is checked against the house this far above a stroke's start, m
+    slack_m: float = Field(0.025, ge=0)  # a push ends this much short of its overhang and is still done, m
+    support_probe_m: float = Field(0.01, ge=0)  # an item's support is found this far over its box's bottom, m
+    above_m: float = Field(0.1, ge=0)  # the hand comes down onto, and leaves, a stroke or a spot from this high, m
+    out_m: float = Field(0.1, ge=0)  # the pinch's pre-pose, and its way out, this far out along the edge, m
+    done_m: float = Field(0.015, ge=0)  # an item this near its overhang needs no further stroke, m
+    moved_m: float = Field(0.005, ge=0)  # ... nor one that the last stroke moved less than this, m
+    stroke_parts: tuple[float, ...] = (1.0, 0.7, 0.4)  # of a stroke tried, where the IK loses the full line
+    stroke_over_m: float = Field(0.01, ge=0)  # a stroke goes this far past the item's travel and gap, m
+    stroke_step_m: float = Field(0.01, gt=0)  # the hand's straight-line step along a stroke, m
+    fit_step_m: float = Field(0.02, gt=0)  # a stroke's line is checked with the IK every this far, m
+    pinch_overhang_m: float = Field(0.03, ge=0)  # an item sticking out this far over an edge can be pinched, m
+    pinch_lift_m: float = Field(0.08, ge=0)  # the pinch lifts the item this far, m
+    set_over_m: float = Field(0.01, ge=0)  # an item set down at an edge is released this far over the surface, m
+    open_s: float = Field(0.8, ge=0)  # the fingers are opened for this long at the release, s
+    spots_from: float = Field(0.15, ge=0, le=1)  # spots along an edge from this fraction of its span ...
+    spots_to: float = Field(0.85, ge=0, le=1)  # ... to this one ...
+    spots: int = Field(8, ge=1)  # ... this many
+    other_height_m: float = Field(0.3, gt=0)  # other objects this near the support's height keep their room, m
+    clear_m: float = Field(0.02, ge=0)  # a spot keeps this more than both footprint radii off another object, m
+
+
 class SkillTuning(Section):
     """``skills:`` of params.yaml: every skill family's tuning (only what differs from the defaults is written)."""
 
@@ -274,6 +322,7 @@ class SkillTuning(Section):
     grasp: GraspTuning = GraspTuning()
     hand: HandTuning = HandTuning()
     articulate: ArticulateTuning = ArticulateTuning()
+    edge: EdgeTuning = EdgeTuning()
 
 
 DEFAULT = SkillTuning()

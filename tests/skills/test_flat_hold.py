@@ -13,7 +13,7 @@ from scipy.spatial.transform import Rotation
 from housebench.annotations.schema import Support
 from housebench.robot.kinematics import ARM
 from housebench.skills.base import SkillFailure
-from housebench.skills.edge import CENTRE_IN, OVERHANG, Edge, PlaceAtEdge, edges, overhanging, support_of
+from housebench.skills.edge import Edge, PlaceAtEdge, edges, overhanging, support_of
 from housebench.skills.motion import (
     drive,
     end_held,
@@ -45,11 +45,11 @@ def test_an_askew_book_sticks_out_less_where_the_pinch_takes_it_than_at_its_corn
 
 def test_the_push_goes_on_until_the_pinch_line_overhangs_but_keeps_the_centre_inside():
     east = Edge(TABLE, (1.0, 0.0), 1.0)
-    long_way = _book(0.8, 0.5, 90.0)  # the 0.21 m side along the normal: to OVERHANG
-    assert east.pinch_short(long_way, BOOK) == pytest.approx(OVERHANG - (0.8 + 0.105 - 1.0))
-    short_way = _book(0.8, 0.5, 0.0)  # 0.075 m to its side: only as far as keeps the centre CENTRE_IN in
+    long_way = _book(0.8, 0.5, 90.0)  # the 0.21 m side along the normal: to the overhang
+    assert east.pinch_short(long_way, BOOK) == pytest.approx(tuning().edge.overhang_m - (0.8 + 0.105 - 1.0))
+    short_way = _book(0.8, 0.5, 0.0)  # 0.075 m to its side: only as far as keeps the centre centre_in_m in
     out = east.pinch_out(short_way, BOOK) + east.pinch_short(short_way, BOOK)
-    assert out == pytest.approx(0.075 - CENTRE_IN)
+    assert out == pytest.approx(0.075 - tuning().edge.centre_in_m)
     west = next(e for e in edges(TABLE) if e.normal == (-1.0, 0.0))
     assert west.pinch_short(long_way, BOOK) > east.pinch_short(long_way, BOOK)  # the far edge: further to go
 
