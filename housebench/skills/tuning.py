@@ -1,8 +1,9 @@
 """The skills' tuning numbers as typed config: one frozen, strict model per skill family, defaults in code.
 
 Every number a skill is tuned by (a height, a margin, a speed, a list of distances tried, a time budget) is a
-documented field of its family's model below; what stays inline in ``skills/`` is trivially geometric (0, 1,
-halves) or listed by ``tests/skills/test_literals.py``'s allow-list (the families not converted yet).
+documented field of its family's model below; what stays inline in ``skills/`` is trivially geometric (0, 1, 2,
+halves), an index, or listed with its reason in ``tests/skills/literals_allowed.txt`` (robot facts such as the
+gripper's dimensions, numerical epsilons, a cache's size), which ``tests/skills/test_literals.py`` checks.
 
 An episode runs under one :class:`SkillTuning`: ``params.yaml``'s ``skills:`` section holds only what differs from
 the defaults (strict: an unknown key is a one-line error naming it; a key left out keeps its default), the rollout
@@ -29,6 +30,12 @@ from pydantic import Field
 from housebench.params import PARAMS, Section, load_section, sections
 
 SECTION = "skills"
+
+
+class BaseTuning(Section):
+    """``skills.base``: what every skill shares (``skills/base.py``)."""
+
+    timeout_s: float = Field(60.0, gt=0)  # sim seconds a skill that sets no time budget of its own may take, s
 
 
 class NavigateTuning(Section):
@@ -307,9 +314,76 @@ class EdgeTuning(Section):
     clear_m: float = Field(0.02, ge=0)  # a spot keeps this more than both footprint radii off another object, m
 
 
+class SideTuning(Section):
+    """``skills.side``: pick and place with the hand level, under a ceiling or from an open side
+    (``skills/side.py``)."""
+
+    hand_room_m: float = Field(0.45, ge=0)  # free height a top-down pick or place needs over the object, m
+    hand_half_m: float = Field(0.075, ge=0)  # half the hand's width across the closing axis (0.063) and a margin, m
+    palm_back_m: float = Field(0.027, ge=0)  # the pad keeps an object's near face this far ahead of it, m
+    pitches: tuple[float, ...] = (0.0, 0.2, 0.35)  # the level hand may tip its fingers down this far, least first, rad
+    low_tips: tuple[float, ...] = (0.5,)  # ... this much more where no stance reaches the pinch at its own pitch, rad
+    level_margin: float = Field(0.2, ge=0)  # a hand within the largest tip and this much counts as level, rad
+    clear_m: float = Field(0.006, ge=0)  # the hand's lowest point stays this far over the surface, m
+    grip_at: float = Field(0.4, ge=0, le=1)  # an item with no annotated pinch is taken this far up its height
+    top_keep_m: float = Field(0.03, ge=0)  # a side pinch stays this far under an item's top, m
+    top_room_m: float = Field(0.01, ge=0)  # ... and its pad this far under the top at least, m
+    raised_m: float = Field(0.005, ge=0)  # a pinch raised more than this over the height it wants goes in less, m
+    slim: float = Field(2.0, gt=0)  # an item taller than this many times its width is pinched low on its body
+    corners_m: float = Field(0.012, ge=0)  # the fingers closing wider than a round item by this: its corners, m
+    max_skew: float = Field(math.radians(35), ge=0)  # under a ceiling the approach turns at most this far, rad
+    wide_skew: float = Field(math.radians(65), ge=0)  # ... or this far where no way within ``max_skew`` reaches, rad
+    open_skew: float = Field(math.pi / 4, ge=0)  # ... and on an open top this far, rad
+    round_turns: tuple[float, ...] = tuple(math.radians(d) for d in (15, 30, 45, 60))  # a round item under a
+    # ceiling, after straight in, is taken this far turned, rad
+    min_cos: float = Field(0.3, gt=0)  # the way back from a skewed approach is as long as straight in at this cos
+    square_cos: float = Field(0.05, ge=0)  # an approach this near parallel to the edge has no way in (cos)
+    wall_band_m: float = Field(0.05, ge=0)  # walls count between this over the surface and this under the ceiling, m
+    wall_inside_m: float = Field(0.01, ge=0)  # a wall box covers an edge reaching this far inside it ...
+    wall_outside_m: float = Field(0.03, ge=0)  # ... or starting this far outside it, m
+    out_m: float = Field(0.1, ge=0)  # pre-grasp: fingertips and held object this far outside the edge, m
+    short_m: float = Field(0.02, ge=0)  # the pad pauses with the fingertips this far short of the near face, m
+    settle_s: float = Field(0.8, ge=0)  # ... held there, s
+    align_tol_m: float = Field(0.003, ge=0)  # ... until the pad is this near its pause point, m
+    true_up: int = Field(3, ge=0)  # corrections of the aim at most
+    contact_step_m: float = Field(0.01, gt=0)  # the hand's straight-line step on the last leg in, m
+    lift_m: float = Field(0.02, ge=0)  # lift after closing (the ceiling is near), m
+    raise_m: float = Field(0.02, ge=0)  # a held object goes in this much over its release height, m
+    pass_m: float = Field(0.15, ge=0)  # how far out from an edge the hand and the object pass on the way in, m
+    room_m: float = Field(0.02, ge=0)  # what the hand and the object keep from the ceiling, m
+    stand_m: tuple[float, ...] = (0.5, 0.6, 0.7, 0.8, 0.9)  # base distances from the edge tried, m
+    shifts_m: tuple[float, ...] = (0.0, -0.15, 0.15, -0.3, 0.3, -0.45, 0.45)  # ... and along it, m
+    near_stand_m: tuple[float, ...] = (0.48, 0.5, 0.525, 0.55)  # beside an open door, as near as the arm lets, m
+    near_shifts_m: tuple[float, ...] = tuple(s * k for k in range(14, 25) for s in (-0.025, 0.025))  # ... 0.35-0.6
+    # m along, either side, m
+    slide_over_m: float = -0.1  # an item too deep in is drawn until its face is this far outside the edge
+    # (negative: inside), m
+    reach_m: float = Field(0.85, gt=0)  # no base farther than this from the pad, m
+    turn_end_m: float = Field(0.015, ge=0)  # a lengthwise item is pushed this far in from its end to turn it, m
+    turn_stroke_m: float = Field(0.04, ge=0)  # the fingertips go in past its near face per stroke, m
+    turn_over_m: float = Field(0.01, ge=0)  # ... and this much more, m
+    turn_pad_m: float = Field(0.01, ge=0)  # the pushing pad starts this much more out than a fingertip, m
+    turn_keep_m: float = Field(0.01, ge=0)  # a stroke stops this near the support's far edge, m
+    turn_wall_m: float = Field(0.06, ge=0)  # the pushing pad keeps this far inside the support's sides, m
+    turns: int = Field(6, ge=0)  # turning strokes at most
+    turn_even: float = Field(0.05, ge=0)  # |cos| of the long axis to the normal under which either end is pushed
+    hold_m: float = Field(0.025, ge=0)  # a pinch by an item's outline closes on this much of it at least, m
+    outline_skews: tuple[float, ...] = tuple(math.radians(d) for d in (0, -15, 15, -30, 30))  # ... turned this far
+    # off straight in, rad
+    outline_upright: float = Field(math.cos(math.radians(10)), ge=-1, le=1)  # an item tilted further (cos) has no
+    # level sections to pinch by
+    level_step_m: float = Field(0.005, gt=0)  # pad heights of an outline pinch tried every this far, m
+    level_top_m: float = Field(0.01, ge=0)  # ... up to this far under the fingertip at the item's top, m
+    deep_m: float = Field(0.15, ge=0)  # a level pad more than this in from the edge stays ``wrist_low_m`` up, m
+    wrist_low_m: float = Field(0.062, ge=0)  # ... over the surface (the wrist clears a lip), m
+    open_keep_m: float = Field(0.04, ge=0)  # on an open top the object keeps this more off the edges, m
+    open_s: float = Field(0.8, ge=0)  # the fingers are opened for this long at the release, s
+
+
 class SkillTuning(Section):
     """``skills:`` of params.yaml: every skill family's tuning (only what differs from the defaults is written)."""
 
+    base: BaseTuning = BaseTuning()
     navigate: NavigateTuning = NavigateTuning()
     pick: PickTuning = PickTuning()
     place: PlaceTuning = PlaceTuning()
@@ -323,6 +397,7 @@ class SkillTuning(Section):
     hand: HandTuning = HandTuning()
     articulate: ArticulateTuning = ArticulateTuning()
     edge: EdgeTuning = EdgeTuning()
+    side: SideTuning = SideTuning()
 
 
 DEFAULT = SkillTuning()

@@ -1,7 +1,7 @@
 """Every skill tuning number is a field of a config model (housebench/skills/tuning.py): the numeric literals left in
 ``housebench/skills/*.py`` are trivially geometric (0, 1, 2, halves), an index, a rounding's digits, or listed in
-``literals_allowed.txt`` (the families not converted yet, and the few numbers that tune nothing, each with its
-reason). A literal not listed fails this test (make it a tuning field); a listed one that is gone fails it too
+``literals_allowed.txt`` (the few numbers that tune nothing: robot facts, geometry, numerical epsilons, each with
+its reason). A literal not listed fails this test (make it a tuning field); a listed one that is gone fails it too
 (shrink the list). ``python -m tests.skills.test_literals`` prints the list the code has now."""
 
 from __future__ import annotations
