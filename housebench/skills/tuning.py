@@ -10,8 +10,9 @@ the defaults (strict: an unknown key is a one-line error naming it; a key left o
 passes it down with each job (``EpisodeJob.skills``), the episode's events echo it (its ``episode_start`` event's
 ``skills``: the whole tuning's hash and the overrides) and the episode cache keys on it. A skill reads the tuning of
 the episode it runs in with :func:`tuning`; the episode loop sets it for the whole episode with :func:`using` (a
-context variable: the policy's own calls into ``skills/`` see it too, and nothing outlives the episode). Outside an
-episode (tests, the verification stage, component starts) the defaults hold.
+context variable: the policy's own calls into ``skills/`` see it too, and nothing outlives the episode); the
+verification stage runs its scenarios under it too. Elsewhere (tests, the demos stage's jobs, component starts
+outside a rollout) the defaults hold.
 """
 
 from __future__ import annotations
