@@ -75,3 +75,21 @@ def test_an_override_changes_what_the_skills_of_an_episode_do():
     tuned = run_episode(dataclasses.replace(job, skills={"pick": {"timeout_s": 2.0}}))
     ends = [d for _, kind, d in tuned.events if kind == "skill_end"]
     assert ends and ends[0]["skill"] == "pick" and ends[0]["reason"] == "timeout", ends
+
+
+def test_the_rollout_passes_the_params_tuning_with_every_job(monkeypatch, tmp_path):
+    import housebench.pipeline.rollout as pipeline
+    from housebench.params import load_section
+    from housebench.rollout.plan import RolloutParams
+    from tests.builtdata import built
+
+    ran = []
+    monkeypatch.setattr(pipeline, "run_cached", lambda jobs, *a, **k: ran.extend(jobs) or [])
+    monkeypatch.setattr(pipeline, "write_run", lambda *a, **k: None)
+    layout = built()
+    params = load_section("rollout", RolloutParams, layout.at("params.yaml")).model_copy(update={"policies": ["noop"]})
+    pipeline.run_rollouts("t", params, layout, tmp_path, skills={"pick": {"lift_m": 0.2}})
+    assert ran and all(job.skills == {"pick": {"lift_m": 0.2}} for job in ran)
+    ran.clear()
+    pipeline.run_rollouts("t", params, layout, tmp_path)
+    assert ran and all(job.skills == {} for job in ran)
