@@ -29,13 +29,13 @@ def test_the_defaults_are_the_numbers_the_skills_had():
 def test_every_field_is_documented_with_a_comment():
     import inspect
 
-    import housebench.skills.tuning as module
-
-    source = inspect.getsource(module)
     for family in SkillTuning.model_fields.values():
-        for name in family.annotation.model_fields:
-            line = next(line for line in source.splitlines() if line.lstrip().startswith(f"{name}:"))
-            assert "#" in line, f"{family.annotation.__name__}.{name} has no comment saying what it tunes"
+        model = family.annotation
+        assert model.__doc__ and model.__doc__.startswith("``skills."), model.__name__
+        lines = inspect.getsource(model).splitlines()
+        for name in model.model_fields:
+            line = next(line for line in lines if line.lstrip().startswith(f"{name}:"))
+            assert "  # " in line, f"{model.__name__}.{name} has no comment saying what it tunes"
 
 
 def test_an_override_is_strict_frozen_and_scoped():
