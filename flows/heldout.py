@@ -38,6 +38,7 @@ from housebench.report.pictures import report_pictures
 from housebench.report.summary import HELDOUT_PREFIX
 from housebench.results.schema import PARTITION
 from housebench.rollout.plan import RolloutParams, check_policies
+from housebench.skills.tuning import load_tuning
 from housebench.tasks.sampler import SamplerParams
 from housebench.tasks.splits import SplitParams
 
@@ -102,7 +103,8 @@ def rollout(layout: Layout, run: str, seed: int, policies: list[str] | None) -> 
     params = _rollout_params(layout, seed, policies)
     entries = policy_entries(layout.at(PARAMS))
     splits = load_section("splits", SplitParams, layout.at(PARAMS))
-    outcomes = run_rollouts(run, params, layout, layout.at(RESULTS_DIR), entries, False, splits, split=SPLIT)
+    skills = load_tuning(layout.at(PARAMS))
+    outcomes = run_rollouts(run, params, layout, layout.at(RESULTS_DIR), entries, False, splits, SPLIT, skills)
     return len(outcomes)
 
 

@@ -40,6 +40,7 @@ from housebench.report.trends import NIGHTLY_PREFIX, TrendParams, Trends, night_
 from housebench.results.schema import PARTITION
 from housebench.results.writer import write_derived
 from housebench.rollout.plan import RolloutParams
+from housebench.skills.tuning import load_tuning
 from housebench.tasks.sampler import SamplerParams
 from housebench.tasks.splits import SplitParams
 
@@ -91,7 +92,10 @@ def annotate(layout: Layout) -> None:
 def rollout(layout: Layout, run: str, seed: int) -> int:
     params = load_section("rollout", RolloutParams, layout.at(PARAMS), seed=seed)
     entries, splits = policy_entries(layout.at(PARAMS)), load_section("splits", SplitParams, layout.at(PARAMS))
-    return len(run_rollouts(run, params, layout, layout.at(RESULTS_DIR), entries, progress=False, splits=splits))
+    skills = load_tuning(layout.at(PARAMS))
+    return len(
+        run_rollouts(run, params, layout, layout.at(RESULTS_DIR), entries, progress=False, splits=splits, skills=skills)
+    )
 
 
 @task

@@ -2,9 +2,10 @@
 
 A section model derives from :class:`Section`, and so does every model nested in it: an unknown key
 is refused at any depth, and so is a missing one (params.yaml states every key, so a run's file is
-the whole record of its settings). Default values live only in the models, for callers without a
-params file (``housebench asset import``, tests). Every failure is one line naming the file and the
-dotted key, e.g. ``params.yaml: house.parts.door_rnage: unknown key``.
+the whole record of its settings; the one exception, ``skills:``, holds only what differs from the tuning
+defaults in code, its run's events echo the rest: :mod:`housebench.skills.tuning`). Default values live
+only in the models, for callers without a params file (``housebench asset import``, tests). Every failure
+is one line naming the file and the dotted key, e.g. ``params.yaml: house.parts.door_rnage: unknown key``.
 """
 
 from __future__ import annotations
@@ -68,9 +69,10 @@ def missing_keys(model: type[BaseModel], data: Any, prefix: str = "") -> list[st
     return missing
 
 
-def load_section(section: str, model: type[M], path: Path = PARAMS, **overrides: Any) -> M:
-    """``section`` validated by ``model`` (with ``overrides`` applied): every key present, none unknown,
-    at every depth; any failure is one line naming the file and the dotted key."""
+def load_section(section: str, model: type[M], path: Path = PARAMS, complete: bool = True, **overrides: Any) -> M:
+    """``section`` validated by ``model`` (with ``overrides`` applied): every key present (``complete=False``: a
+    key left out keeps the model's default, for a section of overrides only, ``skills:``), none unknown, at every
+    depth; any failure is one line naming the file and the dotted key."""
     data = {**load_params(section, path), **overrides}
     try:
         loaded = model.model_validate(data)
@@ -78,6 +80,6 @@ def load_section(section: str, model: type[M], path: Path = PARAMS, **overrides:
         first = err.errors()[0]
         what = {"extra_forbidden": "unknown key", "missing": "missing key"}.get(first["type"], first["msg"])
         raise SystemExit(f"{path}: {_dotted((section, *first['loc']))}: {what}") from None
-    if missing := missing_keys(model, data):
+    if complete and (missing := missing_keys(model, data)):
         raise SystemExit(f"{path}: {section}.{missing[0]}: missing key")
     return loaded

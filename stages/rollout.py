@@ -1,6 +1,7 @@
 """DVC stage `rollout`: batched episodes of every settled task scene -> ``results/*/run=repro/``.
 
-Reads ``scenes/settled/``, ``scenes/tasks/``, ``annotations/scenes/``; params ``rollout``, ``splits`` and ``policies``.
+Reads ``scenes/settled/``, ``scenes/tasks/``, ``annotations/scenes/``; params ``rollout``, ``splits``, ``policies``
+and ``skills``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from housebench.pipeline.rollout import run_rollouts
 from housebench.policy.registry import policy_entries
 from housebench.procs import die_with_parent
 from housebench.rollout.plan import RolloutParams
+from housebench.skills.tuning import load_tuning
 from housebench.tasks.splits import SplitParams
 
 RUN = "repro"
@@ -22,8 +24,9 @@ def main() -> None:
     die_with_parent()  # killing dvc repro takes this stage and its workers with it
     params = load_section("rollout", RolloutParams)
     splits = load_section("splits", SplitParams)
+    skills = load_tuning()
     try:
-        outcomes = run_rollouts(RUN, params, Layout(), RESULTS_DIR, policy_entries(), splits=splits)
+        outcomes = run_rollouts(RUN, params, Layout(), RESULTS_DIR, policy_entries(), splits=splits, skills=skills)
     except ValueError as err:  # a configuration that cannot run: one line, exit 2
         print(f"params.yaml: {err}", file=sys.stderr)
         raise SystemExit(2) from None

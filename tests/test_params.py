@@ -21,6 +21,7 @@ from housebench.report.pictures import ReportParams
 from housebench.report.trends import TrendParams
 from housebench.rollout.plan import RolloutParams
 from housebench.sim.droptest import DropParams
+from housebench.skills.tuning import SkillTuning, load_tuning, overrides
 from housebench.tasks.sampler import SamplerParams
 from housebench.tasks.splits import SplitParams
 from tests.conftest import ROOT
@@ -70,9 +71,23 @@ def _error(section, path) -> str:
 
 
 def test_every_section_of_the_repo_params_loads_with_its_model():
-    assert set(MODELS) | {"policies"} == set(yaml.safe_load((ROOT / "params.yaml").read_text()))
+    assert set(MODELS) | {"policies", "skills"} == set(yaml.safe_load((ROOT / "params.yaml").read_text()))
     for section, model in MODELS.items():
         assert isinstance(load_section(section, model, ROOT / "params.yaml"), model)
+
+
+def test_skills_holds_overrides_only_and_is_strict(tmp_path):
+    assert load_tuning(ROOT / "params.yaml") == overrides(
+        load_section("skills", SkillTuning, ROOT / "params.yaml", False)
+    )
+    path = _params(tmp_path, lambda d: d.update(skills={"navigate": {"arm_top_m": 1.7}}))
+    assert load_tuning(path) == {"navigate": {"arm_top_m": 1.7}}  # a key left out keeps its default
+    path = _params(tmp_path, lambda d: d.update(skills={"navigate": {"arm_top_mm": 1.7}}))
+    with pytest.raises(SystemExit, match=r"params.yaml: skills.navigate.arm_top_mm: unknown key$"):
+        load_tuning(path)
+    path = _params(tmp_path, lambda d: d.update(skills={"navigate": {"arm_top_m": -1.0}}))
+    with pytest.raises(SystemExit, match=r"params.yaml: skills.navigate.arm_top_m: "):
+        load_tuning(path)
 
 
 def test_a_typo_deep_in_a_section_names_the_dotted_key(tmp_path):

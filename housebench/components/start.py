@@ -18,7 +18,7 @@ from housebench.annotations.schema import SceneAnnotations
 from housebench.jsonfile import SpecError, load_model
 from housebench.robot.fetch import BASE_JOINTS, FINGER_JOINTS, HEAD_JOINTS, HOME, TORSO_JOINT
 from housebench.robot.kinematics import ARM, FetchIK, top_down
-from housebench.skills.pick import CARRY
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState, SimState
 from housebench.tasks import geometry
 
@@ -53,7 +53,8 @@ def arm_joints(arm, base: tuple[float, float, float], now: dict[str, float]) -> 
         target, rot = (x + 0.6 * math.cos(yaw), y + 0.6 * math.sin(yaw), 1.0), top_down(yaw + math.pi / 2)
     else:
         c, s = math.cos(yaw), math.sin(yaw)
-        target = (x + c * CARRY[0] - s * CARRY[1], y + s * CARRY[0] + c * CARRY[1], CARRY[2])
+        carry = tuning().pick.carry
+        target = (x + c * carry[0] - s * carry[1], y + s * carry[0] + c * carry[1], carry[2])
         rot = top_down(yaw + math.pi / 2)
     start = {**now, **dict(zip(BASE_JOINTS, base)), **tuck}
     start.update({TORSO_JOINT: 0.3})  # the IK's seed: torso up, as the skills' ``ready_arm``

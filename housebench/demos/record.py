@@ -11,6 +11,7 @@ from housebench.demos.recorder import ImageOptions, Recorder
 from housebench.policy.registry import resolve
 from housebench.rollout.episode import EpisodeJob, play
 from housebench.sim.offscreen import use_offscreen_gl
+from housebench.skills.tuning import from_overrides, using
 
 
 def job_meta(job: EpisodeJob, class_path: str = "", version: str = "") -> dict:
@@ -49,7 +50,8 @@ def record_episode(job: EpisodeJob, out: Path, images: ImageOptions | None = Non
         # reset with the same seed gives the same state (reset reloads the keyframe and the seed's noise)
         episode.reset(job.seed)
         recorder = Recorder(episode, out, job_meta(job, spec.class_path, spec.version), images)
-        play(episode, policy, job.seed, on_step=on_step)
+        with using(from_overrides(job.skills)):  # the skills' tuning (housebench.skills.tuning)
+            play(episode, policy, job.seed, on_step=on_step)
         verdict = episode.verdict()
         summary = {
             "verdict": verdict.model_dump(mode="json"),

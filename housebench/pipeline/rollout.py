@@ -3,6 +3,7 @@ them over the executor, write the run's Parquet partition."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from housebench.components.jobs import component_jobs
@@ -25,16 +26,20 @@ def run_rollouts(
     progress: bool = True,
     splits: SplitParams | None = None,
     split: str | None = None,
+    skills: dict | None = None,
 ) -> list[EpisodeOutcome]:
     """Run every planned episode of ``layout`` (and of ``rollout.components``) and write
     ``results/<table>/run=<run>/``;
     ``policy_entries`` is the ``policies`` section of params.yaml, ``splits`` its split rule (``split``: every
-    variant's split, for a held-out run). Episodes in ``rollout.cache`` (run before, unchanged) are not run again
-    (their outcomes say ``cached``); every episode run now is kept there as it ends."""
+    variant's split, for a held-out run), ``skills`` the skills' tuning overrides (params.yaml's ``skills:``, as
+    :func:`housebench.skills.tuning.load_tuning` reads it). Episodes in ``rollout.cache`` (run before, unchanged)
+    are not run again (their outcomes say ``cached``); every episode run now is kept there as it ends."""
     jobs = plan_jobs(run, params, layout, policy_entries, splits, split)
     if params.components:
         comps = [component(name) for name in params.components]
         jobs += component_jobs(run, params, layout, comps, policy_entries, splits, split)
+    if skills:
+        jobs = [dataclasses.replace(job, skills=skills) for job in jobs]
     if not jobs:
         raise ValueError(f"{layout.at(layout.settled_dir)}: no settled task scenes to roll out")
     cache = EpisodeCache.from_params(params.cache, layout.root)

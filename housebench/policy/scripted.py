@@ -26,12 +26,13 @@ from housebench.policy.base import PolicyContext, PolicyParams, require_state
 from housebench.skill_library.runtime import MAX_ATTEMPTS
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillRunner
 from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge, support_of
-from housebench.skills.grasp import TILTED, grasps
+from housebench.skills.grasp import grasps
 from housebench.skills.hand import Lay, Stack, Upright
 from housebench.skills.navigate import planner
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place, Release
 from housebench.skills.side import SidePick, SidePlace, low_ceiling, side_held, side_pick
+from housebench.skills.tuning import tuning
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
 from housebench.tasks import refs
@@ -276,7 +277,7 @@ class ScriptedPolicy:
         self, obj: str, obs: Observation
     ) -> Generator[Skill, tuple[SkillFailure | None, Observation], Observation]:
         """A toppled object (knocked over on the way) stood up before it is moved: ``upright``."""
-        if obs.holding(obj) or rotation(obs.objects[obj].quat)[2, 2] >= TILTED:
+        if obs.holding(obj) or rotation(obs.objects[obj].quat)[2, 2] >= tuning().grasp.tilted:
             return obs
         self.ctx.log("decision", upright=obj, why="toppled before its move")
         _, obs = yield Upright(obj)

@@ -15,6 +15,7 @@ from housebench.policy.base import Policy, PolicyContext
 from housebench.policy.registry import REMOTE_PREFIX, PolicySpec, resolve
 from housebench.rollout.env import Episode, Event
 from housebench.rollout.phases import PhaseMonitor, PhaseRecord, cached_phases
+from housebench.skills.tuning import config_hash, from_overrides, overrides, using
 from housebench.state import Action, Observation, SimState
 from housebench.tasks.verdict import Verdict
 
@@ -43,6 +44,7 @@ class EpisodeJob:
     track: str = "state"  # what the policy is shown (housebench.policy.base.TRACKS)
     split: str = ""  # train, val or test (housebench.tasks.splits)
     image_size: tuple[int, int] = (160, 120)  # the vision track's head camera, width x height
+    skills: dict = field(default_factory=dict)  # params.yaml's ``skills:`` (tuning overrides; empty: the defaults)
 
     def open(self) -> Episode:
         """The episode this job describes, loaded (not yet reset)."""
@@ -84,7 +86,18 @@ class EpisodeOutcome:
 
 
 def start_event(job: EpisodeJob) -> Event:
-    return (0.0, "episode_start", {"seed": job.seed, "policy": job.policy, "track": job.track})
+    detail = {"seed": job.seed, "policy": job.policy, "track": job.track, "skills": skills_echo(job)}
+    return (0.0, "episode_start", detail)
+
+
+def skills_echo(job: EpisodeJob) -> dict:
+    """The tuning the episode's skills run under: the whole tuning's hash and what differs from the defaults (a
+    tuning that does not validate: as given, no hash; the episode then crashes on it)."""
+    try:
+        config = from_overrides(job.skills)
+    except ValueError:
+        return {"hash": "", "overrides": job.skills}
+    return {"hash": config_hash(config), "overrides": overrides(config)}
 
 
 def lost(job: EpisodeJob, reason: str) -> EpisodeOutcome:
@@ -155,6 +168,7 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
     phases: list[PhaseRecord] = []
     early: list[Event] = [start_event(job)]
     try:
+        tuning = from_overrides(job.skills)
         spec = resolve(job.policy, job.policy_entry)
         provenance = (spec.class_path, spec.version)
         policy = spec.make()
@@ -164,7 +178,8 @@ def run_episode(job: EpisodeJob) -> EpisodeOutcome:
             cached_phases(episode.task, episode.scene, (job.task_file, job.annotations)), episode.scene
         )
         try:
-            play(episode, policy, job.seed, on_step=monitor.hook())
+            with using(tuning):  # the skills read it (housebench.skills.tuning.tuning)
+                play(episode, policy, job.seed, on_step=monitor.hook())
         finally:
             close = getattr(policy, "close", None)
             if callable(close):

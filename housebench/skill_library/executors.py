@@ -33,11 +33,12 @@ from housebench.skills.grasp import edge_only
 from housebench.skills.hand import Lay, Lower, Regrasp, Stack, Upright
 from housebench.skills.knob import Turn
 from housebench.skills.motion import cartesian, held, hold, pad_pose, wrap
-from housebench.skills.navigate import OPEN_PART, Navigate, arrive, obstacle_boxes, part_box, planner
+from housebench.skills.navigate import Navigate, arrive, obstacle_boxes, part_box, planner
 from housebench.skills.pick import Carry, Pick
 from housebench.skills.place import Place, Release
 from housebench.skills.press import Press
 from housebench.skills.side import SidePick, SidePlace, low_ceiling, side_held, side_pick
+from housebench.skills.tuning import tuning
 from housebench.state import Action, Observation
 from housebench.tasks import geometry, refs
 
@@ -260,7 +261,7 @@ def _beside_open_door(world: World, obs: Observation) -> bool:
     x, y, _ = obs.base
     for name, q in obs.parts.items():
         part = world.query.parts.get(name)
-        if part is not None and part.category == "door" and abs(q - part.closed) > OPEN_PART:
+        if part is not None and part.category == "door" and abs(q - part.closed) > tuning().navigate.open_part:
             box = part_box(part, q)
             if math.hypot(max(box[0] - x, 0.0, x - box[3]), max(box[1] - y, 0.0, y - box[4])) < DOOR_NEAR:
                 return True

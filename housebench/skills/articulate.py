@@ -7,15 +7,15 @@ A door is moved along its arc in *sweeps*, each from one base stance with the ba
   (closing) at a radius near its free edge, the hand turning with the door.
 
 ``open`` pulls by the handle first, until the arm's reach ends or the door would turn past the robot (the
-arm would wrap round it), then pushes the inner face on, to ``PUSH_SHORT`` short of ``open``; ``close``
-pushes the outer face. Each sweep's stance is the one (of rings round the contact) from which the IK
+arm would wrap round it), then pushes the inner face on, to ``skills.articulate.push_short`` short of ``open``;
+``close`` pushes the outer face. Each sweep's stance is the one (of rings round the contact) from which the IK
 follows the contact furthest along the arc, clear of the door (of its whole path for a pull, which swings
 it towards the robot; of where it stands for a push, the carry arm included, which a push drives in
 tucked when it starts so and unfolds at the stance), on the side it works from (a push's base facing the
 contact, else turned from it: behind a door swung wide only a base side on has room for the carry arm
 between the door and the wall); after each sweep the skill reads the part's joint value and sweeps again
-from where the door really is, until it is open (at least ``OPEN_FRACTION`` of ``open``) or closed (within
-``CLOSED_TOL``); no progress: ``STALLED`` with the measured value. A drawer is pulled by its handle along
+from where the door really is, until it is open (at least ``skills.articulate.open_fraction`` of ``open``) or
+closed (within ``closed_tol``); no progress: ``STALLED`` with the measured value. A drawer is pulled by its handle along
 its axis and pushed shut by its handle's face.
 """
 
@@ -37,30 +37,9 @@ from housebench.skills.motion import TUCK, base_joints, cartesian, hold, ik, rea
 from housebench.skills.navigate import Navigate, obstacle_boxes, planner
 from housebench.skills.pick import CLOSED, OPEN, approach, stance_search, to_carry
 from housebench.skills.press import approach_rot
+from housebench.skills.tuning import tuning
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
-
-HANDLE_OUT = 0.008  # the pad centre this far out of the handle bar's centre, m (fingertips clear the panel)
-TIP_GAP = 0.012  # pushing fingertips this far off the face before the sweep, m
-PRESS_IN = 0.015  # ... and this far into it along the sweep (the door lags the hand), m
-BACK_OFF = 0.10  # pre-contact distance along the face normal, m
-FAR = 0.25  # a push first brings the hand this far off the face, m
-ARC_STEP = 0.08  # rad between IK waypoints along an arc
-OPEN_FRACTION = 0.8  # of the way to ``open`` that counts as open (the ``open`` predicate's default)
-CLOSED_TOL = 0.05  # rad / m from closed that ends a close
-MIN_SWEEP = 0.25  # rad a stance must cover to be used
-SWEEP_SPEED = 0.35  # rad/s of the fastest arm joint along a sweep
-BASE_CLEAR = 0.36  # m: the base centre keeps this from the door's swept path
-STANCE_RINGS = (0.55, 0.65, 0.75, 0.85, 0.95)
-STANCE_SPAN = 1.1  # rad: stances ring the contact's path over this much of the arc
-ROUNDS = 4  # sweeps per skill at most
-PUSH_SIDE = {"inner": 0.4, "outer": 0.1}  # m a push stance stands out on the side it pushes from (the elbow too)
-PUSH_SHORT = 0.15  # rad short of ``open`` an opening push aims for
-EDGE_IN = 0.035  # m: pushing fingertips this far in from the free edge
-ARM_SPARE = 0.1  # m more round the carry arm a push stance keeps off the door (the arm unfolds there)
-TURNS = (0.0, 0.6, -0.6, 1.2, -1.2)  # rad a push stance may turn from facing the contact (behind a door swung wide
-# the carry arm fits only side on)
-OUTSIDE = 0.3  # m: a handle pull keeps the base this far out on the door's outer side
 
 
 @dataclass(frozen=True)
@@ -125,25 +104,27 @@ def seg_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
 def arm_clear(pose, a: np.ndarray, b: np.ndarray) -> bool:
     """Whether the arm in the carry pose (the footprint's band above the column, with its margin) at base
     ``pose`` keeps clear of the door's footprint ``a``-``b`` (the stance check skips the door itself)."""
+    ta = tuning().articulate
     c, s = math.cos(pose[2]), math.sin(pose[2])
-    points = a + (b - a) * np.linspace(0.0, 1.0, 50)[:, None] - np.asarray(pose[:2])
+    points = a + (b - a) * np.linspace(0.0, 1.0, ta.path_points)[:, None] - np.asarray(pose[:2])
     ahead, side = points @ np.array([c, s]), points @ np.array([-s, c])
-    m = MARGIN + ARM_SPARE
+    m = MARGIN + ta.arm_spare_m
     inside = (ahead > TOP_BOX[0] - m) & (ahead < TOP_BOX[1] + m) & (np.abs(side) < TOP_BOX[2] + m)
     return not inside.any()
 
 
 def contact_pose(door: Door, mode: str, q: float, radius: float, z: float, press: float = 0.0):
     """(pad position, rotation, face normal pointing back at the hand) of a sweep's contact at ``q``."""
+    ta = tuning().articulate
     n = door.normal(q)
     if mode == "handle":
         centre = np.asarray(door.part.handle.center, float)
         c = door.pivot + door.turn(centre - door.pivot, q)
-        return c + n * HANDLE_OUT, approach_rot(-n), n
+        return c + n * ta.handle_out_m, approach_rot(-n), n
     inner = mode == "inner"
     out = -n if inner else n
     point = door.face_point(q, radius, z, inner)
-    return point + out * (FINGER_HALF + TIP_GAP - press), approach_rot(-out), out
+    return point + out * (FINGER_HALF + ta.tip_gap_m - press), approach_rot(-out), out
 
 
 def door_part(ctx: SkillContext, name: str) -> ArticulatedPart | None:
@@ -151,21 +132,27 @@ def door_part(ctx: SkillContext, name: str) -> ArticulatedPart | None:
 
 
 class _Articulate(PartSkill):
-    timeout_s = 150.0
     opening: bool
 
+    @property
+    def timeout_s(self) -> float:  # type: ignore[override]
+        ta = tuning().articulate
+        return ta.timeout_s
+
     def _done(self, part: ArticulatedPart, q: float) -> bool:
+        ta = tuning().articulate
         if self.opening:
-            return abs(q - part.closed) >= OPEN_FRACTION * abs(part.open - part.closed)
-        return abs(q - part.closed) <= CLOSED_TOL
+            return abs(q - part.closed) >= ta.open_fraction * abs(part.open - part.closed)
+        return abs(q - part.closed) <= ta.closed_tol
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        ta = tuning().articulate
         part = door_part(ctx, self.part)
         if part is None or part.category not in ("door", "drawer"):
             raise self.fail(Reason.UNSUPPORTED, part=self.part)
         q = obs.parts.get(self.part, part.closed)
         self._last = obs
-        for round_ in range(ROUNDS):
+        for round_ in range(ta.rounds):
             if self._done(part, q):
                 break
             try:
@@ -182,7 +169,7 @@ class _Articulate(PartSkill):
                 break
             moved = obs.parts.get(self.part, part.closed)
             ctx.log("part_moved", part=self.part, start=round(q, 3), end=round(moved, 3))
-            if abs(moved - q) < 0.03 and round_ > 0:
+            if abs(moved - q) < ta.stalled and round_ > 0:
                 break
             q = moved
         q = obs.parts.get(self.part, part.closed)
@@ -203,14 +190,16 @@ class _Articulate(PartSkill):
 
     def _sweep(self, ctx: SkillContext, obs: Observation, door: Door, mode: str) -> SkillGen:
         """One sweep of ``mode`` from the door's measured value towards the goal."""
+        ta = tuning().articulate
+        tm = tuning().motion
         part = door.part
         q0 = obs.parts.get(self.part, part.closed)
         if self.opening:  # a pull aims at ``open``, a push short of it: swung further, no room to close it from
-            goal = part.open if mode == "handle" else part.open - PUSH_SHORT
+            goal = part.open if mode == "handle" else part.open - ta.push_short
         else:
-            goal = part.closed - 0.05
+            goal = part.closed - ta.close_past
         handle = np.asarray(part.handle.center, float)
-        radius = float(np.dot(handle - door.pivot, door.radial)) if mode == "handle" else door.length - EDGE_IN
+        radius = float(np.dot(handle - door.pivot, door.radial)) if mode == "handle" else door.length - ta.edge_in_m
         z = float(handle[2]) if mode == "handle" else self._push_height(door)
         found = self._stance(ctx, obs, door, mode, q0, goal, radius, z)
         if found is None:
@@ -218,7 +207,7 @@ class _Articulate(PartSkill):
         pose, waypoints, reach_q = found
         ctx.log("stance", skill=self.name, target=self.part, mode=mode, base=[round(v, 3) for v in pose])
         ctx.log("sweep", part=self.part, mode=mode, start=round(q0, 3), to=round(reach_q, 3))
-        if mode != "handle" and all(abs(obs.joints[j] - TUCK[j]) < 0.05 for j in ARM):
+        if mode != "handle" and all(abs(obs.joints[j] - TUCK[j]) < tm.tucked_tol for j in ARM):
             # driven in tucked (inside the footprint the base planner keeps off the door), unfolded at the
             # stance: the carry arm (0.42 m ahead, 0.37 m aside, above 1 m) shoved an open door on, driving past
             obs = yield from Navigate(pose, why=self.target()).body(ctx, obs)
@@ -227,13 +216,17 @@ class _Articulate(PartSkill):
         pad, rot, out = contact_pose(door, mode, q0, radius, z)
         grip = OPEN if mode == "handle" else CLOSED
         if mode != "handle":  # first well back on the robot's side: a joint motion there cannot hit the door
-            far = ik(ctx).solve(waypoints[0], pad + out * FAR, rot, max_iters=80)
-            if far.ok(0.01, 0.08):
-                obs = yield from cartesian(self.name, obs, ctx, pad + out * FAR, rot, fallback=far.joints, gripper=grip)
-        obs = yield from cartesian(self.name, obs, ctx, pad + out * BACK_OFF, rot, fallback=waypoints[0], gripper=grip)
-        obs = yield from cartesian(self.name, obs, ctx, pad, rot, step=0.01, gripper=grip)
+            far = ik(ctx).solve(waypoints[0], pad + out * ta.far_m, rot, max_iters=ta.ik_iters)
+            if far.ok(tm.ik_pos_tol_m, tm.ik_rot_tol):
+                obs = yield from cartesian(
+                    self.name, obs, ctx, pad + out * ta.far_m, rot, fallback=far.joints, gripper=grip
+                )
+        obs = yield from cartesian(
+            self.name, obs, ctx, pad + out * ta.back_off_m, rot, fallback=waypoints[0], gripper=grip
+        )
+        obs = yield from cartesian(self.name, obs, ctx, pad, rot, step=ta.contact_step_m, gripper=grip)
         if mode == "handle":
-            obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
+            obs = yield from hold(obs, ta.close_s, ctx, gripper=CLOSED)
             touching = [f for f, names in obs.finger_contacts.items() if self.part in names]
             if len(touching) < 2:
                 yield from hold(obs, 0.5, ctx, gripper=OPEN)
@@ -241,9 +234,9 @@ class _Articulate(PartSkill):
         obs = yield from self._follow(ctx, obs, waypoints[1:], mode)
         q1 = obs.parts.get(self.part, part.closed)
         pad, rot, out = contact_pose(door, mode, q1, radius, z)
-        retreat = [pad + out * BACK_OFF]
+        retreat = [pad + out * ta.back_off_m]
         if mode == "handle":
-            obs = yield from hold(obs, 0.6, ctx, gripper=OPEN)
+            obs = yield from hold(obs, ta.open_s, ctx, gripper=OPEN)
         for point in retreat:
             try:
                 obs = yield from cartesian(self.name, obs, ctx, point, rot, gripper=OPEN)
@@ -253,13 +246,14 @@ class _Articulate(PartSkill):
         return (yield from to_carry(self, ctx, obs))
 
     def _follow(self, ctx: SkillContext, obs: Observation, waypoints: list[dict], mode: str) -> SkillGen:
-        """The arm through ``waypoints`` at ``SWEEP_SPEED``, fingers closed; stops early where a handle
-        grasp lets go (the door is wherever it is then)."""
+        """The arm through ``waypoints`` at ``skills.articulate.sweep_speed``, fingers closed; stops early where a
+        handle grasp lets go (the door is wherever it is then)."""
+        ta = tuning().articulate
         current = {j: obs.joints[j] for j in ARM}
         for waypoint in waypoints:
             target = {j: waypoint[j] for j in ARM}
             span = max(abs(wrap(target[j] - current[j])) for j in ARM)
-            n = max(1, math.ceil(span / (SWEEP_SPEED * ctx.control_dt)))
+            n = max(1, math.ceil(span / (ta.sweep_speed * ctx.control_dt)))
             for k in range(1, n + 1):
                 joints = {j: current[j] + (target[j] - current[j]) * k / n for j in ARM}
                 obs = yield Action(joints=joints, gripper=CLOSED)
@@ -273,67 +267,81 @@ class _Articulate(PartSkill):
         """Where the fingertips press the face: just above the handle (on a tall door the forearm then
         clears counters and what stands on them), or whichever band beside it is wider on a short one."""
         box, hbox = door.part.box, door.part.handle.box
-        below = (box[2] + 0.04, hbox[2] - 0.04)
-        above = (hbox[5] + 0.03, box[5] - 0.03)
+        tune = tuning().articulate
+        below = (box[2] + tune.push_band_m, hbox[2] - tune.push_band_m)
+        above = (hbox[5] + tune.push_top_m, box[5] - tune.push_top_m)
         if box[5] - box[2] > 1.0:
-            return float(min(above[1], hbox[5] + 0.08))
+            return float(min(above[1], hbox[5] + tune.push_over_m))
         lo, hi = max([below, above], key=lambda r: r[1] - r[0])
         return float((lo + hi) / 2)
 
     def _stance(self, ctx, obs, door: Door, mode: str, q0: float, goal: float, radius: float, z: float):
         """(base pose, joint waypoints along the arc, the value they reach) that covers most of ``q0 ->
-        goal``, or None when none covers ``MIN_SWEEP``."""
+        goal``, or None when none covers ``skills.articulate.min_sweep``."""
+        ta = tuning().articulate
+        tm = tuning().motion
         solver = ik(ctx)
         sign = 1.0 if goal > q0 else -1.0
-        steps = [q0 + sign * k * ARC_STEP for k in range(int(abs(goal - q0) / ARC_STEP) + 1)] + [goal]
-        want = min(abs(goal - q0), MIN_SWEEP)
+        steps = [q0 + sign * k * ta.arc_step for k in range(int(abs(goal - q0) / ta.arc_step) + 1)] + [goal]
+        want = min(abs(goal - q0), ta.min_sweep)
         # a pulled door swings towards the robot; a pushed one away from it, so only where it is now counts
-        segments = [door.segment(q) for q in (np.linspace(q0, goal, 12) if mode == "handle" else [q0])]
+        segments = [door.segment(q) for q in (np.linspace(q0, goal, ta.swept_segments) if mode == "handle" else [q0])]
         boxes = obstacle_boxes(ctx, obs, skip=(self.part,))  # the door itself: kept clear of by ``segments``
         base_planner = planner(ctx, obs, skip=(self.part,))
         rooms = HouseQuery(ctx.scene.house)
 
         def accept(pose, spare: bool) -> bool:
             p = np.array(pose[:2])
-            if any(seg_dist(p, a, b) < BASE_CLEAR for a, b in segments):
+            if any(seg_dist(p, a, b) < ta.base_clear_m for a, b in segments):
                 return False
-            if mode != "handle" and np.dot(p - start_pad[:2], start_out[:2]) <= PUSH_SIDE[mode]:
+            if (
+                mode != "handle"
+                and np.dot(p - start_pad[:2], start_out[:2])
+                <= {"inner": ta.push_side_inner_m, "outer": ta.push_side_outer_m}[mode]
+            ):
                 return False  # a push needs the robot on the side it pushes from
             if spare and not arm_clear(pose, *segments[0]):
                 return False  # the carry arm would shove the door on (1.27 -> 1.83 rad: no stance there)
             inside = rooms.room_at(pose[0], pose[1]) is not None
-            return inside and near_cells(base_planner.main, base_planner.grid, pose, 0.45) and stance_free(pose, boxes)
+            return (
+                inside
+                and near_cells(base_planner.main, base_planner.grid, pose, ta.near_cells_m)
+                and stance_free(pose, boxes)
+            )
 
         start_pad, _, start_out = contact_pose(door, mode, q0, radius, z)
-        mid_pad = contact_pose(door, mode, q0 + sign * STANCE_SPAN / 2, radius, z)[0]
+        mid_pad = contact_pose(door, mode, q0 + sign * ta.stance_span / 2, radius, z)[0]
         centre = (start_pad[:2] + mid_pad[:2]) / 2
         best = None
         # a push: first the stances whose carry arm keeps clear of the door, then (none there) any; facing
         # the contact first, then turned from it
-        passes = [(spare, turn) for spare in (True, False) for turn in TURNS] if mode != "handle" else [(False, 0.0)]
+        passes = [(spare, turn) for spare in (True, False) for turn in ta.turns] if mode != "handle" else [(False, 0.0)]
         for spare, turn in passes:
             tried = 0
-            for x, y, yaw in candidates((float(centre[0]), float(centre[1])), lambda _: True, STANCE_RINGS):
+            for x, y, yaw in candidates((float(centre[0]), float(centre[1])), lambda _: True, ta.stance_rings_m):
                 pose = (x, y, yaw + turn)
                 if not accept(pose, spare):
                     continue
                 tried += 1
-                if tried > 80:
+                if tried > ta.stances_tried:
                     break
                 joints = {**obs.joints, **ready_arm(ctx), **base_joints(pose)}
                 pad, rot, out = contact_pose(door, mode, q0, radius, z)
-                pre = solver.solve(joints, pad + out * BACK_OFF, rot, max_iters=80)
-                if not pre.ok(0.01, 0.08):
+                pre = solver.solve(joints, pad + out * ta.back_off_m, rot, max_iters=ta.ik_iters)
+                if not pre.ok(tm.ik_pos_tol_m, tm.ik_rot_tol):
                     continue
                 waypoints, reached = [pre.joints], q0
                 joints = pre.joints
                 for q in steps:
-                    if mode == "handle" and np.dot(np.array(pose[:2]) - door.pivot[:2], door.normal(q)[:2]) < OUTSIDE:
+                    if (
+                        mode == "handle"
+                        and np.dot(np.array(pose[:2]) - door.pivot[:2], door.normal(q)[:2]) < ta.outside_m
+                    ):
                         break  # a pull stops before the door turns past the robot (the arm would wrap round it)
-                    press = PRESS_IN if mode != "handle" and q != q0 else 0.0
+                    press = ta.press_in_m if mode != "handle" and q != q0 else 0.0
                     pad, rot, _ = contact_pose(door, mode, q, radius, z, press)
-                    result = solver.solve(joints, pad, rot, max_iters=80)
-                    if not result.ok(0.01, 0.08):
+                    result = solver.solve(joints, pad, rot, max_iters=ta.ik_iters)
+                    if not result.ok(tm.ik_pos_tol_m, tm.ik_rot_tol):
                         break
                     joints = result.joints
                     waypoints.append(joints)
@@ -349,6 +357,7 @@ class _Articulate(PartSkill):
 
     def _slide(self, ctx: SkillContext, obs: Observation, part: ArticulatedPart) -> SkillGen:
         """A drawer: pulled out by its handle (fingers across the bar), or pushed in by its handle's face."""
+        ta = tuning().articulate
         query = HouseQuery(ctx.scene.house)
         q0 = obs.parts.get(self.part, part.closed)
         centre, normal, grasp = query.handle_pose(self.part, q0)
@@ -357,27 +366,27 @@ class _Articulate(PartSkill):
         rot = approach_rot(grasp) if vertical else _fingers_vertical(grasp)
         axis = np.asarray(part.axis, float)
         if self.opening:
-            pad = centre + normal * HANDLE_OUT
-            end = pad + axis * (part.open + 0.02 - q0)
+            pad = centre + normal * ta.handle_out_m
+            end = pad + axis * (part.open + ta.drawer_out_m - q0)
         else:
-            pad = centre + normal * (FINGER_HALF + TIP_GAP)
-            end = pad - axis * (q0 - part.closed + 0.01)
-        found = stance_search(ctx, obs, [(pad, [rot]), (end, [rot])], normal * BACK_OFF)
+            pad = centre + normal * (FINGER_HALF + ta.tip_gap_m)
+            end = pad - axis * (q0 - part.closed + ta.drawer_in_m)
+        found = stance_search(ctx, obs, [(pad, [rot]), (end, [rot])], normal * ta.back_off_m)
         if found is None:
             raise self.fail(Reason.UNREACHABLE, part=self.part, q=round(q0, 4))
         pose, (pre, _, _, _) = found
         ctx.log("stance", skill=self.name, target=self.part, base=[round(v, 3) for v in pose])
         obs = yield from approach(self, ctx, obs, pose)
         grip = OPEN if self.opening else CLOSED
-        obs = yield from cartesian(self.name, obs, ctx, pad + normal * BACK_OFF, rot, fallback=pre, gripper=grip)
-        obs = yield from cartesian(self.name, obs, ctx, pad, rot, step=0.01, gripper=grip)
+        obs = yield from cartesian(self.name, obs, ctx, pad + normal * ta.back_off_m, rot, fallback=pre, gripper=grip)
+        obs = yield from cartesian(self.name, obs, ctx, pad, rot, step=ta.contact_step_m, gripper=grip)
         if self.opening:
-            obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
-        obs = yield from cartesian(self.name, obs, ctx, end, rot, step=0.01, gripper=CLOSED)
+            obs = yield from hold(obs, ta.close_s, ctx, gripper=CLOSED)
+        obs = yield from cartesian(self.name, obs, ctx, end, rot, step=ta.contact_step_m, gripper=CLOSED)
         if self.opening:
-            obs = yield from hold(obs, 0.6, ctx, gripper=OPEN)
+            obs = yield from hold(obs, ta.open_s, ctx, gripper=OPEN)
         q1 = obs.parts.get(self.part, part.closed)
-        back = query.handle_pose(self.part, q1)[0] + normal * (HANDLE_OUT + BACK_OFF)
+        back = query.handle_pose(self.part, q1)[0] + normal * (ta.handle_out_m + ta.back_off_m)
         obs = yield from cartesian(self.name, obs, ctx, back, rot, gripper=OPEN)
         return (yield from to_carry(self, ctx, obs))
 
@@ -400,7 +409,7 @@ class Open(_Articulate):
 
 
 class Close(_Articulate):
-    """Close a door or drawer (within ``CLOSED_TOL``) by pushing its outer face."""
+    """Close a door or drawer (within ``skills.articulate.closed_tol``) by pushing its outer face."""
 
     name = "close"
     opening = False

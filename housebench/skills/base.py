@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from housebench.annotations.schema import SceneAnnotations
+from housebench.skills.tuning import tuning
 from housebench.state import Action, Observation, SimState
 from housebench.tasks.evaluator import evaluate
 from housebench.tasks.goal import AllOf, Condition, Goal
@@ -90,7 +91,16 @@ class Skill(ABC):
     """One verb on one object or part. Subclasses set ``name`` and implement :meth:`body`."""
 
     name: ClassVar[str]
-    timeout_s: float = 60.0  # sim seconds before the runner fails it with ``Reason.TIMEOUT``
+
+    @property
+    def timeout_s(self) -> float:
+        """Sim seconds before the runner fails it with ``Reason.TIMEOUT``: as set on the skill, else
+        ``skills.base.timeout_s``."""
+        return self.__dict__.get("_timeout_s", tuning().base.timeout_s)
+
+    @timeout_s.setter
+    def timeout_s(self, seconds: float) -> None:
+        self.__dict__["_timeout_s"] = seconds
 
     def target(self) -> str:
         """What the skill acts on, for the event log."""

@@ -21,13 +21,10 @@ from housebench.robot.model import kinematic_model
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
 from housebench.skills.motion import TUCK, hold, move_arm, settle_arm
 from housebench.skills.navigate import Navigate, obstacle_boxes
+from housebench.skills.tuning import tuning
 from housebench.state import Observation
 
 LINKS = ("elbow_flex", "forearm_roll", "wrist_flex", "wrist_roll", "gripper")
-LINK_RADIUS = 0.07  # m: a link's reach around its origin
-SAMPLES = 8  # joint configurations tested along each leg of the fold
-SHIFTS = (0.1, 0.2, 0.3, 0.4, 0.5)  # m
-MAX_SHIFT = SHIFTS[-1]
 
 
 def arm_points(ctx: SkillContext, joints: dict[str, float]) -> np.ndarray:
@@ -42,10 +39,10 @@ def arm_points(ctx: SkillContext, joints: dict[str, float]) -> np.ndarray:
 
 
 def sweep_points(ctx: SkillContext, start: dict[str, float], waypoints: list[dict[str, float]]) -> np.ndarray:
-    """The arm's link origins (base frame) at ``SAMPLES`` points of every joint-space leg."""
+    """The arm's link origins (base frame) at ``skills.body.samples`` points of every joint-space leg."""
     out, current = [], start
     for waypoint in waypoints:
-        for t in np.linspace(0.0, 1.0, SAMPLES):
+        for t in np.linspace(0.0, 1.0, tuning().body.samples):
             out.append(arm_points(ctx, {j: current[j] + (waypoint[j] - current[j]) * t for j in waypoint}))
         current = waypoint
     return np.concatenate(out)
@@ -57,9 +54,9 @@ def tuck_hits(points: np.ndarray, pose, boxes) -> list[int]:
     world = np.column_stack(
         [pose[0] + c * points[:, 0] - s * points[:, 1], pose[1] + s * points[:, 0] + c * points[:, 1], points[:, 2]]
     )
-    hits = []
+    hits, radius = [], tuning().body.link_radius_m
     for k, b in enumerate(boxes):
-        lo, hi = np.asarray(b[:3]) - LINK_RADIUS, np.asarray(b[3:]) + LINK_RADIUS
+        lo, hi = np.asarray(b[:3]) - radius, np.asarray(b[3:]) + radius
         if np.any(np.all((world >= lo) & (world <= hi), axis=1)):
             hits.append(k)
     return hits
@@ -71,7 +68,11 @@ class Pose(Skill):
     def __init__(self, name: str) -> None:
         if name not in ("tuck", "reset"):
             raise ValueError(f"pose: unknown verb '{name}'")
-        self.name, self.timeout_s = name, 60.0
+        self.name = name
+
+    @property
+    def timeout_s(self) -> float:  # type: ignore[override]
+        return tuning().body.timeout_s
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         pan, lift, roll, *fold = ARM_JOINTS
@@ -88,16 +89,18 @@ class Pose(Skill):
         obs = yield from move_arm(self.name, obs, waypoints, ctx)
         if self.name == "reset":  # the head is slow (joint damping 1000 against a gain of 100)
             head = {j: HOME[j] for j in HEAD_JOINTS}
-            obs = yield from hold(obs, 1.0, ctx, joints=head, gripper=0.1)
-            obs = yield from settle_arm(self.name, obs, head, ctx, tol=0.03, max_s=30.0)
+            tune = tuning().body
+            obs = yield from hold(obs, tune.head_s, ctx, joints=head, gripper=0.1)  # the hand's full opening
+            obs = yield from settle_arm(self.name, obs, head, ctx, tol=tune.head_tol, max_s=tune.head_max_s)
         return obs
 
     def _clear_pose(self, points: np.ndarray, obs: Observation, boxes) -> tuple[float, float, float]:
         x, y, yaw = obs.base
-        for dist in SHIFTS:
-            for k in range(12):
-                a = yaw + math.pi + 2 * math.pi * k / 12  # straight back first
+        tune = tuning().body
+        for dist in tune.shifts_m:
+            for k in range(tune.headings):
+                a = yaw + math.pi + 2 * math.pi * k / tune.headings  # straight back first
                 pose = (x + dist * math.cos(a), y + dist * math.sin(a), yaw)
                 if stance_free(pose, boxes) and not tuck_hits(points, pose, boxes):
                     return pose
-        raise self.fail(Reason.NO_SPACE, why="the tucked arm hits furniture within reach", max_shift=MAX_SHIFT)
+        raise self.fail(Reason.NO_SPACE, why="the tucked arm hits furniture within reach", max_shift=tune.shifts_m[-1])

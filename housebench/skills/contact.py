@@ -23,19 +23,12 @@ from housebench.skills.edge import support_of
 from housebench.skills.grasp import FINGER_HALF
 from housebench.skills.motion import cartesian, hold, ik, pad_pose
 from housebench.skills.pick import CLOSED, UP, approach, stance_search
+from housebench.skills.tuning import tuning
 from housebench.state import Observation
 from housebench.tasks import geometry
 from housebench.tasks import goal as g
 
-TIP = 0.008  # fingertips this far above the support, m
-GAP = 0.03  # the fingers start this far behind the object's box, m
-LEG = 0.03  # the hand moves this far between two measurements, m
-TOL = 0.015  # the stroke ends this close (along it) to the zone's centre, m
-OVERRUN = 0.08  # the hand may go this far past where the object should have been reached, m
-RAISE = 0.1  # the hand comes down onto, and leaves, the stroke this far above it, m
 BEARINGS = {"push": (math.pi,), "pull": (0.0,), "sweep": (math.pi / 2, -math.pi / 2)}  # base from the object
-SPREAD = (0.0, 0.35, -0.35, 0.7, -0.7)  # rad: bearings tried around the verb's own
-DISTANCES = (0.6, 0.7, 0.5, 0.8, 0.9)  # base to the object's centre, m
 
 
 def stroke_rot(direction: np.ndarray) -> np.ndarray:
@@ -49,7 +42,9 @@ class Shove(Skill):
     """Move ``obj`` by contact until its centre lies in ``zone`` (xmin, ymin, zmin, xmax, ymax, zmax);
     ``name`` (push, pull or sweep) says where the robot stands."""
 
-    timeout_s = 90.0
+    @property
+    def timeout_s(self) -> float:  # type: ignore[override]
+        return tuning().contact.timeout_s
 
     def __init__(self, name: str, obj: str, zone: tuple[float, ...]) -> None:
         if name not in BEARINGS:
@@ -71,14 +66,17 @@ class Shove(Skill):
     def _stances(self, centre: np.ndarray, direction: np.ndarray) -> Iterator[tuple[float, float, float]]:
         """Base poses facing the object at the verb's bearings from it (relative to the stroke)."""
         heading = math.atan2(direction[1], direction[0])
-        for dist in DISTANCES:
+        tune = tuning().contact
+        for dist in tune.distances_m:
             for bearing in BEARINGS[self.name]:
-                for spread in SPREAD:
+                for spread in tune.spread:
                     a = heading + bearing + spread
                     x, y = centre[0] + dist * math.cos(a), centre[1] + dist * math.sin(a)
                     yield x, y, math.atan2(centre[1] - y, centre[0] - x)
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        tune = tuning().contact
+        tol, gap, overrun, lift = tune.tol_m, tune.gap_m, tune.overrun_m, UP * tune.raise_m
         asset = ctx.scene.objects[self.obj].asset
         support = support_of(ctx, obs, self.obj)
         if support is None:
@@ -87,14 +85,14 @@ class Shove(Skill):
         goal = (np.asarray(self.zone[:3]) + np.asarray(self.zone[3:])) / 2
         delta = goal[:2] - centre[:2]
         travel = float(np.linalg.norm(delta))
-        if travel < TOL:
+        if travel < tol:
             return obs
         d = np.array([*(delta / travel), 0.0])
         box = geometry.world_box(obs.objects[self.obj], asset)
         half = abs(d[0]) * (box[3] - box[0]) / 2 + abs(d[1]) * (box[4] - box[1]) / 2
-        start = centre - d * (half + GAP)
-        start[2] = support.height + TIP + FINGER_HALF
-        end = start + d * (travel + OVERRUN)
+        start = centre - d * (half + gap)
+        start[2] = support.height + tune.tip_m + FINGER_HALF
+        end = start + d * (travel + overrun)
         rot = stroke_rot(d)
         # the IK must reach both ends of the stroke: the end as the target, the start as its pre-pose
         found = stance_search(ctx, obs, [(end, [rot])], start - end, poses=self._stances(centre, d))
@@ -103,20 +101,20 @@ class Shove(Skill):
         pose, (at_start, _, rot, _) = found
         ctx.log("stance", skill=self.name, target=self.obj, base=[round(v, 3) for v in pose], travel=round(travel, 3))
         obs = yield from approach(self, ctx, obs, pose)
-        above = ik(ctx).solve({**obs.joints, **at_start}, start + UP * RAISE, rot, max_iters=80).joints
-        obs = yield from cartesian(self.name, obs, ctx, start + UP * RAISE, rot, fallback=above, gripper=CLOSED)
+        above = ik(ctx).solve({**obs.joints, **at_start}, start + lift, rot, max_iters=tune.ik_iters).joints
+        obs = yield from cartesian(self.name, obs, ctx, start + lift, rot, fallback=above, gripper=CLOSED)
         obs = yield from cartesian(self.name, obs, ctx, start, rot, gripper=CLOSED)
         c0 = geometry.centre(obs.objects[self.obj], asset)
         need = float((goal - c0)[:2] @ d[:2])  # how far the object still has to go along the stroke
         hand = 0.0
         while True:
             moved = float((geometry.centre(obs.objects[self.obj], asset) - c0)[:2] @ d[:2])
-            if moved >= need - TOL:
+            if moved >= need - tol:
                 break
-            if hand >= need + GAP + OVERRUN:
+            if hand >= need + gap + overrun:
                 raise self.fail(Reason.STALLED, moved=round(moved, 3), needed=round(need, 3), hand=round(hand, 3))
-            hand = min(hand + LEG, need + GAP + OVERRUN)
-            obs = yield from cartesian(self.name, obs, ctx, start + d * hand, rot, step=0.01, gripper=CLOSED)
-        obs = yield from hold(obs, 0.5, ctx)  # let a rolling object come to rest before the hand leaves
+            hand = min(hand + tune.leg_m, need + gap + overrun)
+            obs = yield from cartesian(self.name, obs, ctx, start + d * hand, rot, step=tune.step_m, gripper=CLOSED)
+        obs = yield from hold(obs, tune.rest_s, ctx)  # let a rolling object come to rest before the hand leaves
         ctx.log("shoved", obj=self.obj, moved=round(moved, 3), hand=round(hand, 3))
-        return (yield from cartesian(self.name, obs, ctx, pad_pose(ctx, obs)[0] + UP * RAISE, rot))
+        return (yield from cartesian(self.name, obs, ctx, pad_pose(ctx, obs)[0] + lift, rot))

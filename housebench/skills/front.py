@@ -1,8 +1,8 @@
 """Where the base stands in front of an appliance's opening, clear of its open door.
 
-:func:`opening_front` is the pose ``FRONT`` out from the middle of the opening the open door leaves free,
+:func:`opening_front` is the pose ``skills.front.front_m`` out from the middle of the opening the open door leaves free,
 facing it; :func:`lead_in` is that pose for a carry into an appliance, when its door is open and the pose
-keeps ``LEAD_CLEAR`` off the door (the microwave's; the fridge's door leaves no such pose): driven
+keeps ``skills.front.lead_clear_m`` off the door (the microwave's; the fridge's door leaves no such pose): driven
 straight from the fridge to the place's stance, the carried hand shoved the open microwave door from 1.77
 to 1.0 rad and the place stalled against it.
 """
@@ -16,13 +16,11 @@ import numpy as np
 from housebench.annotations.schema import ApplianceAnnotation, HouseAnnotations, Support
 from housebench.skills.articulate import Door, door_part, seg_dist
 from housebench.skills.base import SkillContext
-from housebench.skills.navigate import OPEN_PART, moving_boxes
+from housebench.skills.navigate import moving_boxes
 from housebench.skills.side import free_opening, open_edges
+from housebench.skills.tuning import tuning
 from housebench.state import Observation
 from housebench.tasks import refs
-
-FRONT = 0.8  # m out from an appliance's opening: where the base stands in front of it
-LEAD_CLEAR = 0.45  # m: a carry's base goes first to that pose when it stands this far off the open door
 
 
 def owner(house: HouseAnnotations, supports: list[Support]) -> ApplianceAnnotation | None:
@@ -35,7 +33,7 @@ def owner(house: HouseAnnotations, supports: list[Support]) -> ApplianceAnnotati
 
 
 def opening_front(ctx: SkillContext, obs: Observation, door: str) -> tuple[float, float, float] | None:
-    """The base pose ``FRONT`` out from the middle of the opening that the open ``door`` leaves free,
+    """The base pose ``skills.front.front_m`` out from the middle of the opening that the open ``door`` leaves free,
     facing it (None when its appliance has no surface inside)."""
     app = next(a for a in ctx.scene.house.appliances if a.door == door)
     inner = refs.inside_supports(app.name, ctx.scene.house)
@@ -47,18 +45,22 @@ def opening_front(ctx: SkillContext, obs: Observation, door: str) -> tuple[float
     box = free_opening(edge, moving_boxes(ctx, obs), low.height, top).box
     n = np.asarray(edge.normal)
     mid = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
-    at = mid + n * (edge.coord - float(mid @ n) + FRONT)
+    at = mid + n * (edge.coord - float(mid @ n) + tuning().front.front_m)
     return float(at[0]), float(at[1]), math.atan2(-n[1], -n[0])
 
 
 def lead_in(ctx: SkillContext, obs: Observation, support: Support) -> tuple[float, float, float] | None:
     """The pose in front of the opening of the appliance ``support`` is in, when its door is open and
-    that pose keeps ``LEAD_CLEAR`` off the door; else None."""
+    that pose keeps ``skills.front.lead_clear_m`` off the door; else None."""
     app = owner(ctx.scene.house, [support])
     part = door_part(ctx, app.door) if app is not None and app.door else None
-    if part is None or part.joint != "revolute" or abs(obs.parts.get(part.name, part.closed) - part.closed) < OPEN_PART:
+    if (
+        part is None
+        or part.joint != "revolute"
+        or abs(obs.parts.get(part.name, part.closed) - part.closed) < tuning().navigate.open_part
+    ):
         return None
     front = opening_front(ctx, obs, part.name)
     hinge, edge = Door(part).segment(obs.parts[part.name])
-    clear = front is not None and seg_dist(np.asarray(front[:2]), hinge, edge) >= LEAD_CLEAR
+    clear = front is not None and seg_dist(np.asarray(front[:2]), hinge, edge) >= tuning().front.lead_clear_m
     return front if clear else None

@@ -24,27 +24,14 @@ from scipy.spatial.transform import Rotation
 from housebench.annotations.schema import AssetAnnotation, ContainerProfile
 from housebench.robot.fetch import GRIPPER_OPENING
 from housebench.robot.kinematics import top_down
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState
 from housebench.tasks.geometry import rotation
 
 FINGER_HALF = 0.0385  # pad centre to fingertip, m
-TIP_CLEARANCE = 0.003  # fingertips stay this far above the support
-THIN, THIN_TIP = 0.02, 0.0005  # items thinner than THIN are pinched with the tips THIN_TIP off the support
-MAX_WIDTH = 0.09  # widest object the fingers take (0.1 m opening less clearance)
-TOP_MARGIN = 0.04  # a tall object is pinched this far below its top
-RIM_DEPTH = 0.035  # the fingertips reach this far down a container's wall
 UP = np.array([0.0, 0.0, 1.0])
-TILTED = 0.87  # cos 30 deg: an item tilted further is taken across its pose's narrowest extent (it fell over)
-ROUND = 0.005  # m: an item this close to square in its footprint is taken as round (a solid of revolution)
 HAND_HALF, HAND_REACH = 0.041, 0.063  # the gripper link's half extents across and in the fingers' plane, m
-WALL_CLEAR = 0.015  # in a box, the hand keeps this far off the nearest wall where the item allows, m
-FLARED = math.radians(25.0)  # a round container's wall flaring further than this is leant along (a bowl's 32)
 PAD_HALF = 0.0135  # half the finger pad's width (across the closing direction), m
-TILT = 0.35  # rad a pinch in a box tilts the hand where the pad alone cannot keep the palm off the wall: the
-# palm's lower edge and the fingertip's then reach least across (27 mm from the pad, 41 mm upright)
-FINGER_CLEAR = 0.008  # each open finger passes at least this far off the item on the way down, m
-OPEN_MARGIN = 0.03  # the fingers open this much wider than what they take (not fully: a rim pinch's inner
-# finger would land on the container's contents, a pinch inside a box on its walls), m
 
 
 def edge_only(asset: AssetAnnotation) -> bool:
@@ -87,32 +74,40 @@ def tilted(rot: np.ndarray, angle: float, towards) -> np.ndarray:
 
 def opening(width: float) -> float:
     """The finger gap to approach a part ``width`` wide with."""
-    return min(GRIPPER_OPENING, width + OPEN_MARGIN)
+    tune = tuning().grasp
+    return min(GRIPPER_OPENING, width + tune.open_margin_m)
 
 
 def grasps(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
     """Every grasp from above this asset offers (empty: none fits the gripper)."""
+    tune = tuning().grasp
     rot = rotation(pose.quat)
-    if rot[2, 2] < TILTED:  # fallen over: take it from above by its world box, any way it fits
+    if rot[2, 2] < tune.tilted:  # fallen over: take it from above by its world box, any way it fits
         return _fallen(asset, pose)
     origin = np.asarray(pose.pos)
     out = []
     for prim in asset.grasps:
-        if prim.width > MAX_WIDTH:
+        if prim.width > tune.max_width_m:
             continue
         axis = rot @ np.asarray(prim.axis)
         yaw = math.atan2(axis[1], axis[0])
         if prim.kind == "top_pinch":
             height = asset.size[2]
-            low = FINGER_HALF + (THIN_TIP if height < THIN else TIP_CLEARANCE)
-            pad_z = max(low, height - TOP_MARGIN if height > 3 * TOP_MARGIN else height / 2)
+            low = FINGER_HALF + (tune.thin_tip_m if height < tune.thin_m else tune.tip_clearance_m)
+            pad_z = max(
+                low,
+                height - tune.top_margin_m if height > tune.tall_margins * tune.top_margin_m else height / 2,
+            )
             pad = origin + rot @ np.array([prim.point[0], prim.point[1], pad_z - asset.bottom_offset])
             yaws = [yaw, yaw + math.pi]
-            if max(asset.size[0], asset.size[1]) <= MAX_WIDTH:  # narrow both ways: taken across as well
+            if max(asset.size[0], asset.size[1]) <= tune.max_width_m:  # narrow both ways: taken across as well
                 yaws += [yaw + math.pi / 2, yaw - math.pi / 2]
             out.append(TopGrasp("top_pinch", pad, tuple(yaws), opening(prim.width)))
         elif prim.kind == "rim_pinch" and asset.container is not None:
-            pad_z = max(FINGER_HALF + TIP_CLEARANCE, prim.point[2] + FINGER_HALF - (RIM_DEPTH - 0.02))
+            pad_z = max(
+                FINGER_HALF + tune.tip_clearance_m,
+                prim.point[2] + FINGER_HALF - (tune.rim_depth_m - tune.rim_depth_slack_m),
+            )
             hx, hy = asset.container.inner_half_extents
             wall = abs(prim.point[0]) - hx  # the annotated point sits on the -x wall
             lean = rim_lean(asset.container, prim.width)
@@ -120,7 +115,7 @@ def grasps(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
             points = ((-(hx + wall), 0, 0.0), (hx + wall, 0, 0.0), (0, -(hy + wall), 1), (0, hy + wall, 1))
             shortest = min(abs(lx) + abs(ly) for lx, ly, _ in points)
             for lx, ly, ayaw in points:
-                if abs(lx) + abs(ly) > shortest + 0.01:  # held by a long side: the load's lever is shortest
+                if abs(lx) + abs(ly) > shortest + tune.rim_side_tol_m:  # held by a long side: the lever is shortest
                     continue
                 outwards = np.array([lx, ly]) / math.hypot(lx, ly)
                 local = np.array([*(np.array([lx, ly]) + outwards * out_shift), pad_z - asset.bottom_offset])
@@ -136,17 +131,19 @@ def grasps(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
 def rim_lean(container: ContainerProfile, width: float) -> float:
     """How far (rad) a rim pinch's fingers lean towards the centre: a round container's flare from the rim's
     outer edge down to the cavity's half extent measured at mid-depth (``width`` across), where that is
-    over ``FLARED`` (a bowl); else 0. Straight fingers across a bowl's flared wall pivot it out of the
+    over ``skills.grasp.flared`` (a bowl); else 0. Straight fingers across a bowl's flared wall pivot it out of the
     pinch under its load (with an apple: 18 deg in the carry, creeping 1.2 deg/s, fallen at 30 deg);
     leaning by the flare, the squeeze holds its far side up. A basket's wall stands near upright (held
     straight, it was carried 8/8 times), a rectangular tray's or box's width is its wall's thickness."""
+    tune = tuning().grasp
     flare = math.atan2(width, (container.rim_z - container.floor_z) / 2)
-    return flare if container.shape == "round" and flare >= FLARED else 0.0
+    return flare if container.shape == "round" and flare >= tune.flared else 0.0
 
 
 def round_item(asset: AssetAnnotation) -> bool:
     """Whether the footprint is square enough to take the item as round (a solid of revolution)."""
-    return abs(asset.size[0] - asset.size[1]) <= ROUND
+    tune = tuning().grasp
+    return abs(asset.size[0] - asset.size[1]) <= tune.round_m
 
 
 def extent(asset: AssetAnnotation, rot: np.ndarray, d: np.ndarray) -> float:
@@ -163,16 +160,17 @@ def _fallen(asset: AssetAnnotation, pose: ObjectState) -> list[TopGrasp]:
     """A top pinch of a tilted or fallen item from its pose: the fingers across its narrowest horizontal
     extent (1 deg steps) and, where it fits too, square to that, the pad at its centre (the fingertips
     clear of what it lies on)."""
+    tune = tuning().grasp
     rot = rotation(pose.quat)
     angles = np.radians(np.arange(180))
     widths = [extent(asset, rot, np.array([math.cos(a), math.sin(a), 0.0])) for a in angles]
     best = int(np.argmin(widths))
     square = (best + 90) % 180
-    across = [(float(angles[i]), widths[i]) for i in (best, square) if widths[i] <= MAX_WIDTH]
+    across = [(float(angles[i]), widths[i]) for i in (best, square) if widths[i] <= tune.max_width_m]
     if not across:
         return []
     height = extent(asset, rot, np.array([0.0, 0.0, 1.0]))
-    low = FINGER_HALF + (THIN_TIP if height < THIN else TIP_CLEARANCE)
+    low = FINGER_HALF + (tune.thin_tip_m if height < tune.thin_m else tune.tip_clearance_m)
     centre = np.asarray(pose.pos) + rot @ np.array([0.0, 0.0, asset.size[2] / 2 - asset.bottom_offset])
     pad = np.array([centre[0], centre[1], centre[2] + max(low - height / 2, 0.0)])
     yaws = tuple(yaw + k * math.pi for yaw, _ in across for k in (0, 1))
@@ -183,9 +181,10 @@ def in_box(grasp: TopGrasp, asset: AssetAnnotation, pose: ObjectState, box: Asse
     """``grasp`` (a top pinch) for the item lying in the rectangular container ``box`` posed ``at``, so near
     a wall that the hand turned any way would not clear it: the fingers close along that wall, the pad
     shifted off it as far as the hand needs and the finger pads stay on the item, the hand tilted
-    (``TILT``) where that is not enough, and the pad moved along the fingers off a wall at either end of
+    (``skills.grasp.tilt``) where that is not enough, and the pad moved along the fingers off a wall at either end of
     them (the fingers open wider by as much); else as it is (also when the pad is not in the box's
     cavity or the item is too wide along the wall)."""
+    tune = tuning().grasp
     profile = box.container
     if grasp.kind != "top_pinch" or profile is None or profile.shape != "rect":
         return grasp
@@ -196,23 +195,23 @@ def in_box(grasp: TopGrasp, asset: AssetAnnotation, pose: ObjectState, box: Asse
         return grasp
     gaps = {(k, side): half[k] - side * local[k] for k in (0, 1) for side in (1.0, -1.0)}
     (axis, side), gap = min(gaps.items(), key=lambda kv: kv[1])
-    if gap >= HAND_REACH + WALL_CLEAR:
+    if gap >= HAND_REACH + tune.wall_clear_m:
         return grasp
     along = rot[:, 1 - axis]  # the wall's direction: the fingers close along it
     normal = -side * rot[:, axis]  # away from the wall
     item = rotation(pose.quat)[:2, :2] * np.asarray(asset.size[:2])  # the item's footprint axes, scaled
     width = float(np.abs(along[:2] @ item).sum())  # the item's extent along the wall
-    if width > MAX_WIDTH:
+    if width > tune.max_width_m:
         return grasp
     room = float(min(asset.size[:2])) / 2 - PAD_HALF  # how far the pads may slide off the item's middle
-    shift = float(np.clip(HAND_HALF + WALL_CLEAR - gap, 0.0, max(room, 0.0)))
-    tilt = 0.0 if gap + shift >= HAND_HALF + WALL_CLEAR else TILT
+    shift = float(np.clip(HAND_HALF + tune.wall_clear_m - gap, 0.0, max(room, 0.0)))
+    tilt = 0.0 if gap + shift >= HAND_HALF + tune.wall_clear_m else tune.tilt
     u, h = local[1 - axis], half[1 - axis]  # the pad along the fingers, the cavity's half length that way
-    slide = float(min(h - u - HAND_REACH - WALL_CLEAR, 0.0) - min(h + u - HAND_REACH - WALL_CLEAR, 0.0))
-    limit = max((GRIPPER_OPENING - width) / 2 - FINGER_CLEAR, 0.0)
+    slide = float(min(h - u - HAND_REACH - tune.wall_clear_m, 0.0) - min(h + u - HAND_REACH - tune.wall_clear_m, 0.0))
+    limit = max((GRIPPER_OPENING - width) / 2 - tune.finger_clear_m, 0.0)
     slide = float(np.clip(slide, -limit, limit))
     pad = grasp.pad + shift * normal + slide * along + UP * (PAD_HALF * math.sin(tilt))  # tipped tips clear the floor
     yaw = math.atan2(along[1], along[0])
-    gap_open = min(GRIPPER_OPENING, max(opening(width), width + 2 * (abs(slide) + FINGER_CLEAR)))
+    gap_open = min(GRIPPER_OPENING, max(opening(width), width + 2 * (abs(slide) + tune.finger_clear_m)))
     lean = (float(normal[0]), float(normal[1]))
     return TopGrasp("top_pinch", pad, (yaw, yaw + math.pi), gap_open, tilt=tilt, palm=lean)

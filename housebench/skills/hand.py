@@ -1,17 +1,17 @@
 """Hand skills on a held (or toppled) object beyond pick and place: lower, regrasp, stack, lay, upright.
 
-- ``lower`` (:class:`Lower`): as ``place`` down to the surface (the bottom ``CONTACT`` over it), but
+- ``lower`` (:class:`Lower`): as ``place`` down to the surface (the bottom ``skills.hand.contact_m`` over it), but
   the fingers stay closed: the object rests on the support and is still held.
 - ``regrasp`` (:class:`Regrasp`): set the held object down on the support it was first taken from (the
   episode's start), open, and pick it again by its own grasp.
 - ``stack`` (:class:`Stack`): ``place`` onto the top face of another object where it is now (the
   object stacked on is no obstacle to its own top); a flat item held at its end by ``StackAtEdge``.
 - ``lay`` (:class:`Lay`): turn the wrist a quarter turn about the fingers' closing axis so the held
-  object's up axis lies level, lower it until its side is ``SIDE_DROP`` over the surface, open, draw
+  object's up axis lies level, lower it until its side is ``skills.hand.side_drop_m`` over the surface, open, draw
   the hand out backwards and up.
 - ``upright`` (:class:`Upright`): pick the toppled object across its body (from above at its box
   centre, the fingers closing across its up axis), turn the wrist so its up axis
-  points up, set its bottom ``CONTACT`` over the surface at the free spot nearest where it lay, open,
+  points up, set its bottom ``skills.hand.contact_m`` over the surface at the free spot nearest where it lay, open,
   draw the hand out.
 
 The turned poses keep the measured hold: the object's pose in the grasp frame at the moment of the turn
@@ -30,11 +30,9 @@ from housebench.annotations.schema import Support
 from housebench.house.query import HouseQuery
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.edge import StackAtEdge
-from housebench.skills.grasp import FINGER_HALF, TIP_CLEARANCE, edge_only
+from housebench.skills.grasp import FINGER_HALF, edge_only
 from housebench.skills.motion import cartesian, hold, pad_pose
 from housebench.skills.pick import (
-    APPROACH,
-    LIFT,
     OPEN,
     UP,
     Pick,
@@ -45,22 +43,21 @@ from housebench.skills.pick import (
     top_down_option,
 )
 from housebench.skills.place import Place, spot
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState, Observation
 from housebench.tasks import geometry
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import rotation, world_box
-
-CONTACT = 0.004  # a set-down bottom this far over the surface (the fingers hold it there), m
-SIDE_DROP = 0.02  # a laid object's lowest side this far over the surface when released, m
-SINK = 0.03  # m: how far under a surface a lying object's box corners may reach
-DRAW = 0.1  # the open hand draws back this far along its pointing axis before it rises, m
 
 
 class Lower(Place):
     """Lower the held object onto ``support`` and keep holding it."""
 
     name = "lower"
-    drop = CONTACT
+
+    @property
+    def drop(self) -> float:
+        return tuning().hand.contact_m
 
     def __init__(self, obj: str, support: Support) -> None:
         super().__init__(obj, support=support)
@@ -76,10 +73,12 @@ class Lower(Place):
 
 
 def resting_on(ctx: SkillContext, pose: ObjectState, obj: str) -> Support | None:
-    """The support under ``obj`` at ``pose``: the highest at most ``SINK`` over its box's bottom (a
+    """The support under ``obj`` at ``pose``: the highest at most ``skills.hand.sink_m`` over its box's bottom (a
     round body lying on its side sinks its box corners into the surface)."""
     box = world_box(pose, ctx.scene.objects[obj].asset)
-    return HouseQuery(ctx.scene.house).support_under((box[0] + box[3]) / 2, (box[1] + box[4]) / 2, box[2] + SINK)
+    return HouseQuery(ctx.scene.house).support_under(
+        (box[0] + box[3]) / 2, (box[1] + box[4]) / 2, box[2] + tuning().hand.sink_m
+    )
 
 
 def start_support(ctx: SkillContext, obs: Observation, obj: str) -> Support | None:
@@ -93,7 +92,10 @@ class Regrasp(ObjectSkill):
     """Set the held object down where it started, let go, take it again (a fresh, centred grasp)."""
 
     name = "regrasp"
-    timeout_s = 240.0
+
+    @property
+    def timeout_s(self) -> float:  # type: ignore[override]
+        return tuning().hand.regrasp_timeout_s
 
     def preconditions(self, ctx: SkillContext):
         return [g.Holding(predicate="holding", items=[self.obj])]
@@ -121,7 +123,10 @@ class Stack(Skill):
     (``place``), or a flat item held at its end with that end over one of the base's sides (``StackAtEdge``)."""
 
     name = "stack"
-    timeout_s = 120.0
+
+    @property
+    def timeout_s(self) -> float:  # type: ignore[override]
+        return tuning().hand.stack_timeout_s
 
     def __init__(self, obj: str, base: str) -> None:
         self.obj, self.base = obj, base
@@ -179,7 +184,10 @@ class Lay(Skill):
     """Lay the held ``obj`` on its side on ``support`` (its up axis level, across the fingers)."""
 
     name = "lay"
-    timeout_s = 120.0
+
+    @property
+    def timeout_s(self) -> float:  # type: ignore[override]
+        return tuning().hand.lay_timeout_s
 
     def __init__(self, obj: str, support: Support) -> None:
         self.obj, self.support = obj, support
@@ -213,10 +221,10 @@ class Lay(Skill):
             level = np.cross(rot[:, 1], UP) * sign
             level /= np.linalg.norm(level)
             new = turned(rot, up_p, level)
-            centre = np.array([at[0], at[1], self.support.height + radius + SIDE_DROP])
+            centre = np.array([at[0], at[1], self.support.height + radius + tuning().hand.side_drop_m])
             options.append((centre - new @ centre_p, [new]))
             rots.append(new)
-        found = stance_search(ctx, obs, options, UP * APPROACH, skip=(self.obj,))
+        found = stance_search(ctx, obs, options, UP * tuning().pick.approach_m, skip=(self.obj,))
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in options[0][0]])
         pose, (above, _, rot_new, k) = found
@@ -224,11 +232,11 @@ class Lay(Skill):
         xy_off = (rot_new @ centre_p)[:2]  # the object's centre from the pad, once turned
         ctx.log("stance", skill=self.name, target=self.target(), base=[round(v, 3) for v in pose])
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
-        obs = yield from cartesian(self.name, obs, ctx, target + UP * APPROACH, rot_new, fallback=above)
+        obs = yield from cartesian(self.name, obs, ctx, target + UP * tuning().pick.approach_m, rot_new, fallback=above)
         if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="turned", height=round(obs.objects[self.obj].pos[2], 3))
         obs, target = yield from descend(
-            self, ctx, obs, self.obj, self.support.height + SIDE_DROP, target[:2] + xy_off, rot_new
+            self, ctx, obs, self.obj, self.support.height + tuning().hand.side_drop_m, target[:2] + xy_off, rot_new
         )
         return (yield from let_go(self, ctx, obs, target, rot_new))
 
@@ -249,38 +257,45 @@ def descend(
 
 def let_go(skill: Skill, ctx: SkillContext, obs: Observation, at: np.ndarray, rot: np.ndarray) -> SkillGen:
     """Open, draw the hand back along its pointing axis (level) and up, then the carry pose."""
-    obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
-    back = at - rot[:, 0] * DRAW
+    obs = yield from hold(obs, tuning().hand.open_s, ctx, gripper=OPEN)
+    back = at - rot[:, 0] * tuning().hand.draw_m
     back[2] = max(back[2], at[2])
     obs = yield from cartesian(skill.name, obs, ctx, back, rot, gripper=OPEN)
-    obs = yield from cartesian(skill.name, obs, ctx, back + UP * APPROACH, rot, gripper=OPEN)
+    obs = yield from cartesian(skill.name, obs, ctx, back + UP * tuning().pick.approach_m, rot, gripper=OPEN)
     return (yield from to_carry(skill, ctx, obs))
 
 
 def pick_across(skill: Skill, ctx: SkillContext, obs: Observation, support: Support) -> SkillGen:
     """Pick the lying ``skill.target()`` from above at its box centre, the fingers closing across its
-    up axis, the fingertips ``TIP_CLEARANCE`` over the support where its axis lies lower."""
+    up axis, the fingertips ``skills.grasp.tip_clearance_m`` over the support where its axis lies lower."""
     obj = skill.target()
     pose = obs.objects[obj]
     box = world_box(pose, ctx.scene.objects[obj].asset)
     axis = rotation(pose.quat)[:, 2]
     pad = np.array([(box[0] + box[3]) / 2, (box[1] + box[4]) / 2, (box[2] + box[5]) / 2])
-    pad[2] = max(pad[2], support.height + FINGER_HALF + TIP_CLEARANCE)
+    pad[2] = max(pad[2], support.height + FINGER_HALF + tuning().grasp.tip_clearance_m)
     yaw = math.atan2(axis[1], axis[0]) + math.pi / 2
-    found = stance_search(ctx, obs, [top_down_option(pad, (yaw, yaw + math.pi))], UP * APPROACH)
+    found = stance_search(ctx, obs, [top_down_option(pad, (yaw, yaw + math.pi))], UP * tuning().pick.approach_m)
     if found is None:
         raise skill.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in pad])
     pose_base, (above, at, rot, _) = found
     ctx.log("stance", skill=skill.name, target=obj, grasp="across", base=[round(v, 3) for v in pose_base])
     obs = yield from approach(skill, ctx, obs, pose_base)
-    return (yield from grasp_at(skill, ctx, obs, pad, rot, UP * APPROACH, (above, at), UP * LIFT))
+    return (
+        yield from grasp_at(
+            skill, ctx, obs, pad, rot, UP * tuning().pick.approach_m, (above, at), UP * tuning().pick.lift_m
+        )
+    )
 
 
 class Upright(ObjectSkill):
     """Stand the toppled ``obj`` back up on its base where it lies (picked across its body, turned)."""
 
     name = "upright"
-    timeout_s = 240.0
+
+    @property
+    def timeout_s(self) -> float:  # type: ignore[override]
+        return tuning().hand.upright_timeout_s
 
     def preconditions(self, ctx: SkillContext):
         return [g.HandEmpty(predicate="hand_empty")]
@@ -302,19 +317,21 @@ class Upright(ObjectSkill):
         obs = yield from pick_across(self, ctx, obs, support)
         centre_p, up_p, rot = held_offset(ctx, obs, self.obj)
         new = turned(rot, up_p, UP)
-        centre = np.array([*spot_xy, support.height + CONTACT + size[2] / 2])
+        centre = np.array([*spot_xy, support.height + tuning().hand.contact_m + size[2] / 2])
         target = centre - new @ centre_p
         here = (tuple(obs.base),)
-        found = stance_search(ctx, obs, [(target, [new])], UP * APPROACH, skip=(self.obj,), poses=iter(here))
-        found = found or stance_search(ctx, obs, [(target, [new])], UP * APPROACH, skip=(self.obj,))
+        found = stance_search(
+            ctx, obs, [(target, [new])], UP * tuning().pick.approach_m, skip=(self.obj,), poses=iter(here)
+        )
+        found = found or stance_search(ctx, obs, [(target, [new])], UP * tuning().pick.approach_m, skip=(self.obj,))
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in target])
         pose, (above, _, new, _) = found
         ctx.log("stance", skill=self.name, target=self.obj, base=[round(v, 3) for v in pose])
         obs = yield from approach(self, ctx, obs, pose, skip=(self.obj,))
-        obs = yield from cartesian(self.name, obs, ctx, target + UP * APPROACH, new, fallback=above)
+        obs = yield from cartesian(self.name, obs, ctx, target + UP * tuning().pick.approach_m, new, fallback=above)
         if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="turned", height=round(obs.objects[self.obj].pos[2], 3))
         at = target[:2] + (new @ centre_p)[:2]
-        obs, target = yield from descend(self, ctx, obs, self.obj, support.height + CONTACT, at, new)
+        obs, target = yield from descend(self, ctx, obs, self.obj, support.height + tuning().hand.contact_m, at, new)
         return (yield from let_go(self, ctx, obs, target, new))

@@ -19,15 +19,10 @@ from housebench.robot.fetch import ARM_JOINTS, BASE_JOINTS, HOME, TORSO_JOINT
 from housebench.robot.kinematics import ARM, FetchIK, top_down
 from housebench.skills.base import Reason, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import edge_only
+from housebench.skills.tuning import tuning
 from housebench.state import Action, ObjectState, Observation
 from housebench.tasks.geometry import rotation
 
-JOINT_SPEED = 0.8  # rad/s (m/s for the torso) of the fastest joint along an arm motion
-END_HELD_SPEED = 0.4  # ... while the hand holds a flat item by its end (a book swung out of the pinch at 0.8)
-BASE_SPEED = 0.4  # m/s
-YAW_SPEED = 0.8  # rad/s
-END_HELD_YAW_SPEED = 0.3  # rad/s with a flat item held by its end (a book turned out of the pinch at 0.8; legs at
-# 0.2 m/s as well, tried, ran desk_prep v002 out of its 400 s)
 TUCK = {j: HOME[j] for j in (TORSO_JOINT, *ARM_JOINTS)}
 
 
@@ -55,7 +50,7 @@ def end_held(ctx: SkillContext, obs: Observation) -> bool:
 
 def tucked(obs: Observation) -> bool:
     """Whether the arm and torso stand in the tuck."""
-    return all(abs(obs.joints[j] - TUCK[j]) < 0.05 for j in ARM)
+    return all(abs(obs.joints[j] - TUCK[j]) < tuning().motion.tucked_tol for j in ARM)
 
 
 def lies_in(ctx: SkillContext, obs: Observation, obj: str, container: str) -> bool:
@@ -65,7 +60,9 @@ def lies_in(ctx: SkillContext, obs: Observation, obj: str, container: str) -> bo
     if obj == container or profile is None or at is None:
         return False
     local = rotation(at.quat).T @ (np.asarray(obs.objects[obj].pos) - np.asarray(at.pos))
-    return profile.holds(tuple(local + [0.0, 0.0, placed.asset.bottom_offset]), below=0.02, above=0.0)[0]
+    return profile.holds(
+        tuple(local + [0.0, 0.0, placed.asset.bottom_offset]), below=tuning().motion.lies_in_below_m, above=0.0
+    )[0]
 
 
 def obstacles(ctx: SkillContext, obs: Observation) -> dict[str, ObjectState]:
@@ -129,9 +126,17 @@ def hold(obs: Observation, seconds: float, ctx: SkillContext, **action) -> Skill
 
 
 def settle_arm(
-    skill: str, obs: Observation, target: dict[str, float], ctx: SkillContext, tol: float = 0.02, max_s: float = 3.0
+    skill: str,
+    obs: Observation,
+    target: dict[str, float],
+    ctx: SkillContext,
+    tol: float | None = None,
+    max_s: float | None = None,
 ) -> SkillGen:
-    """Wait until every joint of ``target`` is within ``tol`` of it."""
+    """Wait until every joint of ``target`` is within ``tol`` of it, at most ``max_s`` (defaults:
+    ``skills.motion.settle_tol``, ``settle_max_s``)."""
+    tol = tuning().motion.settle_tol if tol is None else tol
+    max_s = tuning().motion.settle_max_s if max_s is None else max_s
     waited = 0.0
     while True:
         err = max(abs(obs.joints[j] - v) for j, v in target.items())
@@ -149,15 +154,16 @@ def move_arm(
     obs: Observation,
     waypoints: Iterable[dict[str, float]],
     ctx: SkillContext,
-    speed: float = JOINT_SPEED,
+    speed: float | None = None,
     avoid: bool = False,
     **extra,
 ) -> SkillGen:
-    """Through each joint-space waypoint in turn, interpolated at ``speed`` (at most ``END_HELD_SPEED`` for a
-    flat item held by its end); settles at the last one. ``avoid``: round the house and the props where the
-    path would hit them (:func:`clear_path`)."""
+    """Through each joint-space waypoint in turn, interpolated at ``speed`` (default ``skills.motion.joint_speed``,
+    at most ``end_held_speed`` for a flat item held by its end); settles at the last one. ``avoid``: round the
+    house and the props where the path would hit them (:func:`clear_path`)."""
+    speed = tuning().motion.joint_speed if speed is None else speed
     if end_held(ctx, obs):
-        speed = min(speed, END_HELD_SPEED)
+        speed = min(speed, tuning().motion.end_held_speed)
     if avoid:
         waypoints = clear_path(skill, obs, ctx, list(waypoints))
     current = {j: obs.joints[j] for j in ARM}
@@ -179,21 +185,26 @@ def line_waypoints(
     ctx: SkillContext,
     goal_pos: np.ndarray,
     rot: np.ndarray,
-    step: float = 0.03,
+    step: float | None = None,
     frozen: tuple[str, ...] = BASE_JOINTS,
 ) -> list[dict[str, float]]:
     """Joint waypoints moving the grasp frame along a straight line to ``goal_pos`` while turning to
-    ``rot`` (IK every ``step``, orientation slerped), ``frozen`` joints (the base) still; ``UNREACHABLE``
-    when the IK fails."""
+    ``rot`` (IK every ``step``, default ``skills.motion.line_step_m``, orientation slerped), ``frozen`` joints
+    (the base) still; ``UNREACHABLE`` when the IK fails."""
+    tune = tuning().motion
+    step = tune.line_step_m if step is None else step
     solver = ik(ctx)
     start_pos, start_rot = pad_pose(ctx, obs)
     r0, r1 = Rotation.from_matrix(start_rot), Rotation.from_matrix(rot)
     turn = Slerp([0.0, 1.0], Rotation.concatenate([r0, r1]))
-    n = max(1, math.ceil(max(np.linalg.norm(goal_pos - start_pos) / step, (r0.inv() * r1).magnitude() / 0.3)))
+    n = max(
+        1,
+        math.ceil(max(np.linalg.norm(goal_pos - start_pos) / step, (r0.inv() * r1).magnitude() / tune.line_turn_step)),
+    )
     joints, waypoints = dict(obs.joints), []
     for k in range(1, n + 1):
         result = solver.solve(joints, start_pos + (goal_pos - start_pos) * k / n, turn([k / n]).as_matrix()[0], frozen)
-        if not result.ok(0.01, 0.08):
+        if not result.ok(tune.ik_pos_tol_m, tune.ik_rot_tol):
             raise SkillFailure(skill, Reason.UNREACHABLE, where="line", step=k, of=n, pos_err=round(result.pos_err, 4))
         joints = result.joints
         waypoints.append(joints)
@@ -206,7 +217,7 @@ def cartesian(
     ctx: SkillContext,
     goal_pos: np.ndarray,
     rot: np.ndarray,
-    step: float = 0.03,
+    step: float | None = None,
     fallback: dict[str, float] | None = None,
     avoid: bool = False,
     frozen: tuple[str, ...] = BASE_JOINTS,
@@ -216,30 +227,29 @@ def cartesian(
     loses the line, one joint motion to the goal solved from ``fallback`` (joints that reach it from the planned base
     pose) for the base where it stands, or to ``fallback`` itself when that solve misses. ``avoid``: as
     for :func:`move_arm`."""
+    tune = tuning().motion
     try:
-        waypoints, speed = line_waypoints(skill, obs, ctx, goal_pos, rot, step, frozen), 0.5
+        waypoints, speed = line_waypoints(skill, obs, ctx, goal_pos, rot, step, frozen), tune.line_speed
     except SkillFailure:
         if fallback is None:
             raise
         base = {j: obs.joints[j] for j in BASE_JOINTS}
         result = ik(ctx).solve({**obs.joints, **fallback, **base}, goal_pos, rot)
-        waypoints, speed = [result.joints if result.ok(0.01, 0.08) else fallback], JOINT_SPEED
+        good = result.ok(tune.ik_pos_tol_m, tune.ik_rot_tol)
+        waypoints, speed = [result.joints if good else fallback], tune.joint_speed
     return (yield from move_arm(skill, obs, waypoints, ctx, speed=speed, avoid=avoid, **extra))
 
 
 def ready_arm(ctx: SkillContext) -> dict[str, float]:
-    """The seed of every arm IK: torso up, arm forward, pad 0.6 m ahead at 1 m, pointing down."""
+    """The seed of every arm IK: torso up, arm forward, the pad at ``skills.motion.ready_pad`` (0.6 m ahead at 1 m),
+    pointing down."""
 
     def build() -> dict[str, float]:
         start = {**dict.fromkeys(BASE_JOINTS, 0.0), **TUCK}
-        joints = ik(ctx).solve(start, (0.6, 0.0, 1.0), top_down(math.pi / 2)).joints
+        joints = ik(ctx).solve(start, tuning().motion.ready_pad, top_down(math.pi / 2)).joints
         return {j: joints[j] for j in ARM}
 
     return ctx.tool("ready_arm", build)
-
-
-TURN_STEP = 0.1  # rad between the base headings a turn's sweep is checked at
-LEG_STEP = 0.1  # m between the base positions a leg's sweep is checked at
 
 
 def turn_clear(ctx: SkillContext, obs: Observation, at: tuple[float, float], start: float, turn: float) -> bool:
@@ -249,7 +259,7 @@ def turn_clear(ctx: SkillContext, obs: Observation, at: tuple[float, float], sta
     planner = arm_planner(ctx)
     planner.scene.sync(obs.joints, obstacles(ctx, obs), held(obs), obs.parts)
     arm = [obs.joints[j] for j in ARM]
-    steps = max(1, math.ceil(abs(turn) / TURN_STEP))
+    steps = max(1, math.ceil(abs(turn) / tuning().motion.turn_step))
     planner.scene.set_joints(base_joints((*at, start)))
     planner.start(arm)
     for k in range(1, steps + 1):
@@ -267,7 +277,7 @@ def leg_clear(
     ``heading``."""
     scene = arm_planner(ctx).scene
     scene.sync(obs.joints, obstacles(ctx, obs), held(obs), obs.parts)
-    steps = max(1, math.ceil(math.dist(a, b) / LEG_STEP))
+    steps = max(1, math.ceil(math.dist(a, b) / tuning().motion.leg_step_m))
     for k in range(steps + 1):
         x, y = (a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps)
         if scene.touches_parts(base_joints((x, y, heading))):
@@ -302,6 +312,7 @@ def headings(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]
             now = now + wrap(heading - now)
         return out
 
+    min_turn = tuning().motion.min_turn
     greedy, now = [], th
     for options in choices:
         pick = min(options, key=lambda h: 0.0 if h is None else abs(wrap(h - now)))
@@ -312,7 +323,7 @@ def headings(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]
     def hits(plan) -> int:
         n = 0
         for (a, start, turn), b in zip(turns(plan), path[1:]):
-            if abs(turn) > 0.02:
+            if abs(turn) > min_turn:
                 key = (a, round(start, 3), round(turn, 3))
                 if key not in checked:
                     checked[key] = turn_clear(ctx, obs, a, start, turn)
@@ -329,7 +340,7 @@ def headings(ctx: SkillContext, obs: Observation, path: list[tuple[float, float]
     out, shift, long_ways = [], 0.0, 0
     for a, start, turn in turns(best):  # holding something, a turn that hits the short way goes the long way if clear
         key = (a, round(start, 3), round(turn, 3))
-        if abs(turn) > 0.02 and not checked[key] and held(obs) is not None:
+        if abs(turn) > min_turn and not checked[key] and held(obs) is not None:
             other = turn - math.copysign(2 * math.pi, turn)
             if turn_clear(ctx, obs, a, start, other):
                 shift, long_ways = shift + other - turn, long_ways + 1
@@ -344,7 +355,7 @@ def turn_hits(ctx: SkillContext, obs: Observation, path: list[tuple[float, float
     hits, now = 0, obs.base[2]
     for a, heading in zip(path, plan):
         turn = heading - now
-        hits += abs(turn) > 0.02 and not turn_clear(ctx, obs, a, now, turn)
+        hits += abs(turn) > tuning().motion.min_turn and not turn_clear(ctx, obs, a, now, turn)
         now = heading
     return hits
 
@@ -374,35 +385,37 @@ def drive(
     :func:`headings` chooses them; holding something, the last turn as :func:`turning_last` makes it (the
     fruit bowl held by its rim, turned before the last leg in the living room's doorway, was knocked off on the
     jamb; for every drive, empty-handed too, it broke restock_fridge's open from inside the fridge door); with a
-    flat item held by its end, turning at ``END_HELD_YAW_SPEED``; settles at the end."""
-    th = obs.base[2]
-    yaw_speed = END_HELD_YAW_SPEED if end_held(ctx, obs) else YAW_SPEED
+    flat item held by its end, turning at ``skills.motion.end_held_yaw_speed``; settles at the end."""
+    th, tune = obs.base[2], tuning().motion
+    yaw_speed = tune.end_held_yaw_speed if end_held(ctx, obs) else tune.yaw_speed
     holding = held(obs) is not None
     path, plan = turning_last(ctx, obs, path, yaw) if holding else (path, headings(ctx, obs, path, yaw))
     for (a, b), heading in zip(zip(path, path[1:]), plan):
         turn = heading - th  # as planned: the long way round where the short one hits
-        for f in ramp(abs(turn) / yaw_speed, ctx.control_dt) if abs(turn) > 0.02 else ():
+        for f in ramp(abs(turn) / yaw_speed, ctx.control_dt) if abs(turn) > tune.min_turn else ():
             obs = yield Action(base=(a[0], a[1], th + turn * f), **extra)
         th = th + turn
         leg = math.dist(a, b)
-        for f in ramp(leg / BASE_SPEED, ctx.control_dt) if leg > 1e-6 else ():
+        for f in ramp(leg / tune.base_speed, ctx.control_dt) if leg > 1e-6 else ():
             obs = yield Action(base=(a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, th), **extra)
     goal = (*path[-1], th)
     waited = 0.0
     while True:
         bx, by, bth = obs.base
         dist, dyaw = math.hypot(bx - goal[0], by - goal[1]), abs(wrap(bth - goal[2]))
-        if dist < 0.02 and dyaw < 0.03:
+        if dist < tune.at_goal_m and dyaw < tune.at_goal_rad:
             return obs
-        if waited > 3.0:
+        if waited > tune.settle_base_s:
             raise SkillFailure(skill, Reason.STALLED, where="base", off_m=round(dist, 3), off_rad=round(dyaw, 3))
         obs = yield Action(base=goal, **extra)
         waited += ctx.control_dt
 
 
-def ramp(duration: float, dt: float, accel_s: float = 1.0) -> list[float]:
+def ramp(duration: float, dt: float, accel_s: float | None = None) -> list[float]:
     """Fractions 0..1 of a motion of ``duration`` s at full speed, sampled every ``dt``, with the speed
-    ramped up and down over ``accel_s`` (a trapezoid; a held load does not swing off)."""
+    ramped up and down over ``accel_s`` (default ``skills.motion.ramp_s``; a trapezoid: a held load does not
+    swing off)."""
+    accel_s = tuning().motion.ramp_s if accel_s is None else accel_s
     if duration <= 0:
         return [1.0]
     ramp_s = min(accel_s, duration)

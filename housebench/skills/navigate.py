@@ -16,10 +16,9 @@ from housebench.house.stance import HIGH, MARGIN, TOP_BOX
 from housebench.planning.base_path import BasePlanner, NoPath, grid_graph
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
 from housebench.skills.motion import arm_clear, base_joints, drive, tucked, turn_clear, wrap
+from housebench.skills.tuning import tuning
 from housebench.state import Observation
 from housebench.tasks.geometry import world_box
-
-OPEN_PART = 0.05  # rad or m from closed: a door or drawer further out is an obstacle where it stands
 
 
 def part_points(part: ArticulatedPart, points, q: float) -> np.ndarray:
@@ -67,7 +66,7 @@ def _open_parts(ctx: SkillContext, obs: Observation, skip: tuple[str, ...]) -> d
     for name, q in obs.parts.items():
         part = query.parts.get(name)
         movable = part is not None and part.category in ("door", "drawer") and name not in skip
-        if movable and abs(q - part.closed) > OPEN_PART:
+        if movable and abs(q - part.closed) > tuning().navigate.open_part:
             out[name] = (part, q)
     return out
 
@@ -80,37 +79,39 @@ def moving_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()
 
 HouseFloor = tuple[tuple[float, float, float, float], FloorGrid, nx.Graph, np.ndarray]
 _FLOORS: dict[str, HouseFloor] = {}  # per house (its annotations' hash): one process plans in few houses
+FLOORS_KEPT = 4  # houses kept (a cache's size, not a tuning)
 ARM_SIDE = TOP_BOX[2] + MARGIN  # m: the carry arm's reach to the side (the stance footprint's, with its margin)
-ARM_TOP = 1.6  # m: above the carry arm (its wrist stands about 1.45 m up)
 
 
 def _house_floor(ctx: SkillContext) -> HouseFloor:
     """The bounds of the house's free-floor grid, its free cells without props, their graph and the cells
     with room for the carry arm (:func:`arm_room`), built once per house and process (every episode of a
     worker plans in the same house; nothing mutates them)."""
-    key = hashlib.sha256(ctx.scene.house.model_dump_json().encode()).hexdigest()
+    arm_top = tuning().navigate.arm_top_m
+    key = hashlib.sha256(ctx.scene.house.model_dump_json().encode()).hexdigest() + f"/{arm_top!r}"
     if key not in _FLOORS:
-        if len(_FLOORS) >= 4:
+        if len(_FLOORS) >= FLOORS_KEPT:
             _FLOORS.pop(next(iter(_FLOORS)))
-        _FLOORS[key] = _build_house_floor(ctx.scene.house)
+        _FLOORS[key] = _build_house_floor(ctx.scene.house, arm_top)
     return _FLOORS[key]
 
 
-def _build_house_floor(house: HouseAnnotations) -> HouseFloor:
+def _build_house_floor(house: HouseAnnotations, arm_top: float) -> HouseFloor:
     query = HouseQuery(house)
     res = query.resolution
     xs, ys = grid_axes(query.bounds, res)
     bounds = (float(xs[0]) - res / 2, float(ys[0]) - res / 2)
     bounds += (bounds[0] + len(xs) * res, bounds[1] + len(ys) * res)
     free = free_grid((o.box for o in house.obstacles), bounds, house.robot.footprint, res)
-    return bounds, free, grid_graph(free.free), arm_room(house, bounds, res)
+    return bounds, free, grid_graph(free.free), arm_room(house, bounds, res, arm_top)
 
 
-def arm_room(house: HouseAnnotations, bounds: tuple[float, ...], res: float) -> np.ndarray:
+def arm_room(house: HouseAnnotations, bounds: tuple[float, ...], res: float, arm_top: float) -> np.ndarray:
     """The cells whose centre keeps :data:`ARM_SIDE` off every box of the house between the stance
-    footprint's ``HIGH`` and :data:`ARM_TOP`: a base there turns the carry arm clear of door jambs, walls
-    and tall furniture (at the 0.28 m the footprint keeps, the upper arm struck a door jamb)."""
-    band = Footprint(radius=0.0, base_height=HIGH, column_radius=ARM_SIDE, column=(0.0, 0.0, 0.0, 0.0), height=ARM_TOP)
+    footprint's ``HIGH`` and ``arm_top`` (``skills.navigate.arm_top_m``): a base there turns the carry arm
+    clear of door jambs, walls and tall furniture (at the 0.28 m the footprint keeps, the upper arm struck a door
+    jamb)."""
+    band = Footprint(radius=0.0, base_height=HIGH, column_radius=ARM_SIDE, column=(0.0, 0.0, 0.0, 0.0), height=arm_top)
     return free_grid((o.box for o in house.obstacles), bounds, band, res).free
 
 
@@ -125,7 +126,10 @@ def planner(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> 
 
 class Navigate(Skill):
     name = "navigate"
-    timeout_s = 90.0
+
+    @property
+    def timeout_s(self) -> float:  # type: ignore[override]
+        return tuning().navigate.timeout_s
 
     def __init__(
         self, pose: tuple[float, float, float], why: str = "", skip: tuple[str, ...] = (), look: str | None = None
@@ -141,7 +145,7 @@ class Navigate(Skill):
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         start = obs.base[:2]
-        if math.dist(start, self.pose[:2]) < 0.02:
+        if math.dist(start, self.pose[:2]) < tuning().navigate.at_goal_m:
             path = [start, self.pose[:2]]
         else:
             try:
@@ -159,7 +163,7 @@ def arrive(pose, start, ctx: SkillContext, obs: Observation, why: str) -> tuple[
     facing the way there, or sweep into it turning on the spot, backing in; where both would, as a plain
     navigate (a book held out ahead, driven at the study desk's wall, struck it and turned in the pinch)."""
     x, y, yaw = pose
-    if math.dist((x, y), start[:2]) < 0.05:
+    if math.dist((x, y), start[:2]) < tuning().navigate.arrive_near_m:
         return (Navigate(pose, why=why),)
     ahead = math.atan2(y - start[1], x - start[0])
     for heading in (ahead, wrap(ahead + math.pi)):

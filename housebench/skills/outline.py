@@ -3,22 +3,19 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from housebench.annotations.schema import SECTION_HEIGHT, AssetAnnotation
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState
 from housebench.tasks.geometry import rotation
-
-UPRIGHT = math.cos(math.radians(10))  # an item tilted further has no level sections
 
 
 def band(asset: AssetAnnotation, pose: ObjectState, lo: float, hi: float) -> np.ndarray:
     """The world (x, y) corners of the sections of ``asset`` at ``pose`` that reach between ``lo`` and ``hi``
-    over its bottom (none: an empty array; an item not upright has none)."""
+    over its bottom (none: an empty array; an item tilted past ``skills.side.outline_upright`` has none)."""
     rot = rotation(pose.quat)
-    if rot[2, 2] < UPRIGHT:
+    if rot[2, 2] < tuning().side.outline_upright:
         return np.empty((0, 2))
     corners = [s.outline for s in asset.sections if s.z < hi and s.z + SECTION_HEIGHT > lo]
     if not corners:

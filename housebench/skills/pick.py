@@ -25,7 +25,6 @@ from housebench.robot.kinematics import top_down
 from housebench.skills.base import ObjectSkill, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.grasp import FINGER_HALF, TopGrasp, grasps, in_box, tilted
 from housebench.skills.motion import (
-    JOINT_SPEED,
     arm_clear,
     arm_planner,
     base_joints,
@@ -41,19 +40,13 @@ from housebench.skills.motion import (
     wrap,
 )
 from housebench.skills.navigate import Navigate, obstacle_boxes, planner
+from housebench.skills.tuning import tuning
 from housebench.state import Observation
 from housebench.tasks.goal import HandEmpty, Holding
 
 UP = np.array([0.0, 0.0, 1.0])
-APPROACH = 0.12  # pre-grasp height above the grasp, m
-LIFT = 0.15  # lift after closing, m
-OPEN, CLOSED = 0.1, 0.0  # finger gap targets, m
-CARRY = (0.3, 0.0, 1.15)  # pad position in the base frame while carrying
-LEAD_IN = 0.35  # m: the last leg into a stance driven straight in (an item held level sticks out ahead)
-LEAD_INS = (LEAD_IN, 0.25, 0.15)  # m: the longest of these whose start is on the free floor
-LEANS = (0.15, 0.3)  # rad: the hand's lean away from the base, tried in turn where no upright grasp is clear
+OPEN, CLOSED = 0.1, 0.0  # finger gap targets, m (open: the hand's full opening)
 HAND_BODIES = ("gripper", "wrist_roll")  # links rigid with the hand (the wrist roll is the last joint)
-RIM_TIPS = 0.03  # m: out of a container, the pre-grasp's fingertips this far above its rim
 
 
 Option = tuple[np.ndarray, list[np.ndarray]]  # target position of the pad, rotations to try there
@@ -78,7 +71,7 @@ def stance_search(
     poses=None,
     clear_of: tuple[str, ...] | None = None,
     walls: tuple[str, ...] = (),
-    reach: float = 0.85,
+    reach: float | None = None,
     lean: float = 0.0,
 ):
     """(base pose, (pre joints, at joints, rotation, option index)) from which the IK reaches one of
@@ -88,7 +81,10 @@ def stance_search(
     (m, horizontal) of a target. With
         ``clear_of``, the arm at the pre-pose keeps clear of the house and the props but those, and at the
         target runs into no part of the house (:func:`arm_clear`) nor the containers ``walls``. ``lean``
-        (rad): each rotation :func:`leaned` away from the pose by that much."""
+        (rad): each rotation :func:`leaned` away from the pose by that much. Default ``reach``:
+    ``skills.pick.reach_m``."""
+    tune = tuning().pick
+    reach = tune.reach_m if reach is None else reach
     solver = ik(ctx)
     descent = still(walls)
     base_planner = planner(ctx, obs, skip)
@@ -100,7 +96,7 @@ def stance_search(
 
     def accept(pose) -> bool:
         inside = rooms.room_at(pose[0], pose[1]) is not None  # not beyond an outer wall
-        return inside and near_cells(reachable, grid, pose, 0.45) and stance_free(pose, boxes)
+        return inside and near_cells(reachable, grid, pose, tune.near_cells_m) and stance_free(pose, boxes)
 
     def lateral(rot: np.ndarray, pose) -> float:  # fingers across the heading suit the arm best
         return abs(wrap(2 * (math.atan2(rot[1, 1], rot[0, 1]) - pose[2] - math.pi / 2)))
@@ -108,16 +104,16 @@ def stance_search(
     def reaches(pose):
         start = {**obs.joints, **ready_arm(ctx), **base_joints(pose)}
         near = sorted(range(len(options)), key=lambda k: math.dist(options[k][0][:2], pose[:2]))
-        for k in near[:2]:
+        for k in near[: tune.options_tried]:
             target, rots = options[k]
             if math.dist(target[:2], pose[:2]) > reach:
                 continue
-            for rot in sorted(rots, key=lambda r: lateral(r, pose))[:2]:
+            for rot in sorted(rots, key=lambda r: lateral(r, pose))[: tune.rotations_tried]:
                 rot = leaned(rot, pose, target, lean) if lean else rot
-                hi = solver.solve(start, target + pre, rot, max_iters=80)
+                hi = solver.solve(start, target + pre, rot, max_iters=tune.ik_iters)
                 if not hi.ok():
                     continue
-                lo = solver.solve(hi.joints, target, rot, max_iters=80, frozen=descent)
+                lo = solver.solve(hi.joints, target, rot, max_iters=tune.ik_iters, frozen=descent)
                 if lo.ok() and (clear_of is None or clear(hi.joints, lo.joints, clear_of)):
                     return hi.joints, lo.joints, rot, k
         return None
@@ -158,7 +154,8 @@ def carry_pos(obs: Observation) -> np.ndarray:
     """World position of the pad in the carry pose for the current base pose."""
     x, y, th = obs.base
     c, s = math.cos(th), math.sin(th)
-    return np.array([x + c * CARRY[0] - s * CARRY[1], y + s * CARRY[0] + c * CARRY[1], CARRY[2]])
+    carry = tuning().pick.carry
+    return np.array([x + c * carry[0] - s * carry[1], y + s * carry[0] + c * carry[1], carry[2]])
 
 
 def to_carry(skill: Skill, ctx: SkillContext, obs: Observation, rot: np.ndarray | None = None, **extra) -> SkillGen:
@@ -172,19 +169,24 @@ def to_carry(skill: Skill, ctx: SkillContext, obs: Observation, rot: np.ndarray 
         if folded:
             raise skill.fail(Reason.UNREACHABLE, where="tucked")
         waypoints = line_waypoints(skill.name, obs, ctx, carry_pos(obs), rot)
-        speed = 0.5
+        speed = tuning().pick.folded_speed
     except SkillFailure:  # tucked, or no straight line: one joint motion from the ready seed
         start = {**obs.joints, **ready_arm(ctx)}
-        waypoints, speed = [ik(ctx).solve(start, carry_pos(obs), rot, max_iters=100).joints], JOINT_SPEED
+        waypoints, speed = (
+            [ik(ctx).solve(start, carry_pos(obs), rot, max_iters=tuning().pick.carry_ik_iters).joints],
+            tuning().motion.joint_speed,
+        )
     return (yield from move_arm(skill.name, obs, waypoints, ctx, speed=speed, avoid=True, **extra))
 
 
 def approach(
     skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tuple[str, ...] = (), head_on: bool = False
 ) -> SkillGen:
-    """Drive to ``pose`` with the arm in the carry pose; ``head_on``, the last :data:`LEAD_IN` straight in."""
-    if math.dist(obs.base[:2], pose[:2]) > 0.02 or abs(wrap(obs.base[2] - pose[2])) > 0.03:
-        if np.linalg.norm(pad_pose(ctx, obs)[0] - carry_pos(obs)) > 0.03:
+    """Drive to ``pose`` with the arm in the carry pose; ``head_on``, the last ``skills.pick.lead_ins_m[0]``
+    straight in."""
+    tune = tuning().pick
+    if math.dist(obs.base[:2], pose[:2]) > tune.at_stance_m or abs(wrap(obs.base[2] - pose[2])) > tune.at_stance_rad:
+        if np.linalg.norm(pad_pose(ctx, obs)[0] - carry_pos(obs)) > tune.at_carry_m:
             obs = yield from to_carry(skill, ctx, obs)
         if head_on:
             obs = yield from _straight_in(skill, ctx, obs, pose, skip)
@@ -193,18 +195,18 @@ def approach(
 
 
 def lead_in(grid: FloorGrid, pose) -> tuple[float, float, float] | None:
-    """The farthest of :data:`LEAD_INS` behind ``pose``, facing it, that is on ``grid``'s free floor, or None: a
-    lead-in off the free floor (0.35 m behind the study desk's stance, a wall 0.43 m behind it) stalled the base
+    """The farthest of ``skills.pick.lead_ins_m`` behind ``pose``, facing it, that is on ``grid``'s free floor, or
+    None: a lead-in off the free floor (0.35 m behind the study desk's stance, a wall 0.43 m behind it) stalled the base
     on the wall."""
     x, y, yaw = pose
-    leads = ((x - d * math.cos(yaw), y - d * math.sin(yaw), yaw) for d in LEAD_INS)
+    leads = ((x - d * math.cos(yaw), y - d * math.sin(yaw), yaw) for d in tuning().pick.lead_ins_m)
     return next((lead for lead in leads if grid.is_free(lead[0], lead[1])), None)
 
 
 def _straight_in(skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tuple[str, ...]) -> SkillGen:
     """To the :func:`lead_in` of ``pose`` where there is one: an item held level, driven sideways into a stance,
     swept a bookcase's side and was knocked out of the fingers."""
-    if math.dist(obs.base[:2], pose[:2]) <= LEAD_IN:
+    if math.dist(obs.base[:2], pose[:2]) <= tuning().pick.lead_ins_m[0]:
         return obs
     lead = lead_in(planner(ctx, obs, skip).grid, pose)
     if lead is None:
@@ -219,7 +221,10 @@ def _straight_in(skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: 
 
 class Pick(ObjectSkill):
     name = "pick"
-    timeout_s = 120.0
+
+    @property
+    def timeout_s(self) -> float:  # type: ignore[override]
+        return tuning().pick.timeout_s
 
     def preconditions(self, ctx: SkillContext):
         return [HandEmpty(predicate="hand_empty")]
@@ -237,8 +242,8 @@ class Pick(ObjectSkill):
         for name in walls:  # lying in a box: fingers along its nearest wall, the arm clear of its walls
             options = [in_box(o, asset, pose, ctx.scene.objects[name].asset, obs.objects[name]) for o in options]
         tops = [(o.pad, o.rotations()) for o in options]
-        pre = UP * max([APPROACH, *(above_rim(ctx, obs, name, options) for name in walls)])
-        for lean in (0.0, *LEANS):
+        pre = UP * max([tuning().pick.approach_m, *(above_rim(ctx, obs, name, options) for name in walls)])
+        for lean in (0.0, *tuning().pick.leans):
             found = stance_search(ctx, obs, tops, pre, clear_of=(self.obj,), walls=walls, lean=lean)
             if found is not None:
                 break
@@ -250,7 +255,7 @@ class Pick(ObjectSkill):
         ctx.log("stance", skill=self.name, target=self.obj, grasp=grasp.kind, base=base, lean=lean)
         obs = yield from approach(self, ctx, obs, pose)
         joints = (above, at)
-        lift = UP * max(LIFT, float(pre[2]))  # out over the rim
+        lift = UP * max(tuning().pick.lift_m, float(pre[2]))  # out over the rim
         return (yield from grasp_at(self, ctx, obs, grasp.pad, rot, pre, joints, lift, grasp.opening, still(walls)))
 
 
@@ -261,11 +266,11 @@ def containing(ctx: SkillContext, obs: Observation, obj: str) -> tuple[str, ...]
 
 def above_rim(ctx: SkillContext, obs: Observation, container: str, options: list[TopGrasp]) -> float:
     """How far above the lowest pad of ``options`` the pre-grasp goes for the fingertips to stand
-    `RIM_TIPS` over ``container``'s rim: 12 cm over an item on the toy box's floor left the pre-grasp
+    ``skills.pick.rim_tips_m`` over ``container``'s rim: 12 cm over an item on the toy box's floor left the pre-grasp
     8 cm inside the box, the open fingers within the planning margin of its wall (every stance refused)."""
     asset, at = ctx.scene.objects[container].asset, obs.objects[container]
     rim = at.pos[2] + asset.container.rim_z - asset.bottom_offset
-    return rim + RIM_TIPS + FINGER_HALF - min(o.pad[2] for o in options)
+    return rim + tuning().pick.rim_tips_m + FINGER_HALF - min(o.pad[2] for o in options)
 
 
 def grasp_at(
@@ -277,19 +282,20 @@ def grasp_at(
     pre: np.ndarray,
     joints: tuple[dict[str, float], dict[str, float]],
     lift: np.ndarray,
-    opening: float = OPEN,
+    opening: float | None = None,
     frozen: tuple[str, ...] = BASE_JOINTS,
 ) -> SkillGen:
     """From the stance: fingers open (to ``opening``) to ``pad + pre``, straight in to ``pad``, close, check both
     fingers touch the object (``MISSED``), move by ``lift``, check it is still held (``DROPPED``), carry pose.
     ``frozen``: the joints the descent and the lift keep still (:func:`still`)."""
-    obj = skill.target()
+    obj, tune = skill.target(), tuning().pick
+    opening = OPEN if opening is None else opening
     obs = yield from cartesian(skill.name, obs, ctx, pad + pre, rot, fallback=joints[0], avoid=True, gripper=opening)
     obs = yield from cartesian(skill.name, obs, ctx, pad, rot, fallback=joints[1], frozen=frozen, gripper=opening)
-    obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
+    obs = yield from hold(obs, tune.close_s, ctx, gripper=CLOSED)
     touching = [f for f, names in obs.finger_contacts.items() if obj in names]
     if len(touching) < 2:
-        yield from hold(obs, 0.5, ctx, gripper=OPEN)
+        yield from hold(obs, tune.reopen_s, ctx, gripper=OPEN)
         raise skill.fail(Reason.MISSED, touching=touching, gap=round(obs.gripper_opening, 4))
     ctx.log("grasped", obj=obj, gap=round(obs.gripper_opening, 4))
     obs = yield from cartesian(skill.name, obs, ctx, pad + lift, rot, frozen=frozen)
@@ -303,9 +309,12 @@ class Carry(Skill):
     lifting the arm out of the tuck beside furniture would sweep it through the furniture)."""
 
     name = "carry"
-    timeout_s = 20.0
+
+    @property
+    def timeout_s(self) -> float:  # type: ignore[override]
+        return tuning().pick.carry_timeout_s
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
-        if np.linalg.norm(np.asarray(obs.ee_pos) - carry_pos(obs)) > 0.03:
+        if np.linalg.norm(np.asarray(obs.ee_pos) - carry_pos(obs)) > tuning().pick.at_carry_m:
             obs = yield from to_carry(self, ctx, obs)
         return obs

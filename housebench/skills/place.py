@@ -2,7 +2,7 @@
 
 The release point keeps the measured hold (pad height over the object's bottom) and a leaning hand's
 lean (a flared bowl's rim pinch, which holds its far side up), turned about the vertical only: the bottom is
-released ``DROP`` above the surface, or ``RIM_CLEAR`` above a container's rim over its cavity
+released ``skills.place.drop_m`` above the surface, or ``rim_clear_m`` above a container's rim over its cavity
 centre. Stance as for ``pick`` (IK reaches above and at the release point); the base drives there
 with the arm in the carry pose; then down, open, up, tuck. ``spot`` picks a free place on a support.
 """
@@ -18,18 +18,17 @@ from housebench.annotations.schema import Support
 from housebench.robot.kinematics import top_down
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.motion import cartesian, finger_yaw, hold, line_waypoints, move_arm, pad_pose
-from housebench.skills.pick import APPROACH, OPEN, UP, Option, approach, stance_search, to_carry
+from housebench.skills.pick import OPEN, UP, Option, approach, stance_search, to_carry
+from housebench.skills.tuning import tuning
 from housebench.state import Observation
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import footprint, rotation
 
-DROP = 0.015  # release height of the object's bottom over a surface, m
-RIM_CLEAR = 0.02  # ... over a container's rim, m
-BIG = 0.12  # m: objects wider than this (footprint radius) are never turned on the way
-LEANING = 0.1  # rad: a hand pointing further than this off straight down carries with its lean kept
-PRE_HEIGHTS = (APPROACH, 0.06, 0.02)  # m the hand comes in over its release point, highest that reaches (a bottle
-# held by its top over a basket on the kitchen island: no stance reached 0.12 m over it)
-EDGE = 0.07  # a spot's centre keeps this (+ half the object) from the support's edges where it can, m
+
+def pre_heights() -> tuple[float, ...]:
+    """How high over its release point the hand comes in, highest that reaches first, m (a bottle held by its top
+    over a basket on the kitchen island: no stance reached 0.12 m over it)."""
+    return (tuning().pick.approach_m, *tuning().place.lower_pre_heights_m)
 
 
 def spot(
@@ -42,24 +41,25 @@ def spot(
     entry: tuple[tuple[float, float], float] | None = None,
 ) -> tuple[float, float] | None:
     """A free point on ``support`` for ``obj`` (footprint half extents ``half``), nearest ``near``: the
-    footprint inside the support where it fits (else the centre ``EDGE`` in), clear of other objects
+    footprint inside the support where it fits (else the centre ``skills.place.edge_m`` in), clear of other objects
     and, with ``entry`` (an edge's outward normal and its coordinate along it: the object comes in level
     from there), of the way in from that edge (no other object between it and the edge)."""
+    tune = tuning().place
     size = ctx.scene.objects[obj].asset.size
     r = math.hypot(size[0], size[1]) / 2
     xmin, ymin, xmax, ymax = support.box
     px, py = (
-        min(h + 0.01, (hi - lo) / 2) if h + 0.01 <= (hi - lo) / 2 else min(EDGE, (hi - lo) / 2)
+        min(h + tune.fit_m, (hi - lo) / 2) if h + tune.fit_m <= (hi - lo) / 2 else min(tune.edge_m, (hi - lo) / 2)
         for h, lo, hi in ((half[0], xmin, xmax), (half[1], ymin, ymax))
     )
-    xs, ys = np.meshgrid(np.linspace(xmin + px, xmax - px, 25), np.linspace(ymin + py, ymax - py, 25))
+    xs, ys = np.meshgrid(np.linspace(xmin + px, xmax - px, tune.grid), np.linspace(ymin + py, ymax - py, tune.grid))
     points = np.stack([xs.ravel(), ys.ravel()], axis=1)
     ok = np.ones(len(points), bool)
     for name, other in obs.objects.items():
-        if name == obj or abs(other.pos[2] - support.height) > 0.3:
+        if name == obj or abs(other.pos[2] - support.height) > tune.other_height_m:
             continue
         osize = ctx.scene.objects[name].asset.size
-        clear = r + math.hypot(osize[0], osize[1]) / 2 + 0.02
+        clear = r + math.hypot(osize[0], osize[1]) / 2 + tune.clear_m
         ok &= np.hypot(points[:, 0] - other.pos[0], points[:, 1] - other.pos[1]) >= clear
         if entry is not None:
             normal, coord = np.asarray(entry[0]), entry[1]
@@ -77,12 +77,19 @@ class Place(Skill):
 
     The object may be turned by a quarter or half turn of the wrist on the way (whatever fits the
     support and the IK reaches); the release point keeps the measured hold; the hand comes in from the
-    highest of ``PRE_HEIGHTS`` over it that a stance reaches (``above``)."""
+    highest of :func:`pre_heights` over it that a stance reaches (``above``)."""
 
     name = "place"
-    timeout_s = 120.0
-    above = APPROACH
-    drop = DROP  # release height of the object's bottom over the surface
+    above: float | None = None  # how high over the release point the hand came in (set by :meth:`lower`), m
+
+    @property
+    def timeout_s(self) -> float:  # type: ignore[override]
+        return tuning().place.timeout_s
+
+    @property
+    def drop(self) -> float:
+        """Release height of the object's bottom over the surface, m."""
+        return tuning().place.drop_m
 
     def __init__(
         self,
@@ -118,10 +125,12 @@ class Place(Skill):
         obj_yaw = math.atan2(rotation(held.quat)[1, 0], rotation(held.quat)[0, 0])
         finger = finger_yaw(ctx, obs)
         hand = pad_pose(ctx, obs)[1]
-        leaning = hand[2, 0] > -math.cos(LEANING)  # a rim pinch's fingers lean: the hand keeps its lean
+        leaning = hand[2, 0] > -math.cos(tuning().place.leaning)  # a rim pinch's fingers lean: the hand keeps its lean
         size = ctx.scene.objects[self.obj].asset.size
         out = []
-        big = math.hypot(size[0], size[1]) / 2 > BIG  # turning a tray or a bin swings it into the robot
+        big = (
+            math.hypot(size[0], size[1]) / 2 > tuning().place.big_m
+        )  # turning a tray or a bin swings it into the robot
         for turn in (0.0,) if big else (0.0, math.pi / 2, -math.pi / 2):  # a half turn flings light items
             c, s = math.cos(turn), math.sin(turn)
             offset = np.array([c * held_xy[0] - s * held_xy[1], s * held_xy[0] + c * held_xy[1]])
@@ -129,7 +138,7 @@ class Place(Skill):
                 pose = obs.objects[self.container]
                 profile = ctx.scene.objects[self.container].asset.container
                 centre = np.asarray(pose.pos) + rotation(pose.quat) @ np.array([0.0, 0.0, profile.rim_z])
-                bottom, xy = centre[2] + RIM_CLEAR, centre[:2]
+                bottom, xy = centre[2] + tuning().place.rim_clear_m, centre[:2]
             else:
                 half = footprint(size, obj_yaw + turn)
                 at = self.spot(ctx, obs, half)
@@ -146,7 +155,7 @@ class Place(Skill):
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
         obs, target, rot = yield from self.lower(ctx, obs)
-        obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
+        obs = yield from hold(obs, tuning().place.open_s, ctx, gripper=OPEN)
         obs = yield from cartesian(self.name, obs, ctx, target + UP * self.above, rot, avoid=True)
         return (yield from to_carry(self, ctx, obs, rot))
 
@@ -155,7 +164,7 @@ class Place(Skill):
         options = self._options(ctx, obs)
         if not options:
             raise self.fail(Reason.NO_SPACE, support=self.support.name if self.support else self.container)
-        for height in PRE_HEIGHTS:
+        for height in pre_heights():
             found = stance_search(ctx, obs, options, UP * height, skip=(self.obj,), clear_of=(self.obj,))
             if found is not None:
                 break
@@ -177,17 +186,22 @@ class Release(Skill):
     """Open the fingers where they are and lift the hand clear (empty-handed again)."""
 
     name = "release"
-    timeout_s = 15.0
+
+    @property
+    def timeout_s(self) -> float:  # type: ignore[override]
+        return tuning().place.release_timeout_s
 
     def postconditions(self, ctx: SkillContext):
         return [g.HandEmpty(predicate="hand_empty")]
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
-        obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
+        tune = tuning().place
+        obs = yield from hold(obs, tune.open_s, ctx, gripper=OPEN)
         try:
+            lift = (0, 0, tune.release_lift_m)
             waypoints = line_waypoints(
-                self.name, obs, ctx, pad_pose(ctx, obs)[0] + (0, 0, 0.08), top_down(finger_yaw(ctx, obs))
+                self.name, obs, ctx, pad_pose(ctx, obs)[0] + lift, top_down(finger_yaw(ctx, obs))
             )
         except SkillFailure:
             return obs
-        return (yield from move_arm(self.name, obs, waypoints, ctx, speed=0.5, avoid=True))
+        return (yield from move_arm(self.name, obs, waypoints, ctx, speed=tune.release_speed, avoid=True))

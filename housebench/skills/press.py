@@ -16,11 +16,9 @@ from housebench.skills.base import PartSkill, Reason, Skill, SkillContext, Skill
 from housebench.skills.grasp import FINGER_HALF
 from housebench.skills.motion import cartesian, hold
 from housebench.skills.pick import CLOSED, approach, stance_search, to_carry
+from housebench.skills.tuning import tuning
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
-
-STANDOFF = 0.04  # fingertips this far off the face before pushing, m
-OVERTRAVEL = 0.006  # pushed this far past the button's travel, m
 
 
 def approach_rot(direction: np.ndarray) -> np.ndarray:
@@ -34,9 +32,13 @@ def approach_rot(direction: np.ndarray) -> np.ndarray:
 
 class Press(PartSkill):
     name = "press"
-    timeout_s = 90.0
+
+    @property
+    def timeout_s(self) -> float:  # type: ignore[override]
+        return tuning().press.timeout_s
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        tune = tuning().press
         part = HouseQuery(ctx.scene.house).parts.get(self.part)
         if part is None or part.category not in ("button", "knob"):
             raise self.fail(Reason.UNSUPPORTED, part=self.part)
@@ -44,27 +46,27 @@ class Press(PartSkill):
             np.asarray(v, float) for v in (part.handle.center, part.handle.normal, part.handle.grasp)
         )
         rot = approach_rot(grasp)
-        travel = abs(part.open - part.closed) + OVERTRAVEL
-        start = face + normal * (STANDOFF + FINGER_HALF)
-        found = stance_search(ctx, obs, [(start, [rot])], normal * 0.06)
+        travel = abs(part.open - part.closed) + tune.overtravel_m
+        start = face + normal * (tune.standoff_m + FINGER_HALF)
+        found = stance_search(ctx, obs, [(start, [rot])], normal * tune.pre_m)
         if found is None:
             raise self.fail(Reason.UNREACHABLE, at=[round(float(v), 3) for v in start])
         pose, (pre, _, rot, _) = found
         ctx.log("stance", skill=self.name, target=self.part, base=[round(v, 3) for v in pose])
         obs = yield from approach(self, ctx, obs, pose)
-        obs = yield from cartesian(self.name, obs, ctx, start + normal * 0.06, rot, fallback=pre, gripper=CLOSED)
+        obs = yield from cartesian(self.name, obs, ctx, start + normal * tune.pre_m, rot, fallback=pre, gripper=CLOSED)
         obs = yield from cartesian(self.name, obs, ctx, start, rot, gripper=CLOSED)
         deepest = 0.0
         pushed = face + normal * (FINGER_HALF - travel)
-        for point in np.linspace(start, pushed, 6)[1:]:
-            obs = yield from cartesian(self.name, obs, ctx, point, rot, step=0.01)
+        for point in np.linspace(start, pushed, tune.points)[1:]:
+            obs = yield from cartesian(self.name, obs, ctx, point, rot, step=tune.step_m)
             deepest = max(deepest, abs(obs.parts.get(self.part, part.closed) - part.closed))
-        obs = yield from hold(obs, 0.3, ctx)
+        obs = yield from hold(obs, tune.settle_s, ctx)
         deepest = max(deepest, abs(obs.parts.get(self.part, part.closed) - part.closed))
-        obs = yield from cartesian(self.name, obs, ctx, start + normal * 0.06, rot)
+        obs = yield from cartesian(self.name, obs, ctx, start + normal * tune.pre_m, rot)
         fraction = deepest / abs(part.open - part.closed)
         ctx.log("pressed", part=self.part, fraction=round(fraction, 3))
-        if fraction < 0.5:
+        if fraction < tune.done_fraction:
             raise self.fail(Reason.STALLED, part=self.part, fraction=round(fraction, 3))
         return (yield from to_carry(self, ctx, obs))
 

@@ -7,23 +7,26 @@ from the support's open side, below the ceiling, and withdraws straight back out
   the hand approaches level (fingers closing horizontally across a side of the item that fits), tipped
   down for a short item so the palm and the fingertips clear the surface (a box a few degrees off
   square to the fingers where its extent across them fits: it turns square as they close), within
-  ``MAX_SKEW`` of straight in, else aslant up to ``WIDE_SKEW`` (an item lengthwise along the edge: the
+  ``max_skew`` of straight in, else aslant up to ``wide_skew`` (an item lengthwise along the edge: the
   arm at the stance checked clear of the house, the way to the pre-grasp planned round it); pre-grasp
   outside the edge, in to the fingertips 2 cm short, the aim corrected by the measured offset, in (an item too
   short for the hand to get down to only to its near face: :func:`grip_depth`), close, check both fingers touch
-  (``MISSED``), lift ``LIFT`` (less where the ceiling is nearer), straight back out, check the hold
+  (``MISSED``), lift ``lift_m`` (less where the ceiling is nearer), straight back out, check the hold
   (``DROPPED``), carry pose with the hand as it holds. Under a ceiling, an item that only aslant
   ways fit, or none fits or reaches, and that the fingers could take across its narrow side is first
-  turned by straight-in strokes of the closed fingers at its end farther in (``TURNS``; clear_shelf's toy
+  turned by straight-in strokes of the closed fingers at its end farther in (``turns``; clear_shelf's toy
   car lengthwise along the shelf's edge: about 10 deg a 4 cm stroke) until a straight pinch fits; where
   still none fits, the item is taken by its outline (:func:`outline_entries`): the annotated sections of its
   collision hulls give a level pinch that closes on a narrower part of it (the rubber duck's head, 4 cm wide,
   over a body too wide for the fingers at any yaw but along it).
 - ``place`` from the side (:class:`SidePlace`): the held object turned about the vertical (hand and
-  base) to face an open edge, carried in level ``RAISE`` over its release height, lowered, released
-  ``DROP`` over the surface, the hand drawn straight back out. Under a ceiling the spot is the free one
-  nearest the middle of the opening that no open door blocks; on an open top, nearest the robot, ``OPEN_KEEP``
+  base) to face an open edge, carried in level ``raise_m`` over its release height, lowered, released
+  ``skills.place.drop_m`` over the surface, the hand drawn straight back out. Under a ceiling the spot is the free one
+  nearest the middle of the opening that no open door blocks; on an open top, nearest the robot, ``open_keep_m``
   further off the edges than its footprint; either way no other object lies between it and the edge.
+
+Tuning: ``skills.side`` (:class:`housebench.skills.tuning.SideTuning`; the double-quoted names below are its
+fields).
 """
 
 from __future__ import annotations
@@ -39,70 +42,32 @@ from housebench.annotations.schema import AssetAnnotation, HouseAnnotations, Sup
 from housebench.robot.kinematics import side
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.edge import Edge, PushToEdge, edges, support_of
-from housebench.skills.grasp import FINGER_HALF, MAX_WIDTH, extent, opening, round_item
+from housebench.skills.grasp import FINGER_HALF, extent, opening, round_item
 from housebench.skills.motion import cartesian, hold, pad_pose, wrap
 from housebench.skills.navigate import moving_boxes
 from housebench.skills.outline import band
-from housebench.skills.pick import CARRY, CLOSED, OPEN, UP, Pick, approach, stance_search, to_carry
-from housebench.skills.place import DROP, Place, spot
+from housebench.skills.pick import CLOSED, OPEN, UP, Pick, approach, stance_search, to_carry
+from housebench.skills.place import Place, spot
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState, Observation
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import footprint, rotation, world_box
 
-HAND_ROOM = 0.45  # m: free height a top-down pick or place needs over the object (its pre-pose 0.12 m up, the
-# gripper and the wrist over the pad: with 0.38 m over a 5-9 cm item both stalled against the level above)
-HAND_HALF = 0.075  # m: half the hand's width across the closing axis (0.063) and a margin
-PALM = (-0.032, -0.04)  # the palm's lower front corner in the grasp frame (x ahead, z up), m
-TIP = (FINGER_HALF, -0.0135)  # a fingertip's lower corner, m
-PALM_BACK = 0.027  # the pad keeps an object's near face this far ahead of it (the palm stays off), m
-PITCHES = (0.0, 0.2, 0.35)  # rad the level hand may tip its fingers down, least first (a tipped hold tilts the item)
-LOW_TIPS = (0.5,)  # rad more, where no stance reaches the pinch at its own pitch: low in a fridge the level
-# wrist does not get down (oatmeal on fridge/bottom, pad 0.116 m: of 105 stances none level, 36 tipped 0.5 rad)
-CLEAR = 0.006  # the hand's lowest point stays this far over the surface, m
-GRIP_AT = 0.4  # the fingers take an item with no annotated pinch this far up its height
-TOP_KEEP = 0.03  # m: a side pinch stays this far under an item's top
-RAISED = 0.005  # m: a pinch raised more than this over the height it wants goes in less (:func:`grip_depth`)
-SLIM = 2.0  # an item taller than this many times its width is pinched low on its body (``GRIP_AT``)
-CORNERS = 0.012  # m the fingers close wider than a round item's width: its corners are across them
-MAX_SKEW = math.radians(35)  # under a ceiling the approach turns at most this far from straight in through an edge
-WIDE_SKEW = math.radians(65)  # ... or this far where no way within MAX_SKEW reaches (an item lengthwise along it)
-ROUND_TURNS = tuple(math.radians(d) for d in (15, 30, 45, 60))  # a round item under a ceiling, after straight in:
-# the open fridge door (1.27 rad) stands over every stance square to an item by its hinge side (oatmeal 0.2 m in)
-OUT = 0.1  # pre-grasp: fingertips and held object this far outside the edge (the hand comes down clear of the front), m
-BACK_OFF = PALM_BACK + FINGER_HALF + OUT  # m: the shortest way back to the pre-pose
-SHORT = FINGER_HALF + 0.02  # m: the pad's pause before the last leg in, this much more out than its depth in the
-# item (:func:`grip_depth`): the fingertips 2 cm short of its near face
-SETTLE_S = 0.8  # s held there
-ALIGN_TOL = 0.003  # m: the pad this near its pause point before the last leg
-TRUE_UP = 3  # corrections of the aim at most
-LIFT = 0.02  # lift after closing, m (the ceiling is near)
-RAISE = 0.02  # a held object goes in this much over its release height, m
-PASS = 0.15  # m: how far out from an edge the hand and the object pass on the way in
-ROOM = 0.02  # what the hand and the object keep from the ceiling, m
-STAND = (0.5, 0.6, 0.7, 0.8, 0.9)  # m from the edge (nearer: the carried hand meets the furniture)
-SHIFTS = (0.0, -0.15, 0.15, -0.3, 0.3, -0.45, 0.45)  # ... and along it (wide: an open door stands beside a fridge)
-NEAR_STAND = (0.48, 0.5, 0.525, 0.55)  # m from the edge: beside an open door, as near as the carried arm lets
-NEAR_SHIFTS = tuple(s * k for k in range(14, 25) for s in (-0.025, 0.025))  # ... 0.35-0.6 m along, either side
-SLIDE_OVER = -0.1  # m: an item too deep in for the level hand is drawn until its face is this far inside the edge
-REACH = 0.85  # m: no base farther than this from the pad (pick.stance_search tries none)
-TURN_END = 0.015  # m: a lengthwise item is pushed this far in from its end (fingers closed, straight in), so it turns
-TURN_STROKE = 0.04  # m the fingertips go in past its near face per stroke
-TURN_KEEP = 0.01  # m: a stroke stops where the item's far corner would come this near the support's far edge
-TURN_WALL = 0.06  # m: the pushing pad keeps this far inside the support's sides (the hand passes the side walls)
-TURNS = 6  # strokes at most, while no way within ``MAX_SKEW`` of straight in fits the fingers
-TURN_EVEN = 0.05  # |cos| of the item's long axis to the edge's normal under which either end is pushed
-HOLD = 0.025  # m: a pinch by an item's outline closes on this much of what it takes along the fingers at least
-OUTLINE_SKEWS = tuple(math.radians(d) for d in (0, -15, 15, -30, 30))  # ... turned this far off straight in
-DEEP, WRIST_LOW = 0.15, 0.062  # m: a level pad more than DEEP in from the edge stays WRIST_LOW over the surface
-# (under it the wrist roll link, behind the gripper, met the bookcase's lip: the toy car's roof 0.17-0.26 m in)
-OPEN_KEEP = 0.04  # m: on an open top the object keeps this much more off the edges than its footprint (held
-# tipped it lands wider; a toy set down 1 cm from a desk's edge tipped over it or fell off)
+PALM = (-0.032, -0.04)  # the palm's lower front corner in the grasp frame (x ahead, z up), m (a robot fact)
+TIP = (FINGER_HALF, -0.0135)  # a fingertip's lower corner, m (a robot fact)
+
+
+def back_off() -> float:
+    """The shortest way back to the pre-pose, m."""
+    ts = tuning().side
+    return ts.palm_back_m + FINGER_HALF + ts.out_m
 
 
 def low_ceiling(support: Support, height: float) -> bool:
     """Whether the free height over ``support`` is too low for a top-down pick or place of an item
     ``height`` tall (the hand enters from the side instead)."""
-    return support.clearance is not None and support.clearance < height + HAND_ROOM
+    ts = tuning().side
+    return support.clearance is not None and support.clearance < height + ts.hand_room_m
 
 
 def side_pick(ctx: SkillContext, obs: Observation, obj: str, supports: list[Support]) -> bool:
@@ -117,27 +82,30 @@ def side_pick(ctx: SkillContext, obs: Observation, obj: str, supports: list[Supp
 
 def side_held(ctx: SkillContext, obs: Observation) -> bool:
     """Whether the hand is level (a side grasp) rather than pointing down."""
-    return abs(pad_pose(ctx, obs)[1][2, 0]) < math.sin(max(*PITCHES, *LOW_TIPS) + 0.2)
+    ts = tuning().side
+    return abs(pad_pose(ctx, obs)[1][2, 0]) < math.sin(max(*ts.pitches, *ts.low_tips) + ts.level_margin)
 
 
 def open_edges(house: HouseAnnotations, support: Support) -> list[Edge]:
     """The edges of ``support`` no wall covers (over most of their span, from just above the surface to
     just under the ceiling); the articulated parts (an appliance's door) are no walls."""
+    ts = tuning().side
     if support.clearance is None:
         return edges(support)
     parts = tuple(p.name + "/" for p in house.articulated)
     walls = [o.box for o in house.obstacles if not o.name.startswith(parts)]
-    lo, hi = support.height + 0.05, support.height + support.clearance - 0.05
+    lo, hi = support.height + ts.wall_band_m, support.height + support.clearance - ts.wall_band_m
     return [e for e in edges(support) if not any(_walls_off(e, b, lo, hi) for b in walls)]
 
 
 def _walls_off(edge: Edge, box, lo: float, hi: float) -> bool:
+    ts = tuning().side
     if box[2] > lo or box[5] < hi:
         return False
     nx, ny = edge.normal
     axis, sign = (0, nx) if nx else (1, ny)
     near, far = sorted((sign * box[axis], sign * box[axis + 3]))
-    if far < edge.coord - 0.01 or near > edge.coord + 0.03:
+    if far < edge.coord - ts.wall_inside_m or near > edge.coord + ts.wall_outside_m:
         return False
     t = 1 - axis
     a0, a1 = edge.support.box[t], edge.support.box[t + 2]
@@ -152,58 +120,64 @@ def hand_rot(yaw: float, pitch: float) -> np.ndarray:
 
 def grip_height(height: float, at: float | None = None) -> tuple[float, float] | None:
     """(pitch, pad height over the surface) of a side pinch of an item ``height`` tall, taken ``at``
-    that height (default ``GRIP_AT`` of it) with the hand as level as lets the palm and the fingertips
+    that height (default ``grip_at`` of it) with the hand as level as lets the palm and the fingertips
     clear the surface there, else as low as they clear it; None when the fingers would pass over it."""
 
-    want = GRIP_AT * height if at is None else at
-    pitch = next((p for p in PITCHES if _below(p) <= want), min(PITCHES, key=_below))
+    ts = tuning().side
+    want = ts.grip_at * height if at is None else at
+    pitch = next((p for p in ts.pitches if _below(p) <= want), min(ts.pitches, key=_below))
     dz = max(want, _below(pitch))
-    return (pitch, dz) if dz <= height - 0.01 else None
+    return (pitch, dz) if dz <= height - ts.top_room_m else None
 
 
 def _below(pitch: float) -> float:
-    """How far under the pad the hand tipped ``pitch`` reaches (palm or fingertips), ``CLEAR`` added."""
-    return max(x * math.sin(pitch) - z * math.cos(pitch) for x, z in (PALM, TIP)) + CLEAR
+    """How far under the pad the hand tipped ``pitch`` reaches (palm or fingertips), ``clear_m`` added."""
+    ts = tuning().side
+    return max(x * math.sin(pitch) - z * math.cos(pitch) for x, z in (PALM, TIP)) + ts.clear_m
 
 
 def grip_tips(height: float, at: float | None = None) -> list[tuple[float, float]]:
-    """:func:`grip_height`'s pinch, then the same pinch tipped further (the later ``PITCHES``, then
-    ``LOW_TIPS``), each pad raised as its tip needs, while it stays on the item."""
+    """:func:`grip_height`'s pinch, then the same pinch tipped further (the later ``pitches``, then
+    ``low_tips``), each pad raised as its tip needs, while it stays on the item."""
+    ts = tuning().side
     fit = grip_height(height, at)
     if fit is None:
         return []
-    want = GRIP_AT * height if at is None else at
-    more = [(p, max(want, fit[1], _below(p))) for p in (*PITCHES, *LOW_TIPS) if p > fit[0]]
-    return [fit, *((p, dz) for p, dz in more if dz <= height - 0.01)]
+    want = ts.grip_at * height if at is None else at
+    more = [(p, max(want, fit[1], _below(p))) for p in (*ts.pitches, *ts.low_tips) if p > fit[0]]
+    return [fit, *((p, dz) for p, dz in more if dz <= height - ts.top_room_m)]
 
 
 def slim(asset: AssetAnnotation) -> bool:
-    """Whether ``asset`` is taller than ``SLIM`` times its width: a bottle or a carton, whose top narrows
+    """Whether ``asset`` is taller than ``slim`` times its width: a bottle or a carton, whose top narrows
     (a shoulder, a gable) and whose square footprint may be a box's."""
-    return asset.size[2] > SLIM * max(asset.size[:2])
+    ts = tuning().side
+    return asset.size[2] > ts.slim * max(asset.size[:2])
 
 
 def pinch_height(asset: AssetAnnotation) -> float | None:
     """Where a squat round item's top pinch takes it over its bottom (its widest section: its wall slopes
-    elsewhere, and a pinch there squeezed a bowl out downwards), ``TOP_KEEP`` under its top at most;
-    None for any other item (taken at ``GRIP_AT``): a block, and a slim one (``SLIM``: a bottle, a
+    elsewhere, and a pinch there squeezed a bowl out downwards), ``top_keep_m`` under its top at most;
+    None for any other item (taken at ``grip_at``): a block, and a slim one (``slim``: a bottle, a
     carton), whose top narrows to a shoulder or a gable (the 1.1 kg juice bottle slid out of a pinch on
     its shoulder, 0.18 m up, on the withdraw)."""
+    ts = tuning().side
     point = next((p.point for p in asset.grasps if p.kind == "top_pinch"), None)
     if point is None or not round_item(asset) or slim(asset):
         return None
-    return min(point[2] + asset.bottom_offset, asset.size[2] - TOP_KEEP)
+    return min(point[2] + asset.bottom_offset, asset.size[2] - ts.top_keep_m)
 
 
 def grip_depth(asset: AssetAnnotation, dz: float) -> float:
-    """How far past the item's near face the pad goes in: ``PALM_BACK``; none where the pinch is raised to
-    ``dz``, ``RAISED`` over the height it wants (an item too short for the hand to get down to): the fingers'
+    """How far past the item's near face the pad goes in: ``palm_back_m``; none where the pinch is raised to
+    ``dz``, ``raised_m`` over the height it wants (an item too short for the hand to get down to): the fingers'
     lower edge rises towards the palm, so only their tips reach its low sides (the toy car is 0.06 m wide at
     its wheels, under 0.022 m, 0.046 over them: taken 2.7 cm in, the fingers closed on its near wheels' top
     rims, the squeeze pressed it down and out of them during the carry; taken at its near face they press
     the wheels' faces). A round item is widest at its middle: the fingers reach past it."""
-    want = pinch_height(asset) or GRIP_AT * asset.size[2]
-    return 0.0 if dz > want + RAISED and not round_item(asset) else PALM_BACK
+    ts = tuning().side
+    want = pinch_height(asset) or ts.grip_at * asset.size[2]
+    return 0.0 if dz > want + ts.raised_m and not round_item(asset) else ts.palm_back_m
 
 
 def _straight(edge: Edge) -> float:
@@ -224,7 +198,7 @@ def _yaws(
     corners measured across the fingers)."""
     straight = _straight(edge)
     rot = rotation(pose.quat)
-    if round_item(asset) and asset.size[0] <= MAX_WIDTH:
+    if round_item(asset) and asset.size[0] <= tuning().grasp.max_width_m:
         boxed = _spans(lambda d: float(np.abs(rot.T @ d) @ asset.size), straight, skew) if slim(asset) else []
         if square and boxed:
             return boxed
@@ -241,7 +215,7 @@ def _spans(across, straight: float, skew: float) -> list[tuple[float, float]]:
     for step in range(-limit, limit + 2):
         yaw = straight + math.radians(step)
         width = across(np.array([-math.sin(yaw), math.cos(yaw), 0.0])) if step <= limit else math.inf
-        if width <= MAX_WIDTH:
+        if width <= tuning().grasp.max_width_m:
             run.append((yaw, width))
         elif run:
             spans.append(run)
@@ -258,33 +232,35 @@ def _ways(
     asset: AssetAnnotation, pose: ObjectState, open_: list[Edge], ceiling: bool, square: bool = False
 ) -> list[tuple]:
     """(edge, approach yaw, width across, aslant) of the level pinches through the ``open_`` edges:
-    within ``MAX_SKEW`` of straight in under a ``ceiling`` (an eighth turn on an open top), then, under
-    a ceiling, those up to ``WIDE_SKEW`` off (``aslant``: the item lies lengthwise along the edge); ``square``
+    within ``max_skew`` of straight in under a ``ceiling`` (an eighth turn on an open top), then, under
+    a ceiling, those up to ``wide_skew`` off (``aslant``: the item lies lengthwise along the edge); ``square``
     as for :func:`_yaws`."""
-    skew = MAX_SKEW if ceiling else math.pi / 4
+    ts = tuning().side
+    skew = ts.max_skew if ceiling else ts.open_skew
     ways = [
         (edge, yaw, width, False) for edge in open_ for yaw, width in _yaws(asset, pose, edge, skew, ceiling, square)
     ]
     if ceiling:
         for edge in open_:
             straight = _straight(edge)
-            wide = _yaws(asset, pose, edge, WIDE_SKEW, ceiling, square)
+            wide = _yaws(asset, pose, edge, ts.wide_skew, ceiling, square)
             ways += [(edge, yaw, width, True) for yaw, width in wide if abs(wrap(yaw - straight)) > skew + 1e-9]
         ways += _round_turns(asset, open_, square)
     return ways
 
 
 def _round_turns(asset: AssetAnnotation, open_: list[Edge], square: bool) -> list[tuple]:
-    """The ways of a round item under a ceiling turned ``ROUND_TURNS`` off straight in (its width the same
-    whichever way; past ``MAX_SKEW`` aslant), last: straight in, the stance square to the item stood where
+    """The ways of a round item under a ceiling turned ``round_turns`` off straight in (its width the same
+    whichever way; past ``max_skew`` aslant), last: straight in, the stance square to the item stood where
     the open fridge door does (heat_breakfast_combo v005, v013: the oatmeal by the hinge, ``UNREACHABLE``)."""
-    if square or not round_item(asset) or asset.size[0] > MAX_WIDTH:
+    ts = tuning().side
+    if square or not round_item(asset) or asset.size[0] > tuning().grasp.max_width_m:
         return []
     out = []
-    for turn in ROUND_TURNS:
+    for turn in ts.round_turns:
         for edge in open_:
             straight = _straight(edge)
-            out += [(edge, straight + s * turn, asset.size[0], turn > MAX_SKEW) for s in (-1.0, 1.0)]
+            out += [(edge, straight + s * turn, asset.size[0], turn > ts.max_skew) for s in (-1.0, 1.0)]
     return out
 
 
@@ -297,31 +273,33 @@ def _corners(asset: AssetAnnotation, pose: ObjectState) -> np.ndarray:
 
 def _back(edge: Edge, pad: np.ndarray, yaw: float, ahead: float, ceiling: bool) -> np.ndarray:
     """The offset from ``pad`` straight back along the approach ``yaw`` to the pre-pose: under a
-    ``ceiling``, where the fingertips and whatever reaches ``ahead`` of the pad are ``OUT`` outside
-    ``edge``; on an open top, ``BACK_OFF`` (the fingertips clear of what they take)."""
+    ``ceiling``, where the fingertips and whatever reaches ``ahead`` of the pad are ``out_m`` outside
+    ``edge``; on an open top, the shortest way back (:func:`back_off`) (the fingertips clear of what they take)."""
+    ts = tuning().side
     a = np.array([math.cos(yaw), math.sin(yaw)])
-    dist = BACK_OFF
+    dist = back_off()
     if ceiling:
-        cos = max(float(-a @ np.array(edge.normal)), 0.3)
+        cos = max(float(-a @ np.array(edge.normal)), ts.min_cos)
         inside = edge.coord - float(pad[:2] @ np.array(edge.normal))
-        dist = max(dist, (inside + max(ahead, FINGER_HALF) * cos + OUT) / cos)
+        dist = max(dist, (inside + max(ahead, FINGER_HALF) * cos + ts.out_m) / cos)
     return np.array([*(-a * dist), 0.0])
 
 
 def _passes(edge: Edge, open_: list[Edge], pad: np.ndarray, yaw: float) -> bool:
-    """Whether the level hand in along ``yaw`` to ``pad`` keeps ``HAND_HALF`` (across its way, widened by the
+    """Whether the level hand in along ``yaw`` to ``pad`` keeps ``hand_half_m`` (across its way, widened by the
     skew) inside the support's walled sides from ``edge`` to the pad: skewed towards a side wall, the gripper
     passes the edge nearer it than the pad (clear_shelf's car and duck, pads 6-13 cm off the bookcase's side
     and 19-35 deg off straight towards it, 3-8 cm short of this, stalled the arm on the side's front in 6 of 6
     picks; those that passed cleared it by 2.5 cm or more)."""
+    ts = tuning().side
     n = np.array(edge.normal)
     t = np.array([-n[1], n[0]])
     a = np.array([math.cos(yaw), math.sin(yaw)])
     cos = float(-a @ n)
-    if cos <= 0.05:
+    if cos <= ts.square_cos:
         return False
     cross = pad[:2] - a * max(0.0, edge.coord - float(pad[:2] @ n)) / cos
-    half = HAND_HALF / cos
+    half = ts.hand_half_m / cos
     opened = {e.normal for e in open_}
     sides = [e for e in edges(edge.support) if e.normal not in opened and abs(float(np.array(e.normal) @ t)) > 0.5]
     return all(float(np.array(e.normal) @ p) + half <= e.coord for e in sides for p in (pad[:2], cross))
@@ -331,16 +309,18 @@ def _stances(edge: Edge, at: np.ndarray, ahead: float = 0.0) -> Iterator[tuple[f
     """Base poses facing ``edge``, square to ``at`` first (the forearm follows the hand in straight), far
     enough out that what the carried hand holds ``ahead`` of it clears the edge on the way there; then,
     nearest ``at`` first, the finer poses beside it (an open door stands in front of a fridge's hinge
-    half), all within ``REACH`` of ``at``."""
-    dists = tuple(d for d in STAND if d >= CARRY[0] + ahead + OUT) or STAND[-1:]
-    square = (pose for shift in SHIFTS for pose in edge.stances(at, dists, (shift,)))
-    near = sorted(edge.stances(at, NEAR_STAND, NEAR_SHIFTS), key=lambda pose: math.dist(pose[:2], at[:2]))
-    return (pose for pose in itertools.chain(square, near) if math.dist(pose[:2], at[:2]) <= REACH)
+    half), all within ``reach_m`` of ``at``."""
+    ts = tuning().side
+    dists = tuple(d for d in ts.stand_m if d >= tuning().pick.carry[0] + ahead + ts.out_m) or ts.stand_m[-1:]
+    square = (pose for shift in ts.shifts_m for pose in edge.stances(at, dists, (shift,)))
+    near = sorted(edge.stances(at, ts.near_stand_m, ts.near_shifts_m), key=lambda pose: math.dist(pose[:2], at[:2]))
+    return (pose for pose in itertools.chain(square, near) if math.dist(pose[:2], at[:2]) <= ts.reach_m)
 
 
 def free_opening(edge: Edge, boxes, lo: float, hi: float) -> Support:
     """The edge's support narrowed along the edge to the widest span that no box just outside the edge
-    (``PASS`` deep, between heights ``lo`` and ``hi``) blocks: an open door that swung past square."""
+    (``pass_m`` deep, between heights ``lo`` and ``hi``) blocks: an open door that swung past square."""
+    ts = tuning().side
     axis, sign = (0, edge.normal[0]) if edge.normal[0] else (1, edge.normal[1])
     t = 1 - axis
     box = list(edge.support.box)
@@ -350,7 +330,7 @@ def free_opening(edge: Edge, boxes, lo: float, hi: float) -> Support:
         if b[2] < hi
         and b[5] > lo
         and max(sign * b[axis], sign * b[axis + 3]) > edge.coord
-        and min(sign * b[axis], sign * b[axis + 3]) < edge.coord + PASS
+        and min(sign * b[axis], sign * b[axis + 3]) < edge.coord + ts.pass_m
     )
     spans, start = [], box[t]
     for b0, b1 in blocked:
@@ -362,7 +342,8 @@ def free_opening(edge: Edge, boxes, lo: float, hi: float) -> Support:
 
 
 def _ceiling(support: Support) -> float:
-    return math.inf if support.clearance is None else support.height + support.clearance - ROOM
+    ts = tuning().side
+    return math.inf if support.clearance is None else support.height + support.clearance - ts.room_m
 
 
 @dataclass(frozen=True)
@@ -375,35 +356,41 @@ class Entry:
     edge: Edge
     width: float = 0.0  # across the fingers (a pick)
     ahead: float = 0.0  # how far the held object reaches ahead of the pad (a place)
-    aslant: bool = False  # past ``MAX_SKEW``: the stance keeps the arm clear of the house (a shelf's side)
-    depth: float = PALM_BACK  # how far past the item's near face the pad goes in (a pick)
+    aslant: bool = False  # past ``max_skew``: the stance keeps the arm clear of the house (a shelf's side)
+    depth: float = None  # type: ignore[assignment]  # how far past the item's near face the pad goes in (a
+    # pick; None: ``palm_back_m`` of the tuning it is made under)
+
+    def __post_init__(self) -> None:
+        if self.depth is None:
+            object.__setattr__(self, "depth", tuning().side.palm_back_m)
 
 
 def outline_entries(asset: AssetAnnotation, pose: ObjectState, support: Support, open_: list[Edge]) -> list[Entry]:
-    """The level pinches straight in through the ``open_`` edges of ``support`` (or ``OUTLINE_SKEWS`` off) that
+    """The level pinches straight in through the ``open_`` edges of ``support`` (or ``outline_skews`` off) that
     close on the item's narrower sections (:func:`band`: the rubber duck's head), best hold first: the fingers
-    span ``TIP`` over and under the pad, the palm ``PALM`` under it keeps ``PALM_BACK`` off the item's near face
-    at its height and over, what the fingers take fits them and they close on ``HOLD`` of it at least;
-    ``WRIST_LOW`` deep in; the hand passes the walled sides (:func:`_passes`)."""
+    span ``TIP`` over and under the pad, the palm ``PALM`` under it keeps ``palm_back_m`` off the item's near face
+    at its height and over, what the fingers take fits them and they close on ``hold_m`` of it at least;
+    ``wrist_low_m`` deep in; the hand passes the walled sides (:func:`_passes`)."""
+    ts = tuning().side
     corners = _corners(asset, pose)
     levels = []  # (pad height, the item between the fingers, the item from the palm up): alike for every way in
-    for dz in np.arange(_below(0.0), asset.size[2] - TIP[1] - 0.01, 0.005):
+    for dz in np.arange(_below(0.0), asset.size[2] - TIP[1] - ts.level_top_m, ts.level_step_m):
         fingers = band(asset, pose, dz + TIP[1], dz - TIP[1])
         if len(fingers):
             levels.append((dz, fingers, band(asset, pose, dz + PALM[1], math.inf)))
     scored = []
-    for edge, skew in itertools.product(open_, OUTLINE_SKEWS):
+    for edge, skew in itertools.product(open_, ts.outline_skews):
         yaw = _straight(edge) + skew
         a, t = np.array([math.cos(yaw), math.sin(yaw)]), np.array([-math.sin(yaw), math.cos(yaw)])
         for dz, fingers, palm in levels:
             along, across = fingers @ a, fingers @ t
-            reach = float(np.min(palm @ a)) + PALM_BACK  # the pad along the way in: the palm off the near face
+            reach = float(np.min(palm @ a)) + ts.palm_back_m  # the pad along the way in: the palm off the near face
             hold = min(reach + FINGER_HALF, float(np.max(along))) - float(np.min(along))
             width = float(np.ptp(across))
-            if hold < HOLD or width > MAX_WIDTH:
+            if hold < ts.hold_m or width > tuning().grasp.max_width_m:
                 continue
             pad = np.array([*(a * reach + t * (float(np.min(across)) + width / 2)), support.height + dz])
-            if edge.coord - float(pad[:2] @ np.array(edge.normal)) > DEEP and dz < WRIST_LOW:
+            if edge.coord - float(pad[:2] @ np.array(edge.normal)) > ts.deep_m and dz < ts.wrist_low_m:
                 continue
             if not _passes(edge, open_, pad, yaw):
                 continue
@@ -433,9 +420,12 @@ class SidePick(Pick):
     """The pick of an item under a ceiling: the level hand from the support's open side (same contract); on an
     open top, an item too deep in for it is first drawn towards the edge (:class:`PushToEdge`)."""
 
-    timeout_s = Pick.timeout_s + PushToEdge.timeout_s
     square = False  # a slim item taken as round closed across its corners: taken as the box it is
     turned = False  # turned by pushes (:meth:`_turn`) once: not again
+
+    @property
+    def timeout_s(self) -> float:  # type: ignore[override]
+        return tuning().pick.timeout_s + tuning().edge.push_timeout_s
 
     def _entries(self, ctx: SkillContext, obs: Observation) -> list[Entry]:
         """The ways in through the open edges of the item's support (``UNSUPPORTED`` when none fits)."""
@@ -470,6 +460,7 @@ class SidePick(Pick):
         return entry_stance(self, ctx, obs, self._entries(ctx, obs))[0]
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        ts = tuning().side
         asset = ctx.scene.objects[self.obj].asset
         support = support_of(ctx, obs, self.obj)
         obs, (base, out, at, entry) = yield from self._way_in(ctx, obs, support)
@@ -477,18 +468,22 @@ class SidePick(Pick):
         pad, rot, back, gap = entry.pad, entry.rot, entry.back, opening(entry.width)
         obs = yield from approach(self, ctx, obs, base)
         obs = yield from cartesian(self.name, obs, ctx, pad + back, rot, fallback=out, avoid=entry.aslant, gripper=gap)
-        short = pad + back * min(1.0, (entry.depth + SHORT) / float(np.linalg.norm(back)))  # tips just short of it
+        short = pad + back * min(
+            1.0, (entry.depth + (FINGER_HALF + ts.short_m)) / float(np.linalg.norm(back))
+        )  # tips just short of it
         obs = yield from cartesian(self.name, obs, ctx, short, rot, fallback=at, gripper=gap)
-        obs = yield from hold(obs, SETTLE_S, ctx, gripper=gap)  # the arm catches up
+        obs = yield from hold(obs, ts.settle_s, ctx, gripper=gap)  # the arm catches up
         obs, bias = yield from self._true_up(ctx, obs, short, rot, gap)
-        obs = yield from cartesian(self.name, obs, ctx, pad + bias, rot, step=0.01, fallback=at, gripper=gap)
+        obs = yield from cartesian(
+            self.name, obs, ctx, pad + bias, rot, step=ts.contact_step_m, fallback=at, gripper=gap
+        )
         obs = yield from hold(obs, 1.0, ctx, gripper=CLOSED)
         touching = [f for f, names in obs.finger_contacts.items() if self.obj in names]
         if len(touching) < 2:
             obs = yield from hold(obs, 0.5, ctx, gripper=OPEN)
             yield from cartesian(self.name, obs, ctx, pad + back, rot, gripper=OPEN)
             raise self.fail(Reason.MISSED, touching=touching, gap=round(obs.gripper_opening, 4))
-        if not self.square and round_item(asset) and obs.gripper_opening > entry.width + CORNERS:
+        if not self.square and round_item(asset) and obs.gripper_opening > entry.width + ts.corners_m:
             # a carton taken as round, closed across its corners: it slid out on the withdraw (heat_breakfast_combo's
             # milk, gap 0.096 m); the fingers open, back out and take it square to its faces
             gap = round(obs.gripper_opening, 4)
@@ -498,7 +493,7 @@ class SidePick(Pick):
             self.square = True
             return (yield from self.body(ctx, obs))
         ctx.log("grasped", obj=self.obj, gap=round(obs.gripper_opening, 4))
-        lift = UP * max(0.0, min(LIFT, _ceiling(support) - box[5]))
+        lift = UP * max(0.0, min(ts.lift_m, _ceiling(support) - box[5]))
         obs = yield from cartesian(self.name, obs, ctx, pad + lift, rot)
         obs = yield from cartesian(self.name, obs, ctx, pad + lift + back, rot)
         if not obs.holding(self.obj):
@@ -509,6 +504,7 @@ class SidePick(Pick):
         """(obs, :func:`entry_stance` of) the first way in that reaches: under a ceiling, an item that only aslant
         ways fit, or none, turned first (:meth:`_turn`); where still none fits, by its outline (:meth:`_by_outline`,
         before the aslant ways); on an open top, an item too deep in drawn to the edge first."""
+        ts = tuning().side
         ceiling = support is not None and support.clearance is not None
         entries = None
         try:
@@ -525,7 +521,7 @@ class SidePick(Pick):
                     raise
                 normals = frozenset(e.edge.normal for e in entries)  # too deep in for the level hand
                 ctx.log("decision", skill=self.name, target=self.obj, slide_to=sorted(normals), after=far.reason.value)
-                obs = yield from PushToEdge(self.obj, overhang=SLIDE_OVER, normals=normals).body(ctx, obs)
+                obs = yield from PushToEdge(self.obj, overhang=ts.slide_over_m, normals=normals).body(ctx, obs)
                 return obs, entry_stance(self, ctx, obs, self._entries(ctx, obs))
             if far.reason not in (Reason.UNSUPPORTED, Reason.UNREACHABLE):
                 raise
@@ -545,7 +541,7 @@ class SidePick(Pick):
         return not self.turned and bool(self._turns(ctx, obs))
 
     def _fits_straight(self, ctx: SkillContext, obs: Observation) -> bool:
-        """Whether a pinch within ``MAX_SKEW`` of straight in through an open edge fits the fingers and the hand
+        """Whether a pinch within ``max_skew`` of straight in through an open edge fits the fingers and the hand
         passes the support's walled sides (:func:`_passes`)."""
         try:
             return any(not e.aslant for e in self._entries(ctx, obs))
@@ -559,13 +555,14 @@ class SidePick(Pick):
 
     def _turns(self, ctx: SkillContext, obs: Observation) -> list[Entry]:
         """The straight-in pushes (fingers closed) at the end farther in of an item no pinch within
-        ``MAX_SKEW`` fits (it turns towards the edge's normal; the other end turned v015's car back), at
+        ``max_skew`` fits (it turns towards the edge's normal; the other end turned v015's car back), at
         either end, the one with more room to the support's sides first, of an item square to the edge; none
         where such a pinch fits or the fingers could not take it across its narrow side."""
+        ts = tuning().side
         asset, pose = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
         support = support_of(ctx, obs, self.obj)
         fit = grip_height(asset.size[2], pinch_height(asset))
-        if fit is None or min(asset.size[:2]) > MAX_WIDTH or self._fits_straight(ctx, obs):
+        if fit is None or min(asset.size[:2]) > tuning().grasp.max_width_m or self._fits_straight(ctx, obs):
             return []
         pitch, dz = fit
         c, rot = np.asarray(pose.pos[:2], float), rotation(pose.quat)[:2, :2]
@@ -577,39 +574,40 @@ class SidePick(Pick):
             t = np.array([-n[1], n[0]])
             lo, hi = sorted(float(np.array(p) @ t) for p in ((support.box[0], support.box[1]), support.box[2:]))
             deep = -1.0 if float(rot[:, long] @ n) > 0 else 1.0  # the end farther in: pushed, it turns the item
-            for s in (deep, -deep) if abs(float(rot[:, long] @ n)) < TURN_EVEN else (deep,):  # square to n
-                lateral = float((c + s * rot[:, long] * (half[long] - TURN_END)) @ t)
-                room = min(lateral - lo, hi - lateral) - TURN_WALL
+            for s in (deep, -deep) if abs(float(rot[:, long] @ n)) < ts.turn_even else (deep,):  # square to n
+                lateral = float((c + s * rot[:, long] * (half[long] - ts.turn_end_m)) @ t)
+                room = min(lateral - lo, hi - lateral) - ts.turn_wall_m
                 face = _face(c, rot, half, c + t * (lateral - c @ t), n)
                 if room < 0 or face is None:
                     continue
-                pad = np.array([*(face + n * (FINGER_HALF + 0.01)), support.height + dz])
+                pad = np.array([*(face + n * (FINGER_HALF + ts.turn_pad_m)), support.height + dz])
                 yaw = _straight(edge)
                 entry = Entry(pad, hand_rot(yaw, pitch), _back(edge, pad, yaw, FINGER_HALF, True), edge)
                 turns.append((room, entry))
         return [e for _, e in sorted(turns, key=lambda re: -re[0])]
 
     def _turn(self, ctx: SkillContext, obs: Observation, support: Support) -> SkillGen:
-        """Up to ``TURNS`` strokes straight in at one end of the item (:meth:`_turns`), each ``TURN_STROKE``
+        """Up to ``turns`` strokes straight in at one end of the item (:meth:`_turns`), each ``turn_stroke_m``
         past its near face or less where its far side nears the support's far edge, the hand back out
         after each, until a straight pinch fits; ``UNSUPPORTED`` when none did."""
+        ts = tuning().side
         asset, self.turned = ctx.scene.objects[self.obj].asset, True
-        for stroke in range(TURNS):
+        for stroke in range(ts.turns):
             entries = self._turns(ctx, obs)
             if not entries:
                 break
             base, out, at, entry = entry_stance(self, ctx, obs, entries)
             a = -np.array([*entry.edge.normal, 0.0])
             far = max(float(np.array(p) @ a[:2]) for p in ((support.box[0], support.box[1]), support.box[2:]))
-            room = far - float(np.max(_corners(asset, obs.objects[self.obj]) @ a[:2])) - TURN_KEEP
-            if room < TURN_KEEP:  # its far side at the support's far edge: no stroke turns it more
+            room = far - float(np.max(_corners(asset, obs.objects[self.obj]) @ a[:2])) - ts.turn_keep_m
+            if room < ts.turn_keep_m:  # its far side at the support's far edge: no stroke turns it more
                 break
-            push = 0.01 + min(TURN_STROKE, room)
+            push = ts.turn_over_m + min(ts.turn_stroke_m, room)
             yaw0, pad, rot = _yaw(obs.objects[self.obj]), entry.pad, entry.rot
             obs = yield from approach(self, ctx, obs, base)
             obs = yield from cartesian(self.name, obs, ctx, pad + entry.back, rot, fallback=out, gripper=CLOSED)
             obs = yield from cartesian(self.name, obs, ctx, pad, rot, fallback=at, gripper=CLOSED)
-            obs = yield from cartesian(self.name, obs, ctx, pad + a * push, rot, step=0.01, gripper=CLOSED)
+            obs = yield from cartesian(self.name, obs, ctx, pad + a * push, rot, step=ts.contact_step_m, gripper=CLOSED)
             obs = yield from cartesian(self.name, obs, ctx, pad + entry.back, rot, gripper=CLOSED)
             turned = round(math.degrees(wrap(_yaw(obs.objects[self.obj]) - yaw0)), 1)
             ctx.log("turn", skill=self.name, target=self.obj, stroke=stroke, push=round(push, 3), turned=turned)
@@ -619,14 +617,15 @@ class SidePick(Pick):
 
     def _true_up(self, ctx: SkillContext, obs: Observation, short: np.ndarray, rot: np.ndarray, gap: float):
         """Paused at ``short``, the arm stands off its target (1 cm measured; the fingers clear a tissue box
-        by 7.5 mm a side): aim off by the measured offset until the pad is within ``ALIGN_TOL`` of
+        by 7.5 mm a side): aim off by the measured offset until the pad is within ``align_tol_m`` of
         ``short``; where the IK misses the corrected aim, the aim stays (clear_shelf v013's car taken at its near
         face: the line in to ``short`` lost, its fallback 5 mm off, the IK missed the aim by 1.5 cm). Returns
         (obs, the aim's offset, kept for the last leg)."""
+        ts = tuning().side
         bias = np.zeros(3)
-        for _ in range(TRUE_UP):
+        for _ in range(ts.true_up):
             off = short - pad_pose(ctx, obs)[0]
-            if np.linalg.norm(off) <= ALIGN_TOL:
+            if np.linalg.norm(off) <= ts.align_tol_m:
                 break
             try:
                 obs = yield from cartesian(self.name, obs, ctx, short + bias + off, rot, gripper=gap)
@@ -635,7 +634,7 @@ class SidePick(Pick):
                     raise
                 break
             bias += off
-            obs = yield from hold(obs, SETTLE_S, ctx, gripper=gap)
+            obs = yield from hold(obs, ts.settle_s, ctx, gripper=gap)
         off = short - pad_pose(ctx, obs)[0]
         ctx.log("aligned", skill=self.name, target=self.obj, off=[round(float(v), 4) for v in off])
         return obs, bias
@@ -673,6 +672,7 @@ class SidePlace(Place):
 
     def _entries(self, ctx: SkillContext, obs: Observation) -> list[Entry]:
         """The ways in to a free spot through the support's open edges (``NO_SPACE`` when none)."""
+        ts = tuning().side
         if not side_held(ctx, obs):
             raise self.fail(Reason.UNSUPPORTED, why="held from above")
         asset, held = ctx.scene.objects[self.obj].asset, obs.objects[self.obj]
@@ -697,9 +697,9 @@ class SidePlace(Place):
             xmin, ymin, xmax, ymax = free.box
             toward = near if self.near or not ceiling else np.array([(xmin + xmax) / 2, (ymin + ymax) / 2])
             foot = toward + n * (edge.coord - toward @ n)  # under a ceiling: square to the free opening
-            keep = 0.0 if ceiling else OPEN_KEEP
+            keep = 0.0 if ceiling else ts.open_keep_m
             half = [h + keep for h in footprint(asset.size, obj_yaw + yaw - yaw_now)]
-            half[1 if n[0] else 0] = max(half[1 if n[0] else 0], HAND_HALF)  # the hand passes the side walls too
+            half[1 if n[0] else 0] = max(half[1 if n[0] else 0], ts.hand_half_m)  # the hand passes the side walls too
             at = spot(free, obs, ctx, self.obj, tuple(foot), tuple(half), entry=(edge.normal, edge.coord))
             if at is None:
                 continue
@@ -714,23 +714,26 @@ class SidePlace(Place):
 
     def _room(self, ctx: SkillContext) -> tuple[float, float]:
         """(release height of the object's bottom, the highest its bottom may go under the ceiling)."""
-        return self.support.height + DROP, _ceiling(self.support) - ctx.scene.objects[self.obj].asset.size[2]
+        return self.support.height + tuning().place.drop_m, _ceiling(self.support) - ctx.scene.objects[
+            self.obj
+        ].asset.size[2]
 
     def stance(self, ctx: SkillContext, obs: Observation) -> tuple[float, float, float]:
         """The base pose this place reaches in from (its body drives there first)."""
         return entry_stance(self, ctx, obs, self._entries(ctx, obs), skip=(self.obj,))[0]
 
     def body(self, ctx: SkillContext, obs: Observation) -> SkillGen:
+        ts = tuning().side
         base, out, at, entry = entry_stance(self, ctx, obs, self._entries(ctx, obs), skip=(self.obj,))
         target, rot, back = entry.pad, entry.rot, entry.back
         bottom, top = self._room(ctx)
-        raise_ = UP * max(0.0, min(RAISE, top - bottom))
+        raise_ = UP * max(0.0, min(ts.raise_m, top - bottom))
         obs = yield from approach(self, ctx, obs, base, skip=(self.obj,), head_on=True)
         obs = yield from cartesian(self.name, obs, ctx, target + back + raise_, rot, fallback=out)
         if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="approach", height=round(obs.objects[self.obj].pos[2], 3))
         obs = yield from cartesian(self.name, obs, ctx, target + raise_, rot, fallback=at)
         obs = yield from cartesian(self.name, obs, ctx, target, rot)
-        obs = yield from hold(obs, 0.8, ctx, gripper=OPEN)
+        obs = yield from hold(obs, ts.open_s, ctx, gripper=OPEN)
         obs = yield from cartesian(self.name, obs, ctx, target + back, rot, gripper=OPEN)
         return (yield from to_carry(self, ctx, obs, rot))

@@ -19,7 +19,8 @@ from housebench.robot.fetch import PREFIX
 from housebench.skills.base import SkillContext, SkillRunner
 from housebench.skills.grasp import grasps
 from housebench.skills.motion import arm_clear
-from housebench.skills.pick import APPROACH, UP, Pick, stance_search, top_down_option
+from housebench.skills.pick import UP, Pick, stance_search, top_down_option
+from housebench.skills.tuning import tuning
 from tests.conftest import built_job
 
 
@@ -92,7 +93,7 @@ def test_the_duck_pick_that_stalled_takes_a_stance_whose_arm_keeps_clear():
     obs = episode.reset(0)
     ctx, logged = _logging_context(episode, obs)
     options = [top_down_option(o.pad, o.yaws) for o in grasps(ctx.scene.objects["duck"].asset, obs.objects["duck"])]
-    _, (above, at, _, _) = stance_search(ctx, obs, options, UP * APPROACH)
+    _, (above, at, _, _) = stance_search(ctx, obs, options, UP * tuning().pick.approach_m)
     assert not (arm_clear(ctx, obs, above, ("duck",)) and arm_clear(ctx, obs, at, ("duck",), touch=True))
     runner, obs, touched = _pick_touching(episode, ctx, obs, logged, "duck")
     assert runner.done and runner.failure is None, runner.failure

@@ -89,6 +89,7 @@ def test_the_key_follows_what_the_outcome_depends_on(tmp_path):
         "horizon": {"horizon_s": 0.6},
         "noise": {"pose_noise_m": 0.001},
         "track": {"track": "vision"},
+        "skills tuning": {"skills": {"navigate": {"arm_top_m": 1.7}}},
     }
     keys = {what: cache.key(dataclasses.replace(base, **change)) for what, change in other.items()}
     assert key not in keys.values() and len(set(keys.values())) == len(keys), keys

@@ -12,10 +12,11 @@ import pytest
 
 from housebench.annotations.schema import SceneAnnotations
 from housebench.house.query import HouseQuery
-from housebench.skills.articulate import EDGE_IN, MIN_SWEEP, Close, Door, Open, arm_clear, contact_pose
+from housebench.skills.articulate import Close, Door, Open, arm_clear, contact_pose
 from housebench.skills.base import SkillContext
 from housebench.skills.motion import wrap
 from housebench.skills.navigate import part_box
+from housebench.skills.tuning import tuning
 from tests.builtdata import built
 from tests.conftest import built_job, run_skill
 
@@ -92,9 +93,11 @@ def test_a_door_shoved_wide_open_is_pushed_shut_from_behind_it():
     door = Door(HouseQuery(episode.scene.house).parts["fridge/door"])
     for q in (1.78, 1.88):
         wide = dataclasses.replace(obs, parts={**obs.parts, "fridge/door": q})
-        found = close._stance(ctx, wide, door, "outer", q, -0.05, door.length - EDGE_IN, close._push_height(door))
+        found = close._stance(
+            ctx, wide, door, "outer", q, -0.05, door.length - tuning().articulate.edge_in_m, close._push_height(door)
+        )
         assert found is not None, q
         pose, _, reached = found
-        assert q - reached >= MIN_SWEEP  # pushed on towards shut from there
+        assert q - reached >= tuning().articulate.min_sweep  # pushed on towards shut from there
         facing = math.atan2(*(door.segment(q)[1] - np.asarray(pose[:2]))[::-1])
         assert abs(wrap(pose[2] - facing)) > 0.3  # side on

@@ -28,9 +28,12 @@ from housebench.skills.motion import (
     wrap,
 )
 from housebench.skills.navigate import arrive
-from housebench.skills.pick import CARRY, carry_pos
+from housebench.skills.pick import carry_pos
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState
 from tests.conftest import built_episode
+
+CARRY = tuning().pick.carry
 
 START = (9.0, 2.3, -0.35)  # in the living room, facing east
 PATH = [(9.0, 2.3), (7.7, 2.0), (7.15, 2.2)]  # west through the door (x 7.88-7.98, y 1.81-2.81) to a stance

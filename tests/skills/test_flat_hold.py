@@ -13,17 +13,14 @@ from scipy.spatial.transform import Rotation
 from housebench.annotations.schema import Support
 from housebench.robot.kinematics import ARM
 from housebench.skills.base import SkillFailure
-from housebench.skills.edge import CENTRE_IN, OVERHANG, Edge, PlaceAtEdge, edges, overhanging, support_of
+from housebench.skills.edge import Edge, PlaceAtEdge, edges, overhanging, support_of
 from housebench.skills.motion import (
-    END_HELD_SPEED,
-    END_HELD_YAW_SPEED,
-    JOINT_SPEED,
-    YAW_SPEED,
     drive,
     end_held,
     move_arm,
     ramp,
 )
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState
 from housebench.tasks import refs
 from tests.conftest import built_episode
@@ -48,11 +45,11 @@ def test_an_askew_book_sticks_out_less_where_the_pinch_takes_it_than_at_its_corn
 
 def test_the_push_goes_on_until_the_pinch_line_overhangs_but_keeps_the_centre_inside():
     east = Edge(TABLE, (1.0, 0.0), 1.0)
-    long_way = _book(0.8, 0.5, 90.0)  # the 0.21 m side along the normal: to OVERHANG
-    assert east.pinch_short(long_way, BOOK) == pytest.approx(OVERHANG - (0.8 + 0.105 - 1.0))
-    short_way = _book(0.8, 0.5, 0.0)  # 0.075 m to its side: only as far as keeps the centre CENTRE_IN in
+    long_way = _book(0.8, 0.5, 90.0)  # the 0.21 m side along the normal: to the overhang
+    assert east.pinch_short(long_way, BOOK) == pytest.approx(tuning().edge.overhang_m - (0.8 + 0.105 - 1.0))
+    short_way = _book(0.8, 0.5, 0.0)  # 0.075 m to its side: only as far as keeps the centre centre_in_m in
     out = east.pinch_out(short_way, BOOK) + east.pinch_short(short_way, BOOK)
-    assert out == pytest.approx(0.075 - CENTRE_IN)
+    assert out == pytest.approx(0.075 - tuning().edge.centre_in_m)
     west = next(e for e in edges(TABLE) if e.normal == (-1.0, 0.0))
     assert west.pinch_short(long_way, BOOK) > east.pinch_short(long_way, BOOK)  # the far edge: further to go
 
@@ -92,12 +89,18 @@ def test_an_arm_motion_and_a_drive_are_gentle_while_a_flat_item_is_held_by_its_e
 
     free = steps(move_arm("test", obs, [target], ctx))
     held = steps(move_arm("test", _holding(obs, "book"), [target], ctx))
-    moves = [math.ceil(0.4 / (speed * ctx.control_dt)) for speed in (JOINT_SPEED, END_HELD_SPEED)]
+    moves = [
+        math.ceil(0.4 / (speed * ctx.control_dt))
+        for speed in (tuning().motion.joint_speed, tuning().motion.end_held_speed)
+    ]
     assert held - free == moves[1] - moves[0]  # the same motion (and wait to settle) at the held speed
     x, y, th = obs.base
     plain = steps(drive("test", obs, [(x, y), (x + 1.0, y)], th + math.pi / 2, ctx))
     gentle = steps(drive("test", _holding(obs, "book"), [(x, y), (x + 1.0, y)], th + math.pi / 2, ctx))
-    frames = [len(ramp(math.pi / 2 / speed, ctx.control_dt)) for speed in (YAW_SPEED, END_HELD_YAW_SPEED)]
+    frames = [
+        len(ramp(math.pi / 2 / speed, ctx.control_dt))
+        for speed in (tuning().motion.yaw_speed, tuning().motion.end_held_yaw_speed)
+    ]
     assert gentle - plain == frames[1] - frames[0]  # the quarter turn at the held speed, the 1 m leg as ever
 
 

@@ -8,7 +8,8 @@ import math
 import numpy as np
 
 from housebench.house.floor import FloorGrid
-from housebench.skills.pick import LEAD_IN, lead_in
+from housebench.skills.pick import lead_in
+from housebench.skills.tuning import tuning
 
 
 def _floor_up_to(x_max: float) -> FloorGrid:
@@ -18,7 +19,7 @@ def _floor_up_to(x_max: float) -> FloorGrid:
 
 
 def test_a_lead_in_on_the_free_floor_keeps_its_full_length():
-    assert lead_in(_floor_up_to(1.5), (0.5, 1.0, math.pi)) == (0.5 + LEAD_IN, 1.0, math.pi)
+    assert lead_in(_floor_up_to(1.5), (0.5, 1.0, math.pi)) == (0.5 + tuning().pick.lead_ins_m[0], 1.0, math.pi)
 
 
 def test_a_lead_in_shortens_to_stay_on_the_free_floor_or_is_none():

@@ -17,11 +17,13 @@ from housebench.assets.sections import sections
 from housebench.jsonfile import SpecError, load_model
 from housebench.skills.base import SkillContext
 from housebench.skills.edge import Edge
-from housebench.skills.grasp import MAX_WIDTH
 from housebench.skills.outline import band
-from housebench.skills.side import HOLD, PALM_BACK, SidePick, outline_entries
+from housebench.skills.side import SidePick, outline_entries
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState
 from tests.conftest import built_episode, run_skill
+
+SIDE = tuning().side  # the defaults
 
 LEVEL = Support(name="shelf/level", owner="shelf", height=0.8, box=(0.0, 0.0, 0.34, 0.86), clearance=0.38)
 FRONT = Edge(LEVEL, (1.0, 0.0), 0.34)  # the open side faces +x: straight in is yaw pi
@@ -63,16 +65,18 @@ def test_a_level_pinch_closes_on_the_head_where_the_body_is_too_wide():
     entries = outline_entries(DUCK, at(math.pi / 2), LEVEL, [FRONT])  # the head on the +y side: seen side on
     assert entries
     best = entries[0]
-    assert best.width <= MAX_WIDTH and best.width == pytest.approx(0.04, abs=2e-3)  # across the head's 4 cm
+    assert best.width <= tuning().grasp.max_width_m and best.width == pytest.approx(
+        0.04, abs=2e-3
+    )  # across the head's 4 cm
     assert best.pad[2] - 0.8 > 0.06  # the fingers over the body's top
-    assert best.pad[0] == pytest.approx(0.2 + 0.05 - PALM_BACK, abs=1e-3)  # the palm off the body's near face
+    assert best.pad[0] == pytest.approx(0.2 + 0.05 - SIDE.palm_back_m, abs=1e-3)  # the palm off the body's near face
     assert best.pad[1] == pytest.approx(0.43 + 0.03, abs=2e-3)  # centred on the head
     assert best.rot[0, 0] == pytest.approx(-1.0, abs=1e-6)  # level, straight in
 
 
 def test_no_pinch_reaches_a_head_the_body_hides_from_the_fingers():
     # the head on the far end: the palm stops 2.7 cm into the body, the fingertips reach 0.45 cm of the head
-    assert HOLD > 0.0045
+    assert SIDE.hold_m > 0.0045
     assert outline_entries(DUCK, at(math.pi), LEVEL, [FRONT]) == []
 
 

@@ -12,9 +12,10 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 from housebench.annotations.schema import AssetAnnotation, GraspPrimitive
-from housebench.skills.grasp import FINGER_HALF, TILTED, TIP_CLEARANCE, extent, grasps
+from housebench.skills.grasp import FINGER_HALF, extent, grasps
 from housebench.skills.hand import Lay, start_support
 from housebench.skills.pick import Pick
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState
 from housebench.tasks.geometry import rotation
 from tests.conftest import built_episode, run_skill
@@ -43,7 +44,9 @@ def test_a_lying_can_is_pinched_across_its_diameter_at_its_middle(yaw):
     assert all(extent(CAN, rotation(lying(yaw).quat), d) == pytest.approx(0.066, abs=0.002) for d in across[:2])
     assert abs(math.cos(grasp.yaws[0] - yaw)) < 0.02  # the fingers close across the can's axis
     assert grasp.pad[:2] == pytest.approx([1.0, 2.0], abs=1e-6)
-    assert grasp.pad[2] == pytest.approx(FINGER_HALF + TIP_CLEARANCE)  # the tips just clear of the floor
+    assert grasp.pad[2] == pytest.approx(
+        FINGER_HALF + tuning().grasp.tip_clearance_m
+    )  # the tips just clear of the floor
 
 
 def test_a_lying_box_too_wide_every_way_offers_no_pinch():
@@ -58,7 +61,7 @@ def test_a_can_laid_on_its_side_is_picked_again_from_above():
     assert failure is None, failure
     failure, obs = run_skill(episode, ctx, obs, Lay("can", start_support(ctx, obs, "can")))
     assert failure is None, failure
-    assert rotation(obs.objects["can"].quat)[2, 2] < TILTED  # on its side
+    assert rotation(obs.objects["can"].quat)[2, 2] < tuning().grasp.tilted  # on its side
     failure, obs = run_skill(episode, ctx, obs, Pick("can"))
     assert failure is None, failure
     assert all("can" in obs.finger_contacts[f] for f in ("left", "right"))  # held by contact

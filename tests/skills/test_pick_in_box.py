@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from housebench.annotations.schema import AssetAnnotation, ContainerProfile, GraspPrimitive
-from housebench.skills.grasp import FINGER_CLEAR, HAND_HALF, PAD_HALF, TILT, grasps, in_box
+from housebench.skills.grasp import HAND_HALF, PAD_HALF, grasps, in_box
 from housebench.skills.pick import Pick
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState
 from tests.conftest import built_episode, run_skill
 
@@ -93,7 +94,9 @@ def test_in_a_corner_the_pad_moves_along_the_fingers_off_the_end_wall_and_they_o
     slide = before[1] - after[1]
     assert slide > 0.005  # off the +y wall, along the fingers
     width = 0.04 * (abs(math.cos(0.77)) + abs(math.sin(0.77)))
-    assert boxed.opening / 2 >= slide + width / 2 + FINGER_CLEAR - 1e-9  # the far finger still clears the block
+    assert (
+        boxed.opening / 2 >= slide + width / 2 + tuning().grasp.finger_clear_m - 1e-9
+    )  # the far finger still clears the block
     assert boxed.opening <= 0.1 + 1e-9
 
 
@@ -101,13 +104,13 @@ def test_where_the_pad_cannot_move_far_enough_off_the_wall_the_palm_leans_off_it
     pose = in_box_frame((0.0, -0.083), yaw=0.0)  # 35 mm from the -y wall: the pads may move 6.5 mm
     (plain,) = grasps(BLOCK, pose)
     boxed = in_box(plain, BLOCK, pose, BOX, BOX_AT)
-    assert boxed.tilt == TILT
+    assert boxed.tilt == tuning().grasp.tilt
     wall_normal = np.array([-math.sin(0.6), math.cos(0.6)])  # the box's +y: away from the -y wall
     for rot in boxed.rotations():
         assert along(math.atan2(rot[1, 1], rot[0, 1]), 0.6) < 1e-9  # the fingers still close along the wall
         palm = -rot[:, 0]  # up the hand from the pad
-        assert palm[:2] @ wall_normal == pytest.approx(math.sin(TILT))  # leaning off the wall
-        assert palm[2] == pytest.approx(math.cos(TILT))
+        assert palm[:2] @ wall_normal == pytest.approx(math.sin(tuning().grasp.tilt))  # leaning off the wall
+        assert palm[2] == pytest.approx(math.cos(tuning().grasp.tilt))
     farther = in_box_frame((0.0, -0.06), yaw=0.0)  # 58 mm: the pad alone keeps the upright palm off the wall
     assert in_box(grasps(BLOCK, farther)[0], BLOCK, farther, BOX, BOX_AT).tilt == 0.0
 

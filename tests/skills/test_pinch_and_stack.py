@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from housebench.annotations.schema import Support
-from housebench.skills.edge import PAIR_IN, STACK_IN, TIP_OFF, PickOverhang, PushToEdge, StackAtEdge, support_of
+from housebench.skills.edge import PickOverhang, PushToEdge, StackAtEdge, support_of
 from housebench.skills.grasp import FINGER_HALF
 from housebench.skills.hand import Stack, top_of
+from housebench.skills.tuning import tuning
 from housebench.tasks.geometry import rotation
 from tests.conftest import built_episode, run_skill
 
@@ -60,12 +61,14 @@ def test_a_stacked_book_lands_inside_the_lower_ones_own_footprint_the_pair_stead
     table: Support = support_of(ctx, obs, "book")
     depths = []
     for foot, normal, height in spots:
-        landed = np.asarray(foot) + np.asarray(normal) * (TIP_OFF + FINGER_HALF - reach_in)
+        landed = np.asarray(foot) + np.asarray(normal) * (tuning().edge.tip_off_m + FINGER_HALF - reach_in)
         local = rotation(lower.quat).T @ np.array([*(landed - np.asarray(lower.pos[:2])), 0.0])
-        assert all(abs(local[k]) <= ctx.scene.objects["book"].asset.size[k] / 2 - STACK_IN for k in (0, 1))
+        assert all(
+            abs(local[k]) <= ctx.scene.objects["book"].asset.size[k] / 2 - tuning().edge.stack_in_m for k in (0, 1)
+        )
         assert height == pytest.approx(top_of(ctx, obs, "book").height)
         pair = (landed + np.asarray(lower.pos[:2])) / 2  # the two books weigh the same
         box = table.box
         depths.append(min(pair[0] - box[0], box[2] - pair[0], pair[1] - box[1], box[3] - pair[1]))
-    assert min(depths) >= PAIR_IN
+    assert min(depths) >= tuning().edge.pair_in_m
     assert depths == sorted(depths, reverse=True)

@@ -12,7 +12,8 @@ import math
 import pytest
 
 from housebench.skills.base import SkillContext, SkillRunner
-from housebench.skills.edge import OVERHANG, PushToEdge, overhanging
+from housebench.skills.edge import PushToEdge, overhanging
+from housebench.skills.tuning import tuning
 from tests.conftest import built_job
 
 
@@ -30,7 +31,7 @@ def _push(task: str, variant: str, obj: str):
     while (action := runner.step(obs)) is not None and not episode.done:
         obs = episode.step(action)
     assert runner.failure is None, runner.failure
-    assert overhanging(ctx, obs, obj, OVERHANG - 0.025) is not None
+    assert overhanging(ctx, obs, obj, tuning().edge.overhang_m - 0.025) is not None
     return logged, math.dist(start, obs.objects[obj].pos[:2])
 
 

@@ -16,13 +16,8 @@ from housebench.skills.articulate import Open
 from housebench.skills.base import SkillContext
 from housebench.skills.navigate import obstacle_boxes
 from housebench.skills.side import (
-    GRIP_AT,
-    MAX_SKEW,
     PALM,
-    PALM_BACK,
-    REACH,
     TIP,
-    TOP_KEEP,
     SidePick,
     SidePlace,
     _yaws,
@@ -34,10 +29,13 @@ from housebench.skills.side import (
     pinch_height,
     slim,
 )
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState
 from housebench.tasks import goal as g
 from tests.builtdata import built
 from tests.conftest import built_job, run_skill
+
+SIDE = tuning().side  # the defaults
 
 
 def _house() -> HouseAnnotations:
@@ -72,8 +70,8 @@ def test_round_items_are_pinched_at_their_annotated_pinch_others_low():
     assets = _assets()
     oatmeal, tissue = assets["oatmeal"], assets["tissue_box"]
     at = pinch_height(oatmeal)  # towards the annotated pinch by the rim, the bowl's widest, off its sloping wall
-    assert GRIP_AT * oatmeal.size[2] < at <= min(oatmeal.grasps[0].point[2], oatmeal.size[2] - TOP_KEEP)
-    assert pinch_height(tissue) is None  # a block: anywhere, taken at GRIP_AT
+    assert SIDE.grip_at * oatmeal.size[2] < at <= min(oatmeal.grasps[0].point[2], oatmeal.size[2] - SIDE.top_keep_m)
+    assert pinch_height(tissue) is None  # a block: anywhere, taken at SIDE.grip_at
     juice, milk = assets["juice_bottle"], assets["milk"]
     assert slim(juice) and slim(milk) and not slim(oatmeal)
     assert pinch_height(juice) is None and pinch_height(milk) is None  # low on the body: not on the shoulder
@@ -84,8 +82,10 @@ def test_an_item_too_short_for_the_hand_to_get_down_to_is_taken_at_its_near_face
     assets = _assets()
     car, duck, oatmeal = assets["toy_car"], assets["rubber_duck"], assets["oatmeal"]
     assert all(grip_depth(car, dz) == 0.0 for _, dz in grip_tips(car.size[2]))  # its wheels under the fingertips
-    assert grip_depth(duck, grip_height(duck.size[2])[1]) == PALM_BACK  # taken where it wants: as deep as ever
-    assert all(grip_depth(oatmeal, dz) == PALM_BACK for _, dz in grip_tips(oatmeal.size[2], pinch_height(oatmeal)))
+    assert grip_depth(duck, grip_height(duck.size[2])[1]) == SIDE.palm_back_m  # taken where it wants: as deep as ever
+    assert all(
+        grip_depth(oatmeal, dz) == SIDE.palm_back_m for _, dz in grip_tips(oatmeal.size[2], pinch_height(oatmeal))
+    )
 
 
 def test_a_carton_on_an_open_top_is_taken_square_to_a_face_a_bowl_straight_in():
@@ -94,13 +94,16 @@ def test_a_carton_on_an_open_top_is_taken_square_to_a_face_a_bowl_straight_in():
     edge = open_edges(_house(), shelf)[0]
     straight = math.atan2(-edge.normal[1], -edge.normal[0])
     turned = ObjectState(pos=(0.4, 3.0, 0.9), quat=(math.cos(math.pi / 12), 0.0, 0.0, math.sin(math.pi / 12)))  # 30 deg
-    yaws = _yaws(assets["milk"], turned, edge, MAX_SKEW)
+    yaws = _yaws(assets["milk"], turned, edge, SIDE.max_skew)
     yaw, width = yaws[0]
     assert width == pytest.approx(0.07, abs=1e-3)  # across two faces (straight in: 0.096)
     assert abs(abs(yaw - straight) - math.pi / 6) < 0.02
     assert yaws[-1] == (straight, 0.07)  # a bottle is round: straight in stays a way
-    assert _yaws(assets["milk"], turned, edge, MAX_SKEW, ceiling=True) == [yaws[-1], *yaws[:-1]]  # in the fridge
-    assert _yaws(assets["oatmeal"], turned, edge, MAX_SKEW) == [(straight, assets["oatmeal"].size[0])]
+    assert _yaws(assets["milk"], turned, edge, SIDE.max_skew, ceiling=True) == [
+        yaws[-1],
+        *yaws[:-1],
+    ]  # in the fridge
+    assert _yaws(assets["oatmeal"], turned, edge, SIDE.max_skew) == [(straight, assets["oatmeal"].size[0])]
 
 
 def _episode(task: str, variant: str):
@@ -193,4 +196,4 @@ def test_side_pick_stands_beside_an_open_fridge_door_within_reach():
     )
     next(SidePick("oatmeal").body(ctx, obs))  # the first action: the stance was found
     (x, y, _), pad = stances[0], (0.448, 3.093)
-    assert y < 3.18 - 0.4 and math.dist((x, y), pad) <= REACH  # south of the door's swing, in reach
+    assert y < 3.18 - 0.4 and math.dist((x, y), pad) <= SIDE.reach_m  # south of the door's swing, in reach

@@ -14,12 +14,8 @@ import pytest
 from housebench.annotations.schema import AssetAnnotation, Support
 from housebench.skills.base import Reason, SkillContext
 from housebench.skills.edge import Edge, edges
-from housebench.skills.grasp import MAX_WIDTH
 from housebench.skills.motion import wrap
 from housebench.skills.side import (
-    MAX_SKEW,
-    PITCHES,
-    WIDE_SKEW,
     SidePick,
     _face,
     _passes,
@@ -28,8 +24,11 @@ from housebench.skills.side import (
     grip_height,
     grip_tips,
 )
+from housebench.skills.tuning import tuning
 from housebench.state import ObjectState
 from tests.conftest import built_episode, built_job, run_skill
+
+SIDE = tuning().side  # the defaults
 
 CAR = AssetAnnotation(name="car", category="toy", size=(0.1, 0.06, 0.049), mass=0.08)
 LEVEL = Support(name="shelf/level", owner="shelf", height=0.8, box=(0.0, 0.0, 0.34, 0.86), clearance=0.38)
@@ -48,33 +47,33 @@ def across(yaw: float, car_yaw: float) -> float:
 
 
 def test_a_car_square_to_the_edge_is_taken_straight_in_across_its_narrow_side():
-    ways = _yaws(CAR, car_at(0.0), FRONT, MAX_SKEW)
+    ways = _yaws(CAR, car_at(0.0), FRONT, SIDE.max_skew)
     assert ways[0][1] == pytest.approx(0.06) and abs(wrap(ways[0][0] - math.pi)) < 1e-9
 
 
 def test_a_car_turned_past_the_skew_is_taken_a_few_degrees_off_its_narrow_side():
-    car_yaw = math.pi + MAX_SKEW + math.radians(10)  # its narrow side square to an approach 45 deg off straight
-    ways = _yaws(CAR, car_at(car_yaw), FRONT, MAX_SKEW)
+    car_yaw = math.pi + SIDE.max_skew + math.radians(10)  # its narrow side square to an approach 45 deg off straight
+    ways = _yaws(CAR, car_at(car_yaw), FRONT, SIDE.max_skew)
     assert ways, "no pinch"
     for yaw, width in ways:
-        assert abs(wrap(yaw - math.pi)) <= MAX_SKEW + 1e-9
-        assert width == pytest.approx(across(yaw, car_yaw), abs=1e-6) and width <= MAX_WIDTH
+        assert abs(wrap(yaw - math.pi)) <= SIDE.max_skew + 1e-9
+        assert width == pytest.approx(across(yaw, car_yaw), abs=1e-6) and width <= tuning().grasp.max_width_m
     assert ways[0][1] == min(w for _, w in ways)  # the widest margin first
 
 
 def test_a_carton_under_a_ceiling_is_taken_straight_in_first_and_square_to_its_faces_once_its_corners_measured():
     milk = AssetAnnotation(name="milk", category="milk", size=(0.07, 0.07, 0.225), mass=1.05)
     turned = car_at(math.radians(20))  # 20 deg off square: straight in, the fingers close across its corners
-    first = _yaws(milk, turned, FRONT, MAX_SKEW, ceiling=True)
+    first = _yaws(milk, turned, FRONT, SIDE.max_skew, ceiling=True)
     assert abs(wrap(first[0][0] - math.pi)) < 1e-9 and first[0][1] == 0.07  # taken as round: straight in
-    square = _yaws(milk, turned, FRONT, MAX_SKEW, ceiling=True, square=True)
+    square = _yaws(milk, turned, FRONT, SIDE.max_skew, ceiling=True, square=True)
     assert square and all(width != 0.07 or abs(wrap(yaw - math.pi)) > 1e-9 for yaw, width in square)
     assert min(abs(wrap(yaw - math.pi - math.radians(20))) for yaw, _ in square) < math.radians(1.5)  # square to a face
     assert square[0][1] == pytest.approx(0.07, abs=1e-3)  # the narrowest first: across its faces
 
 
 def test_a_car_lengthwise_across_the_opening_offers_no_level_pinch():
-    assert _yaws(CAR, car_at(math.pi / 2), FRONT, MAX_SKEW) == []
+    assert _yaws(CAR, car_at(math.pi / 2), FRONT, SIDE.max_skew) == []
 
 
 @pytest.mark.slow
@@ -94,8 +93,8 @@ def test_a_car_lengthwise_along_the_edge_is_taken_aslant_after_every_straighter_
     ways = _ways(CAR, car_at(math.pi / 2 - math.radians(30)), [FRONT], ceiling=True)  # 60 deg off straight in
     assert ways and all(aslant for _, _, _, aslant in ways)
     for edge, yaw, width, _ in ways:
-        assert edge is FRONT and MAX_SKEW < abs(wrap(yaw - math.pi)) <= WIDE_SKEW + 1e-9
-        assert width <= MAX_WIDTH
+        assert edge is FRONT and SIDE.max_skew < abs(wrap(yaw - math.pi)) <= SIDE.wide_skew + 1e-9
+        assert width <= tuning().grasp.max_width_m
     square = _ways(CAR, car_at(0.0), [FRONT], ceiling=True)
     assert not square[0][3]  # straight in first
     assert not _ways(CAR, car_at(math.pi / 2), [FRONT], ceiling=False)  # no aslant way without a ceiling
@@ -130,7 +129,10 @@ def test_a_hand_skewed_towards_a_side_wall_passes_only_well_clear_of_it():
     """Walled sides (only the front edge open): clear_shelf's car 35 deg off straight, its pad 12 cm from the
     side and 13 cm in, stalled the gripper on the side's front; straight in, or skewed away, it passes."""
     pad = np.array([0.21, 0.12, 0.83])
-    towards, away = math.pi - MAX_SKEW, math.pi + MAX_SKEW  # the hand comes from the low-y side wall / from the middle
+    towards, away = (
+        math.pi - SIDE.max_skew,
+        math.pi + SIDE.max_skew,
+    )  # the hand comes from the low-y side wall / from the middle
     assert not _passes(FRONT, [FRONT], pad, towards)
     assert _passes(FRONT, [FRONT], pad, math.pi) and _passes(FRONT, [FRONT], pad, away)
     assert not _passes(FRONT, [FRONT], np.array([0.21, 0.05, 0.83]), math.pi)  # the hand's side in the wall
@@ -154,10 +156,10 @@ def test_a_round_item_under_a_ceiling_may_also_be_taken_turned_off_straight_and_
     ways = _ways(oatmeal, car_at(0.0), [FRONT], ceiling=True)
     turned = [(yaw, aslant) for _, yaw, width, aslant in ways if abs(wrap(yaw - math.pi)) > 0.1]
     assert {round(abs(math.degrees(wrap(yaw - math.pi)))) for yaw, _ in turned} >= {15, 30, 45, 60}
-    assert all(aslant == (abs(wrap(yaw - math.pi)) > MAX_SKEW) for yaw, aslant in turned)
+    assert all(aslant == (abs(wrap(yaw - math.pi)) > SIDE.max_skew) for yaw, aslant in turned)
     assert abs(wrap(ways[0][1] - math.pi)) < 1e-9  # straight in first
     open_top = _ways(oatmeal, car_at(0.0), [FRONT], ceiling=False)
     assert all(abs(wrap(yaw - math.pi)) <= math.pi / 4 + 1e-9 for _, yaw, _, _ in open_top)  # no such turns there
     tips = grip_tips(oatmeal.size[2])
     assert tips[0] == grip_height(oatmeal.size[2]) and [p for p, _ in tips] == sorted(p for p, _ in tips)
-    assert max(p for p, _ in tips) > max(PITCHES)  # tipped past the level hand's own pitches
+    assert max(p for p, _ in tips) > max(SIDE.pitches)  # tipped past the level hand's own pitches
