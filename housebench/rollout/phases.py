@@ -22,6 +22,7 @@ time from the last reach to the end (where the episode was stuck); every other p
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import groupby
@@ -110,8 +111,10 @@ MAX_PLANS = 256
 
 def cached_phases(task: TaskVariant, scene: SceneAnnotations, files: tuple[Path, ...]) -> list[Phase]:
     """:func:`plan_phases`, kept per process for the variant read from ``files`` (task.json, annotations) as
-    they are now (planning takes up to a second; a rollout runs many episodes of each variant)."""
-    key = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+    they are now and for ``task`` itself (a component task is made from its base scene's files with a goal of its
+    own), since planning takes up to a second and a rollout runs many episodes of each variant."""
+    goal = hashlib.sha256(task.model_dump_json().encode()).hexdigest()
+    key = (goal, *((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files))
     if key not in _PLANS:
         if len(_PLANS) >= MAX_PLANS:
             _PLANS.pop(next(iter(_PLANS)))

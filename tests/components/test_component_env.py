@@ -222,3 +222,18 @@ def test_a_held_out_file_names_its_split_and_demonstrations_refuse_it(tmp_path):
     assert demos.variants(f"{PREFIX}{training}") == ["s000", "s001"]
     with pytest.raises(ValueError, match=r"test/pick_item.yaml: split: 'test', not the demonstrations' 'train'"):
         demos.variants(f"{PREFIX}{held_out}")
+
+
+def test_a_component_and_its_base_task_get_their_own_phases():
+    """A component task is made from its base scene's files with a goal of its own: the per-process phase plans
+    must not hand one the other's (a worker running a component start, then the base task, did)."""
+    from housebench.rollout.phases import cached_phases
+
+    comp = component("pick_item")
+    episode = job(comp, "s000").open()
+    _, task_file, annotations = scene_files(layout(comp, "s000"), comp, "s000")
+    files = (task_file, annotations)
+    own = cached_phases(episode.task, episode.scene, files)
+    base = cached_phases(episode.base_task, episode.scene, files)
+    assert [p.verb for p in own][-1] == "pick"  # the planner's chain to the component's goal: pick the apple
+    assert [p.verb for p in base][-1] == "insert" and len(base) > len(own)  # the base task puts it in the bowl
