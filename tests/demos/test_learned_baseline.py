@@ -4,10 +4,10 @@ through LeRobot's loader (where LeRobot's environment is, as tests/demos/test_le
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -19,9 +19,20 @@ from housebench.demos.recording import load_recording
 from tests.conftest import ROOT
 
 BC_DIR = ROOT / "examples/housebench_bc_policy"
-sys.path.insert(0, str(BC_DIR))  # numpy-only modules of the package; torch is the package's own environment's
 
-from housebench_bc.features import ACTION_DIMS, CHUNK, INPUT_DIMS, decode, encode, inputs  # noqa: E402
+
+def _features():
+    """The package's numpy-only module, loaded from its file: the package itself (torch) is not installed here, and
+    putting its folder on the path would show its entry point to every later test."""
+    spec = importlib.util.spec_from_file_location("housebench_bc_features", BC_DIR / "housebench_bc/features.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+features = _features()
+ACTION_DIMS, CHUNK, INPUT_DIMS = features.ACTION_DIMS, features.CHUNK, features.INPUT_DIMS
+decode, encode, inputs = features.decode, features.encode, features.inputs
 
 JOINTS = [f"j{i}" for i in range(8)]
 LEROBOT_PYTHON = ROOT / ".venv-lerobot/bin/python"
