@@ -62,6 +62,7 @@ def test_inside_a_flow_the_progress_is_a_progress_artifact_of_the_run(prefect_se
         import asyncio, json, sys
         sys.path.insert(0, {str(ROOT)!r})
         from prefect import flow, task
+        from prefect.runtime import flow_run
         from prefect.client.orchestration import get_client
         from housebench import progress
         from housebench.progress import Progress, track
@@ -79,16 +80,16 @@ def test_inside_a_flow_the_progress_is_a_progress_artifact_of_the_run(prefect_se
         @flow
         def night():
             list(track(["a", "b"], "annotate", "scene", display=False))  # in the flow run itself
-            return episodes(4)
+            return episodes(4), str(flow_run.id)
 
-        artifact = night()
+        artifact, run = night()
 
         async def main():
             async with get_client() as client:
                 found = await client.read_artifacts()
-                print(json.dumps({{"made": artifact, "artifacts": [
+                print(json.dumps({{"made": artifact, "run": run, "artifacts": [
                     {{"id": str(a.id), "key": a.key, "type": a.type, "data": a.data, "description": a.description,
-                      "task_run": a.task_run_id is not None, "flow_run": a.flow_run_id is not None}}
+                      "task_run": a.task_run_id is not None, "flow_run": str(a.flow_run_id)}}
                     for a in found]}}))
         asyncio.run(main())
         """)
@@ -97,7 +98,8 @@ def test_inside_a_flow_the_progress_is_a_progress_artifact_of_the_run(prefect_se
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
-    by_key = {a["key"]: a for a in out["artifacts"] if a["type"] == "progress"}
+    mine = [a for a in out["artifacts"] if a["type"] == "progress" and a["flow_run"] == out["run"]]
+    by_key = {a["key"]: a for a in mine}  # the server is the session's: other tests' flows made the same keys
     rollout = by_key["housebench-rollout"]
     assert rollout["id"] == out["made"]  # created at the start, then updated in place
     assert rollout["data"] == 100.0
@@ -105,4 +107,4 @@ def test_inside_a_flow_the_progress_is_a_progress_artifact_of_the_run(prefect_se
     assert rollout["task_run"]
     annotate = by_key["housebench-annotate"]
     assert annotate["data"] == 100.0 and annotate["description"].startswith("annotate: 2/2 scene")
-    assert annotate["flow_run"] and not annotate["task_run"]
+    assert not annotate["task_run"]  # the flow run's own
