@@ -6,6 +6,10 @@ run's but for what differs between two runs of one episode, and every episode ra
 from __future__ import annotations
 
 import dataclasses
+import os
+import signal
+import threading
+import time
 
 import pytest
 
@@ -16,6 +20,7 @@ from tests.conftest import ROOT, built_job
 from tests.raycluster import LocalCluster
 
 RUN_ONLY = ("wall_s", "host", "started_at")  # what differs between two runs of the same episode
+KILL_WAIT_S = 120.0  # for an episode to start on the node to kill
 
 pytest.importorskip("ray")
 
@@ -56,3 +61,34 @@ def test_worker_nodes_without_the_repository_run_the_batch_as_a_local_run_does()
     assert [o.verdict.success for o in outcomes] == [o.verdict.success for o in local] == [False, False, True]
     assert rows(outcomes) == rows(local)
     assert left == []  # every node's processes ended with the node
+
+
+def test_a_lost_worker_nodes_episodes_run_again_on_another():
+    """A worker node killed (SIGKILL to its processes) while it runs an episode: Ray runs that episode again on the
+    node left, and the batch's tables equal a local run's."""
+    jobs = cluster_jobs()[2:] * 2  # two scripted episodes of several seconds each, one per node
+    local = run_batch(jobs, "local", workers=1, progress=False)
+    with LocalCluster(workers=2) as cluster:
+        victim_name, victim, _ = cluster.nodes[-1]
+        files = cluster.root / victim_name / "tmp" / "housebench-ray-files"  # made when an episode starts there
+        killed = threading.Event()
+
+        def kill_once_busy() -> None:
+            deadline = time.monotonic() + KILL_WAIT_S
+            while not files.exists() and time.monotonic() < deadline:
+                time.sleep(0.2)
+            if files.exists():
+                time.sleep(1.0)  # into the episode, not its set-up
+                os.killpg(victim.pid, signal.SIGKILL)
+                killed.set()
+
+        killer = threading.Thread(target=kill_once_busy)
+        killer.start()
+        seen = cluster.drive(jobs, RayParams(address=cluster.address))
+        killer.join()
+        cluster.stop()
+    assert killed.is_set(), "no episode started on the node to kill"
+    outcomes = seen["outcomes"]
+    assert not [o.crash for o in outcomes if o.crash]
+    assert len({o.node for o in outcomes}) == 1  # both ended on the node left
+    assert rows(outcomes) == rows(local)
