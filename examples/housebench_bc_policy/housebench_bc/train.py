@@ -1,6 +1,6 @@
 """Behaviour cloning on an exported housebench dataset, read through LeRobot's own loader.
 
-``python -m housebench_bc.train DATASET --item apple --out bc.pt [--steps 4000] [--device cuda] [--seed 0 1 2]``
+``python -m housebench_bc.train DATASET --item apple --out bc.pt [--steps 5000] [--device cuda] [--seed 0 1 2]``
 
 Every frame becomes one example: the inputs of :mod:`housebench_bc.features` at that frame, the next ``CHUNK``
 actions (LeRobot's ``delta_timestamps``, padded with the last action past an episode's end) relative to it, and
@@ -140,7 +140,7 @@ def main() -> None:
     parser.add_argument("dataset", type=Path)
     parser.add_argument("--item", required=True, help="the object whose pose the network sees")
     parser.add_argument("--out", type=Path, required=True, help="checkpoint; with several seeds, <out>-s<seed>.pt")
-    parser.add_argument("--steps", type=int, default=4000)
+    parser.add_argument("--steps", type=int, default=5000)
     parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     parser.add_argument("--noise", type=float, default=INPUT_NOISE, help="input noise, in input standard deviations")
     parser.add_argument("--seed", type=int, nargs="+", default=[0], help="one network per seed, the data read once")
