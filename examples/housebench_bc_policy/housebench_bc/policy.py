@@ -24,7 +24,6 @@ class BCParams(BaseModel):
     device: str = "cpu"
     stop_p: float = Field(0.5, gt=0.0, le=1.0)  # stop once the network thinks the demonstration ends here
     execute: int = Field(CHUNK, ge=1, le=CHUNK)  # steps of each chunk executed before the network is asked again
-    ensemble: float | None = Field(None, gt=0.0)  # ask every step; average the chunks' steps, weights exp(-k i)
 
 
 class BCPolicy:
@@ -42,10 +41,9 @@ class BCPolicy:
         self.joints = self.meta["joints"]
         self.ctx: Any = None
         self.plan: list[np.ndarray] = []
-        self.chunks: list[list[np.ndarray]] = []  # with ``ensemble``: every live chunk's remaining steps, oldest first
 
     def reset(self, ctx: Any, obs: Any) -> None:
-        self.ctx, self.plan, self.chunks = ctx, [], []
+        self.ctx, self.plan = ctx, []
         ctx.log("bc_start", checkpoint=str(self.params.checkpoint), item=self.meta["item"])
 
     def named(self, obs: Any) -> dict[str, float]:
@@ -71,20 +69,12 @@ class BCPolicy:
         return [decode(step, named, self.joints) for step in chunk[0].cpu().numpy().astype(np.float64)]
 
     def act(self, obs: Any) -> Action:
-        if self.params.ensemble is not None:
+        if not self.plan:
             chunk = self.predict(obs)
             if chunk is None:
                 return Action(stop=True)
-            self.chunks = [c for c in self.chunks if c] + [chunk]
-            weights = np.exp(-self.params.ensemble * np.arange(len(self.chunks)))  # ACT: the oldest weighs most
-            a = sum(w * c.pop(0) for w, c in zip(weights, self.chunks)) / weights.sum()
-        else:
-            if not self.plan:
-                chunk = self.predict(obs)
-                if chunk is None:
-                    return Action(stop=True)
-                self.plan = chunk[: self.params.execute]
-            a = self.plan.pop(0)
+            self.plan = chunk[: self.params.execute]
+        a = self.plan.pop(0)
         n = len(self.joints)
         joints = dict(zip(self.joints, a[:n].tolist()))
         return Action(joints=joints, base=tuple(a[n : n + 3].tolist()), gripper=float(a[-1]))

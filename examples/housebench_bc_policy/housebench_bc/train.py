@@ -33,11 +33,9 @@ def examples(root: Path, item: str) -> dict:
     from lerobot.datasets.lerobot_dataset import LeRobotDataset
     from lerobot.utils.collate import lerobot_collate_fn
 
-    probe = LeRobotDataset(repo_id=f"housebench/{root.name}", root=root)
+    fps = json.loads((root / "meta/info.json").read_text())["fps"]  # the chunk's times need it before the load
     ds = LeRobotDataset(
-        repo_id=f"housebench/{root.name}",
-        root=root,
-        delta_timestamps={"action": [i / probe.fps for i in range(CHUNK)]},
+        repo_id=f"housebench/{root.name}", root=root, delta_timestamps={"action": [i / fps for i in range(CHUNK)]}
     )
     names = {k: ds.features[k]["names"] for k in ("observation.state", "observation.environment_state", "action")}
     joints = list(names["action"][:JOINTS])
