@@ -2,7 +2,8 @@
 dataset per task under ``datasets/demos/``.
 
 Reads ``scenes/settled/``, ``scenes/tasks/``, ``annotations/scenes/``; params ``demos``, ``rollout`` (backend,
-control period, pose noise, default horizon, track), ``splits`` and ``policies``. The recordings themselves are kept in
+control period, pose noise, default horizon, track), ``splits``, ``policies`` and ``skills`` (the tuning the
+demonstrating skills run under, as in the rollout). The recordings themselves are kept in
 ``demos.store`` (``runs/demos/``, git-ignored, outside every output): DVC deletes a stage's outputs before it
 runs, and the store is what makes a rerun resume instead of starting over.
 """
@@ -20,6 +21,7 @@ from housebench.params import load_params, load_section
 from housebench.paths import Layout
 from housebench.procs import die_with_parent
 from housebench.rollout.plan import RolloutParams
+from housebench.skills.tuning import load_tuning
 from housebench.tasks.splits import SplitParams
 
 OUT = Path("datasets/demos")
@@ -34,7 +36,7 @@ def main() -> None:
     layout = Layout()
     tasks = TaskJobs(layout, rollout, splits, params.split, params.policy, entry)
     source = DemoJobs(tasks, layout, rollout, params.policy, entry, params.split)
-    chosen = generate(params, rollout, layout, splits, entry, source=source)
+    chosen = generate(params, rollout, layout, splits, entry, source=source, skills=load_tuning())
     short = {task: len(paths) for task, paths in chosen.items() if len(paths) < params.per_task}
     recordings = [p for paths in chosen.values() for p in paths]
     tmp = OUT.with_name(f".{OUT.name}.tmp")

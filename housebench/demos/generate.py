@@ -33,6 +33,7 @@ from housebench.progress import Progress
 from housebench.provenance import code_commit
 from housebench.rollout.episode import EpisodeJob
 from housebench.rollout.plan import RolloutParams, job_provenance
+from housebench.skills.tuning import config_hash, from_overrides
 from housebench.tasks.spec import TaskVariant
 from housebench.tasks.splits import SPLITS, SplitParams, split_of
 
@@ -71,8 +72,11 @@ class Attempt:
 
 
 def recording_name(job: EpisodeJob) -> str:
-    """``<task>/<variant>/<policy>-s<seed>``; a component task's ``component:<name>`` as ``component-<name>``."""
-    return f"{job.task.replace(':', '-')}/{job.variant}/{job.policy}-s{job.seed:06d}"
+    """``<task>/<variant>/<policy>-s<seed>``, with ``-t<hash>`` of the skills' tuning overrides when there are any
+    (a recording made under other tuning is another recording); a component task's ``component:<name>`` as
+    ``component-<name>``."""
+    tuned = f"-t{config_hash(from_overrides(job.skills))[:8]}" if job.skills else ""
+    return f"{job.task.replace(':', '-')}/{job.variant}/{job.policy}-s{job.seed:06d}{tuned}"
 
 
 def split_variants(layout: Layout, task: str, split: str, splits: SplitParams) -> list[str]:
@@ -172,6 +176,7 @@ def generate(
     policy_entry: dict | None = None,
     progress: bool = True,
     source: JobSource | None = None,
+    skills: dict | None = None,
 ) -> dict[str, list[Path]]:
     """Record until each task has ``params.per_task`` successes (see the module's doc); per task, the
     chosen recordings (the first ``per_task`` successes in attempt order). ``source`` makes the jobs (default:
@@ -200,6 +205,8 @@ def generate(
                     job = source.job(task, variant, seed)
                     if params.horizon_s is not None:
                         job = dataclasses.replace(job, horizon_s=params.horizon_s)
+                    if skills:
+                        job = dataclasses.replace(job, skills=skills)
                     out = outs[index] = store / recording_name(job)
                     done = _finished(out)
                     if done is None:

@@ -83,3 +83,19 @@ def test_a_component_task_records_its_scenario_starts_and_exports_them(tmp_path)
     assert meta["success"] and meta["task"] == "pick_item" and meta["instruction"] == "Pick up the apple."
     written = export_lerobot(chosen[task], tmp_path / "datasets")
     assert [w["path"] for w in written] == [str(tmp_path / "datasets" / "pick_item")]
+
+
+def test_a_recording_made_under_other_skill_tuning_is_another_recording():
+    """The store resumes by recording name: a demonstration recorded under the defaults must not stand for one
+    that params.yaml's ``skills:`` overrides would record differently."""
+    import dataclasses
+
+    from housebench.demos.generate import recording_name
+    from tests.conftest import built_job
+
+    job = built_job("put_fruit_in_container", "v000", "scripted", horizon_s=10.0)
+    plain = recording_name(job)
+    assert plain == "put_fruit_in_container/v000/scripted-s000000"
+    tuned = recording_name(dataclasses.replace(job, skills={"pick": {"timeout_s": 2.0}}))
+    other = recording_name(dataclasses.replace(job, skills={"pick": {"timeout_s": 3.0}}))
+    assert tuned.startswith(plain + "-t") and len({plain, tuned, other}) == 3
