@@ -53,7 +53,9 @@ def state_digest(state) -> str:
 def behaviour(job) -> tuple[str, dict]:
     out = run_episode(job)
     events = [
-        [round(t, 4), kind, *(str(detail.get(f, "")) for f in FIELDS)] for t, kind, detail in out.events if kind in KINDS
+        [round(t, 4), kind, *(str(detail.get(f, "")) for f in FIELDS)]
+        for t, kind, detail in out.events
+        if kind in KINDS
     ]
     key = f"{job.policy}:{job.task}/{job.variant}"
     return key, {
