@@ -2,9 +2,10 @@
 
 Runs a fixed episode set (the rollout's own jobs for every task variant of a built layout, one seed, per policy)
 and reduces each episode to what behaviour is: its steps, its simulated time, its verdict, a digest of its final
-state (every object's and part's pose, bit for bit) and its skill events (kind, skill or verb, target, outcome, at
-which simulated time). ``--record NAME`` keeps that under ``runs/bench/identity/NAME.json``; ``--check NAME`` runs
-the set again and lists every episode that differs, with its first differing event.
+state (every object's pose, every joint, every temperature, bit for bit) and its skill events (kind, skill or
+verb, target, outcome, at which simulated time). ``--record NAME`` keeps that under
+``runs/bench/identity/NAME.json``; ``--check NAME`` runs the set again and lists every episode that differs,
+with its first differing event.
 
     PYTHONPATH=$PWD python bench/bench_identity.py --root .cache/testdata/<hash> --record before
     ... change the code ...
@@ -46,8 +47,8 @@ def state_digest(state) -> str:
     if state is None:
         return ""
     poses = {name: [*map(float, p.pos), *map(float, p.quat)] for name, p in sorted(state.objects.items())}
-    parts = {name: float(q) for name, q in sorted(state.parts.items())}
-    return hashlib.sha256(json.dumps([poses, parts]).encode()).hexdigest()[:16]
+    joints = {name: float(q) for name, q in sorted(state.joints.items())}
+    return hashlib.sha256(json.dumps([poses, joints, state.temperatures_c]).encode()).hexdigest()[:16]
 
 
 def behaviour(job) -> tuple[str, dict]:
