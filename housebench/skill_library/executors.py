@@ -1,5 +1,6 @@
 """The skills that carry out a leaf SkillNode in the live episode:
-``EXECUTORS[verb](args, world, ctx, obs, path)`` (``path``: the policy path the noun chose).
+``executor(verb)(args, world, ctx, obs, path)`` (``path``: the policy path the noun chose): the table
+:data:`EXECUTORS` here, else the skill that names the verb as its own (``Skill.verb``, ``Skill.for_call``).
 
 Most are the skills package's own (navigate, pick and its slide-and-pinch, place, release, press, push
 to an edge, tuck and reset, stack, lower, regrasp, lay, upright, push/pull/sweep into a zone, switch a
@@ -10,12 +11,16 @@ nested contracts never need one (they run the skills they call).
 
 from __future__ import annotations
 
+import importlib
 import math
+import pkgutil
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import numpy as np
 
+import housebench.skills as skills_package
 from housebench.annotations.schema import Support
 from housebench.house.query import HouseQuery
 from housebench.house.reach import candidates, near_cells
@@ -25,7 +30,7 @@ from housebench.robot.head import HeadCamera
 from housebench.skill_library.choose import Noun, choose
 from housebench.skill_library.contracts import World
 from housebench.skills.articulate import Close, Open
-from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
+from housebench.skills.base import VERBS, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.body import Pose
 from housebench.skills.contact import Shove
 from housebench.skills.edge import PushToEdge
@@ -333,3 +338,19 @@ EXECUTORS |= {
     "sweep": lambda a, w, c, o, p: Shove("sweep", a["object"], a["zone"]),
     "switch": lambda a, w, c, o, p: Turn(a["knob"]),
 }
+
+
+@cache
+def _load_skills() -> None:
+    """Every module of the skills package imported, so every skill that names a verb has registered it."""
+    for module in pkgutil.walk_packages(skills_package.__path__, skills_package.__name__ + "."):
+        importlib.import_module(module.name)
+
+
+def executor(verb: str) -> Factory | None:
+    """How ``verb``'s call is carried out: this module's table, else the skill that names it (None: neither)."""
+    if verb in EXECUTORS:
+        return EXECUTORS[verb]
+    _load_skills()
+    own = VERBS.get(verb)
+    return None if own is None else (lambda args, world, ctx, obs, path: own.for_call(args))

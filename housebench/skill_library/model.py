@@ -98,6 +98,7 @@ class SkillNode(Strict):
     calls: list[Step] = Field(default_factory=list)  # a nested contract: the skills it calls, in order
     post_anytime: bool = False  # the postconditions count when they held at any moment of the call
     for_each: Annotated[str, StringConstraints(pattern=r"^(all|on|in):\$\w+$")] | None = None  # calls per item
+    scenarios: list[dict[str, Any]] = Field(default_factory=list)  # its verification scenarios (as scenarios.yaml's)
 
     @model_validator(mode="after")
     def _names_known(self) -> SkillNode:

@@ -26,7 +26,7 @@ from functools import cache
 from typing import Any
 
 from housebench.skill_library.contracts import ContractError, World, calls, choose_path, ground, judge_grounded
-from housebench.skill_library.executors import EXECUTORS
+from housebench.skill_library.executors import executor
 from housebench.skill_library.library import skills
 from housebench.skill_library.model import SkillNode
 from housebench.skill_library.relations import COMPATIBLE, relations
@@ -188,7 +188,7 @@ class SubgraphRun:
             for on, verb in options:
                 fallback = skills()[verb]
                 filled = _fill(fallback, {**args, **_subjects(grounded, on)}, types)
-                if filled is None or not (fallback.calls or verb in EXECUTORS):
+                if filled is None or not (fallback.calls or executor(verb)):
                     continue
                 log("fallback", node=where, verb=verb, args=filled, on=on)
                 tries = 1 if "/" in where else 2  # a fallback's own unmet precondition gets one fallback
@@ -211,13 +211,13 @@ class SubgraphRun:
             return "", obs
         if path is None:
             return NOT_RUN[0], obs
-        factory = EXECUTORS.get(skill.verb)
+        factory = executor(skill.verb)
         if factory is None:
             return NOT_RUN[1], obs
         try:
-            executor = factory(grounded.args, self.world, self.ctx, obs, path.name)
+            made = factory(grounded.args, self.world, self.ctx, obs, path.name)
             watch = self._watch(grounded, obs) if skill.post_anytime else None
-            obs = yield from drive(executor, self.ctx, obs, checked=False, watch=watch)
+            obs = yield from drive(made, self.ctx, obs, checked=False, watch=watch)
             self.held = watch.held if watch is not None else None  # the moment they held (a spring button)
         except SkillFailure as failure:
             return str(failure), getattr(failure, "obs", obs)

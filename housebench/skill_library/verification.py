@@ -56,7 +56,19 @@ def load_scenarios(path: Path = SCENARIOS_FILE) -> list[Scenario]:
     unknown = sorted({s.verb for s in loaded.scenarios} - set(skills()))
     if unknown:
         raise SpecError(f"{path}: scenarios: unknown verbs {unknown}")
-    return loaded.scenarios
+    return [*loaded.scenarios, *_entries_own()]
+
+
+def _entries_own() -> list[Scenario]:
+    """The scenarios a skill's own catalog entry lists (``scenarios:`` beside its contract)."""
+    out = []
+    for skill in skills().values():
+        for i, raw in enumerate(skill.scenarios):
+            try:
+                out.append(Scenario.model_validate({"verb": skill.verb, **raw}))
+            except ValidationError as err:
+                raise SpecError(one_line(f"skills.yaml: {skill.verb}.scenarios[{i}]", err)) from None
+    return out
 
 
 def _resolve(value: Any, world: World) -> Any:

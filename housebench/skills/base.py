@@ -27,6 +27,7 @@ from housebench.tasks.spec import TaskVariant
 from housebench.tasks.verdict import Verdict
 
 SkillGen = Generator[Action, Observation, Observation]
+VERBS: dict[str, type[Skill]] = {}  # a skill library verb -> the skill that carries it out (its ``verb``)
 
 
 class Reason(StrEnum):
@@ -88,6 +89,17 @@ class Skill(ABC):
     """One verb on one object or part. Subclasses set ``name`` and implement :meth:`body`."""
 
     name: ClassVar[str]
+    verb: ClassVar[str] = ""  # the skill library verb this skill carries out by itself ("": none)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("verb"):
+            VERBS[cls.verb] = cls
+
+    @classmethod
+    def for_call(cls, args: dict[str, Any]) -> Skill:
+        """The skill for a library call of its ``verb`` with these arguments (a skill with a ``verb`` says how)."""
+        raise NotImplementedError(f"{cls.__name__} carries out no library verb")
 
     @property
     def timeout_s(self) -> float:
