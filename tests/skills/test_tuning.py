@@ -1,4 +1,4 @@
-"""Skill tuning as typed config (housebench/skills/tuning.py): defaults are today's numbers, an override reaches the
+"""Skill tuning as typed config (housebench/skills/tuning/): defaults are today's numbers, an override reaches the
 skills of an episode (and only that episode) and its events echo it."""
 
 from __future__ import annotations
