@@ -36,16 +36,18 @@ import numpy as np
 
 from housebench.annotations.schema import ApplianceAnnotation, Support
 from housebench.house.query import HouseQuery
-from housebench.skills.articulate import Close, Door, Open, door_part
+from housebench.skills.articulate import Close, Open
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
 from housebench.skills.body import Pose
-from housebench.skills.edge import support_of
+from housebench.skills.carry import Carry
+from housebench.skills.door import Door, door_part
 from housebench.skills.front import lead_in, opening_front, owner
 from housebench.skills.navigate import Navigate, arrive
-from housebench.skills.pick import Carry, Pick
+from housebench.skills.pick import Pick
 from housebench.skills.place import Place, Release
-from housebench.skills.press import Press, Wait
-from housebench.skills.side import SidePick, SidePlace, side_held
+from housebench.skills.press import Press, WaitUntil
+from housebench.skills.side import SidePick, SidePlace
+from housebench.skills.view import side_held, support_of
 from housebench.state import Observation, SimState
 from housebench.tasks import goal as g
 from housebench.tasks import refs
@@ -306,7 +308,7 @@ class ApplianceFlow:
             self.ctx.log("decision", step="wait", choice="skip", budget_s=budget)
             return obs
         self.ctx.log("decision", step="wait", items=[c.items[0] for c in ready], budget_s=round(budget, 1))
-        _, obs = yield Wait(ready, budget)
+        _, obs = yield WaitUntil(ready, budget)
         return obs
 
     def _carry(self, step: Step, obs: Observation) -> Script:

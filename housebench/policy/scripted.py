@@ -25,14 +25,17 @@ from housebench.policy.appliances import ApplianceFlow
 from housebench.policy.base import PolicyContext, PolicyParams, require_state
 from housebench.skill_library.runtime import MAX_ATTEMPTS
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillRunner
-from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge, support_of
+from housebench.skills.flat_pinch import PickOverhang, PlaceAtEdge
+from housebench.skills.flat_push import PushToEdge
 from housebench.skills.grasp import grasps
-from housebench.skills.hand import Lay, Stack, Upright
+from housebench.skills.hand import Stack
+from housebench.skills.lay import Lay, Upright
 from housebench.skills.navigate import planner
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place, Release
-from housebench.skills.side import SidePick, SidePlace, low_ceiling, side_held, side_pick
+from housebench.skills.side import SidePick, SidePlace, low_ceiling, side_pick
 from housebench.skills.tuning import tuning
+from housebench.skills.view import side_held, support_of
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
 from housebench.tasks import refs

@@ -14,10 +14,10 @@ import math
 import numpy as np
 
 from housebench.annotations.schema import ApplianceAnnotation, HouseAnnotations, Support
-from housebench.skills.articulate import Door, door_part, seg_dist
 from housebench.skills.base import SkillContext
+from housebench.skills.door import Door, door_part, seg_dist
 from housebench.skills.navigate import moving_boxes
-from housebench.skills.side import free_opening, open_edges
+from housebench.skills.side.opening import free_opening, open_edges
 from housebench.skills.tuning import tuning
 from housebench.state import Observation
 from housebench.tasks import refs

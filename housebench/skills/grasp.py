@@ -30,6 +30,7 @@ from housebench.tasks.geometry import rotation
 
 FINGER_HALF = 0.0385  # pad centre to fingertip, m
 UP = np.array([0.0, 0.0, 1.0])
+OPEN, CLOSED = 0.1, 0.0  # finger gap targets, m (open: the hand's full opening)
 HAND_HALF, HAND_REACH = 0.041, 0.063  # the gripper link's half extents across and in the fingers' plane, m
 PAD_HALF = 0.0135  # half the finger pad's width (across the closing direction), m
 

@@ -21,8 +21,8 @@ from housebench.annotations.schema import SceneAnnotations
 from housebench.robot.fetch import HEAD_JOINTS
 from housebench.robot.head import HeadCamera
 from housebench.skills.base import Skill, SkillContext
-from housebench.skills.motion import held
 from housebench.skills.navigate import part_points
+from housebench.skills.view import held
 from housebench.state import Action, Observation
 from housebench.tasks import geometry, refs
 

@@ -15,8 +15,10 @@ from housebench.house.query import HouseQuery
 from housebench.house.stance import HIGH, MARGIN, TOP_BOX
 from housebench.planning.base_path import BasePlanner, NoPath, grid_graph
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
-from housebench.skills.motion import arm_clear, base_joints, drive, tucked, turn_clear, wrap
+from housebench.skills.drive import base_joints, drive, turn_clear
+from housebench.skills.motion import arm_clear
 from housebench.skills.tuning import tuning
+from housebench.skills.view import tucked, wrap
 from housebench.state import Observation
 from housebench.tasks.geometry import world_box
 

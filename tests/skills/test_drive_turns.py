@@ -13,23 +13,13 @@ from dataclasses import replace
 import pytest
 
 from housebench.robot.kinematics import ARM, top_down
+from housebench.skills.carry import carry_pos
+from housebench.skills.drive import base_joints, drive, headings, leg_clear, turn_clear, turn_hits, turning_last
 from housebench.skills.edge import side_pinch
-from housebench.skills.motion import (
-    base_joints,
-    drive,
-    headings,
-    ik,
-    leg_clear,
-    pad_pose,
-    ready_arm,
-    turn_clear,
-    turn_hits,
-    turning_last,
-    wrap,
-)
+from housebench.skills.motion import ready_arm
 from housebench.skills.navigate import arrive
-from housebench.skills.pick import carry_pos
 from housebench.skills.tuning import tuning
+from housebench.skills.view import ik, pad_pose, wrap
 from housebench.state import ObjectState
 from tests.conftest import built_episode
 

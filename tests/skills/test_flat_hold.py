@@ -13,14 +13,12 @@ from scipy.spatial.transform import Rotation
 from housebench.annotations.schema import Support
 from housebench.robot.kinematics import ARM
 from housebench.skills.base import SkillFailure
-from housebench.skills.edge import Edge, PlaceAtEdge, edges, overhanging, support_of
-from housebench.skills.motion import (
-    drive,
-    end_held,
-    move_arm,
-    ramp,
-)
+from housebench.skills.drive import drive, ramp
+from housebench.skills.edge import Edge, edges, overhanging
+from housebench.skills.flat_pinch import PlaceAtEdge
+from housebench.skills.motion import move_arm
 from housebench.skills.tuning import tuning
+from housebench.skills.view import end_held, support_of
 from housebench.state import ObjectState
 from housebench.tasks import refs
 from tests.conftest import built_episode

@@ -12,7 +12,8 @@ import math
 import pytest
 
 from housebench.skills.base import SkillContext, SkillRunner
-from housebench.skills.edge import PushToEdge, overhanging
+from housebench.skills.edge import overhanging
+from housebench.skills.flat_push import PushToEdge
 from housebench.skills.tuning import tuning
 from tests.conftest import built_job
 
