@@ -151,7 +151,7 @@ def door_stance(ctx, obs, part: str, door: Door, mode: str, q0: float, goal: flo
         ):
             return False  # a push needs the robot on the side it pushes from
         if spare and not carry_arm_clear(pose, *segments[0]):
-            return False  # the carry arm would shove the door on (1.27 -> 1.83 rad: no stance there)
+            return False  # the carry arm would shove the door on, past where a stance can reach it
         inside = rooms.room_at(pose[0], pose[1]) is not None
         return (
             inside

@@ -145,9 +145,10 @@ def drive(
     """The base along ``path`` (x, y waypoints). Each leg is driven lengthwise (facing along it, or
     backwards), so the arm never sweeps sideways past a door frame; before the last leg (which leaves the
     free floor towards a stance) it turns to ``yaw`` and drives that leg facing it; the directions as
-    :func:`headings` chooses them; holding something, the last turn as :func:`turning_last` makes it (the
-    fruit bowl held by its rim, turned before the last leg in the living room's doorway, was knocked off on the
-    jamb; for every drive, empty-handed too, it broke restock_fridge's open from inside the fridge door); with a
+    :func:`headings` chooses them; holding something, the last turn as :func:`turning_last` makes it (a turn
+    before the last leg may stand in a doorway, where the held item swings into the jamb; an empty hand keeps the
+    turn before the last leg, whose stance may lie within an open door's swing, as an open from inside it does);
+    with a
     flat item held by its end, turning at ``skills.motion.end_held_yaw_speed``; settles at the end."""
     th, tune = obs.base[2], tuning().motion
     yaw_speed = tune.end_held_yaw_speed if end_held(ctx, obs) else tune.yaw_speed

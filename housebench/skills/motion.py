@@ -1,6 +1,7 @@
-"""Motion pieces the skills share: generators that yield :class:`Action` s until the robot gets there.
+"""Arm motions the skills share: generators that yield :class:`Action` s until the arm gets there (the base's drives:
+:mod:`housebench.skills.drive`), and the arm's collision checks against the house and the props.
 
-Joint and base targets move at bounded speeds (the position actuators then track a moving target
+Joint targets move at bounded speeds (the position actuators then track a moving target
 instead of jumping); every piece ends by waiting for the measured joints to settle, and raises
 :class:`SkillFailure` (``STALLED``) when they do not.
 """

@@ -14,8 +14,8 @@ from the support's open side, below the ceiling, and withdraws straight back out
   (``MISSED``), lift ``lift_m`` (less where the ceiling is nearer), straight back out, check the hold
   (``DROPPED``), carry pose with the hand as it holds. Under a ceiling, an item that only aslant
   ways fit, or none fits or reaches, and that the fingers could take across its narrow side is first
-  turned by straight-in strokes of the closed fingers at its end farther in (``turns``; clear_shelf's toy
-  car lengthwise along the shelf's edge: about 10 deg a 4 cm stroke) until a straight pinch fits; where
+  turned by straight-in strokes of the closed fingers at its end farther in (``turns``: a stroke pushed off the
+  centre turns an item lengthwise along the edge towards the edge's normal) until a straight pinch fits; where
   still none fits, the item is taken by its outline (:func:`outline_entries`): the annotated sections of its
   collision hulls give a level pinch that closes on a narrower part of it (the rubber duck's head, 4 cm wide,
   over a body too wide for the fingers at any yaw but along it).

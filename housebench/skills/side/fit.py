@@ -69,8 +69,8 @@ def pinch_height(asset: AssetAnnotation) -> float | None:
     """Where a squat round item's top pinch takes it over its bottom (its widest section: its wall slopes
     elsewhere, and a pinch there squeezed a bowl out downwards), ``top_keep_m`` under its top at most;
     None for any other item (taken at ``grip_at``): a block, and a slim one (``slim``: a bottle, a
-    carton), whose top narrows to a shoulder or a gable (the 1.1 kg juice bottle slid out of a pinch on
-    its shoulder, 0.18 m up, on the withdraw)."""
+    carton), whose top narrows to a shoulder or a gable (a pinch on a sloping shoulder squeezes a heavy bottle
+    out along the slope)."""
     ts = tuning().side
     point = next((p.point for p in asset.grasps if p.kind == "top_pinch"), None)
     if point is None or not round_item(asset) or slim(asset):
@@ -81,10 +81,10 @@ def pinch_height(asset: AssetAnnotation) -> float | None:
 def grip_depth(asset: AssetAnnotation, dz: float) -> float:
     """How far past the item's near face the pad goes in: ``palm_back_m``; none where the pinch is raised to
     ``dz``, ``raised_m`` over the height it wants (an item too short for the hand to get down to): the fingers'
-    lower edge rises towards the palm, so only their tips reach its low sides (the toy car is 0.06 m wide at
-    its wheels, under 0.022 m, 0.046 over them: taken 2.7 cm in, the fingers closed on its near wheels' top
-    rims, the squeeze pressed it down and out of them during the carry; taken at its near face they press
-    the wheels' faces). A round item is widest at its middle: the fingers reach past it."""
+    lower edge rises towards the palm, so only their tips reach its low sides (an item wider low than high, as a
+    toy car at its wheels: taken deeper in, the fingers close on the low part's top edge, and the squeeze presses
+    the item down and out of them; taken at its near face they press the low part's faces). A round item is
+    widest at its middle: the fingers reach past it."""
     ts = tuning().side
     want = pinch_height(asset) or ts.grip_at * asset.size[2]
     return 0.0 if dz > want + ts.raised_m and not round_item(asset) else ts.palm_back_m
@@ -97,9 +97,9 @@ def pinch_yaws(
     (1 deg steps) whose fingers fit across the item (its extent across them, :func:`extent`: a box a few
     degrees off square turns square as they close): of each span of such yaws the straightest and the
     narrowest across, narrowest first (the fingers' margin); a round item straight in, a slim one
-    (:func:`slim`) also as the box it may be: on an open top first (a milk carton taken across its corners,
-    gap 0.0975 m, did not turn square and slid out on the withdraw), under a ``ceiling`` after straight in
-    (turned in the fridge, the arm stalled); ``square``: a slim one only as the box (taken round, its
+    (:func:`slim`) also as the box it may be: on an open top first (a carton taken across its corners does not turn
+    square as the fingers close and slips out on the withdraw), under a ``ceiling`` after straight in (a turned way
+    in under a ceiling brings the arm near the walls); ``square``: a slim one only as the box (taken round, its
     corners measured across the fingers)."""
     straight = straight_yaw(edge)
     rot = rotation(pose.quat)
@@ -158,8 +158,8 @@ def level_ways(
 
 def _round_turns(asset: AssetAnnotation, open_: list[Edge], square: bool) -> list[tuple]:
     """The ways of a round item under a ceiling turned ``round_turns`` off straight in (its width the same
-    whichever way; past ``max_skew`` aslant), last: straight in, the stance square to the item stood where
-    the open fridge door does (heat_breakfast_combo v005, v013: the oatmeal by the hinge, ``UNREACHABLE``)."""
+    whichever way; past ``max_skew`` aslant), last: the stance of a way straight in stands square to the item, which
+    by a door's hinge is where the open door stands; a turned way in puts the stance beside the door."""
     ts = tuning().side
     if square or not round_item(asset) or asset.size[0] > tuning().grasp.max_width_m:
         return []

@@ -102,9 +102,8 @@ def back_offset(edge: Edge, pad: np.ndarray, yaw: float, ahead: float, ceiling: 
 def passes_sides(edge: Edge, open_: list[Edge], pad: np.ndarray, yaw: float) -> bool:
     """Whether the level hand in along ``yaw`` to ``pad`` keeps ``hand_half_m`` (across its way, widened by the
     skew) inside the support's walled sides from ``edge`` to the pad: skewed towards a side wall, the gripper
-    passes the edge nearer it than the pad (clear_shelf's car and duck, pads 6-13 cm off the bookcase's side
-    and 19-35 deg off straight towards it, 3-8 cm short of this, stalled the arm on the side's front in 6 of 6
-    picks; those that passed cleared it by 2.5 cm or more)."""
+    passes the edge nearer the wall than the pad does, so the hand's half width, widened by the skew, must clear
+    the wall both at the pad and where the way in crosses the edge (else the gripper meets the wall's front)."""
     ts = tuning().side
     n = np.array(edge.normal)
     t = np.array([-n[1], n[0]])

@@ -98,8 +98,8 @@ class SidePick(Pick):
             yield from cartesian(self.name, obs, ctx, pad + back, rot, gripper=OPEN)
             raise self.fail(Reason.MISSED, touching=touching, gap=round(obs.gripper_opening, 4))
         if not self.square and round_item(asset) and obs.gripper_opening > entry.width + ts.corners_m:
-            # a carton taken as round, closed across its corners: it slid out on the withdraw (heat_breakfast_combo's
-            # milk, gap 0.096 m); the fingers open, back out and take it square to its faces
+            # a carton taken as round closes across its corners, a hold on two edges that slips on the withdraw:
+            # the fingers open, back out and take it square to its faces
             gap = round(obs.gripper_opening, 4)
             ctx.log("decision", skill=self.name, target=self.obj, choice="take square", gap=gap)
             obs = yield from hold(obs, 0.5, ctx, gripper=OPEN)
@@ -117,9 +117,8 @@ class SidePick(Pick):
     def _true_up(self, ctx: SkillContext, obs: Observation, short: np.ndarray, rot: np.ndarray, gap: float):
         """Paused at ``short``, the arm stands off its target (1 cm measured; the fingers clear a tissue box
         by 7.5 mm a side): aim off by the measured offset until the pad is within ``align_tol_m`` of
-        ``short``; where the IK misses the corrected aim, the aim stays (clear_shelf v013's car taken at its near
-        face: the line in to ``short`` lost, its fallback 5 mm off, the IK missed the aim by 1.5 cm). Returns
-        (obs, the aim's offset, kept for the last leg)."""
+        ``short``; where the IK misses the corrected aim, the aim stays (an aim the IK cannot reach would move the
+        arm further off than the offset it corrects). Returns (obs, the aim's offset, kept for the last leg)."""
         ts = tuning().side
         bias = np.zeros(3)
         for _ in range(ts.true_up):

@@ -56,7 +56,8 @@ def fits_straight(pick: SidePick, ctx: SkillContext, obs: Observation) -> bool:
 
 def turn_strokes(pick: SidePick, ctx: SkillContext, obs: Observation) -> list[Entry]:
     """The straight-in pushes (fingers closed) at the end farther in of an item no pinch within
-    ``max_skew`` fits (it turns towards the edge's normal; the other end turned v015's car back), at
+    ``max_skew`` fits (pushed there it turns towards the edge's normal; pushed at the end nearer the edge it turns
+    away from it), at
     either end, the one with more room to the support's sides first, of an item square to the edge; none
     where such a pinch fits or the fingers could not take it across its narrow side."""
     ts = tuning().side

@@ -10,7 +10,8 @@ from housebench.params import Section
 
 
 class EdgeTuning(Section):
-    """``skills.edge``: flat items drawn over an edge, pinched there and set down at an edge (``skills/edge.py``)."""
+    """``skills.edge``: flat items drawn over an edge, pinched there and set down at an edge (``skills/edge.py``,
+    ``skills/flat_push.py``, ``skills/flat_pinch.py``)."""
 
     push_timeout_s: float = Field(90.0, gt=0)  # sim seconds a push to the edge may take, s
     pinch_timeout_s: float = Field(90.0, gt=0)  # ... a pick of the overhang, s
@@ -59,7 +60,7 @@ class EdgeTuning(Section):
 
 class SideTuning(Section):
     """``skills.side``: pick and place with the hand level, under a ceiling or from an open side
-    (``skills/side.py``)."""
+    (``skills/side/``)."""
 
     hand_room_m: float = Field(0.45, ge=0)  # free height a top-down pick or place needs over the object, m
     hand_half_m: float = Field(0.075, ge=0)  # half the hand's width across the closing axis (0.063) and a margin, m

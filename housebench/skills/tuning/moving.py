@@ -55,7 +55,7 @@ class ContactTuning(Section):
 
 
 class MotionTuning(Section):
-    """``skills.motion``: arm and base motions every skill is built from (``skills/motion.py``)."""
+    """``skills.motion``: arm and base motions every skill is built from (``skills/motion.py``, ``skills/drive.py``)."""
 
     joint_speed: float = Field(0.8, gt=0)  # fastest joint along an arm motion, rad/s (m/s for the torso)
     end_held_speed: float = Field(0.4, gt=0)  # ... while the hand holds a flat item by its end, rad/s
@@ -82,7 +82,7 @@ class MotionTuning(Section):
 
 
 class ArticulateTuning(Section):
-    """``skills.articulate``: open and close doors and drawers (``skills/articulate.py``)."""
+    """``skills.articulate``: open and close doors and drawers (``skills/articulate.py``, ``skills/door.py``)."""
 
     timeout_s: float = Field(150.0, gt=0)  # sim seconds an open or close may take, s
     handle_out_m: float = Field(0.008, ge=0)  # the pad centre this far out of the handle bar's centre, m

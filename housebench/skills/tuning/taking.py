@@ -11,7 +11,8 @@ from housebench.params import Section
 
 
 class PickTuning(Section):
-    """``skills.pick``: the top-down pick, its stance search and the carry pose (``skills/pick.py``)."""
+    """``skills.pick``: the top-down pick, its stance search and the carry pose (``skills/pick.py``,
+    ``skills/stance.py``, ``skills/carry.py``)."""
 
     timeout_s: float = Field(120.0, gt=0)  # sim seconds a pick may take, s
     carry_timeout_s: float = Field(20.0, gt=0)  # sim seconds the ``carry`` skill (arm to the carry pose) may take, s
@@ -80,7 +81,7 @@ class GraspTuning(Section):
 
 
 class HandTuning(Section):
-    """``skills.hand``: stack, lower, regrasp, lay and upright (``skills/hand.py``)."""
+    """``skills.hand``: stack, lower, regrasp, lay and upright (``skills/hand.py``, ``skills/lay.py``)."""
 
     regrasp_timeout_s: float = Field(240.0, gt=0)  # sim seconds a regrasp may take, s
     stack_timeout_s: float = Field(120.0, gt=0)  # ... a stack, s
