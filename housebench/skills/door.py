@@ -14,8 +14,8 @@ from housebench.house.query import HouseQuery
 from housebench.house.reach import candidates, near_cells
 from housebench.house.stance import MARGIN, TOP_BOX, stance_free
 from housebench.skills.base import SkillContext
-from housebench.skills.drive import base_joints
 from housebench.skills.grasp import FINGER_HALF
+from housebench.skills.legs import base_joints
 from housebench.skills.motion import ready_arm
 from housebench.skills.navigate import obstacle_boxes, planner
 from housebench.skills.press import approach_rot

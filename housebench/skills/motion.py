@@ -1,5 +1,5 @@
 """Arm motions the skills share: generators that yield :class:`Action` s until the arm gets there (the base's drives:
-:mod:`housebench.skills.drive`), and the arm's collision checks against the house and the props.
+:mod:`housebench.skills.legs`), and the arm's collision checks against the house and the props.
 
 Joint targets move at bounded speeds (the position actuators then track a moving target
 instead of jumping); every piece ends by waiting for the measured joints to settle, and raises

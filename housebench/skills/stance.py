@@ -15,8 +15,8 @@ from housebench.planning.reach import first_reaching
 from housebench.robot.fetch import BASE_JOINTS, TORSO_JOINT
 from housebench.robot.kinematics import top_down
 from housebench.skills.base import SkillContext
-from housebench.skills.drive import base_joints
 from housebench.skills.grasp import tilted
+from housebench.skills.legs import base_joints
 from housebench.skills.motion import arm_clear, arm_planner, ready_arm
 from housebench.skills.navigate import obstacle_boxes, planner
 from housebench.skills.tuning import tuning

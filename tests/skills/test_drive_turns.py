@@ -14,8 +14,8 @@ import pytest
 
 from housebench.robot.kinematics import ARM, top_down
 from housebench.skills.carry import carry_pos
-from housebench.skills.drive import base_joints, drive, headings, leg_clear, turn_clear, turn_hits, turning_last
 from housebench.skills.edge import side_pinch
+from housebench.skills.legs import base_joints, drive_path, headings, leg_clear, turn_clear, turn_hits, turning_last
 from housebench.skills.motion import ready_arm
 from housebench.skills.navigate import arrive
 from housebench.skills.tuning import tuning
@@ -111,7 +111,7 @@ def test_a_drive_holding_anything_makes_that_last_turn_at_the_legs_end(carrying)
     holding = replace(there, objects={**there.objects, "soda_can": can}, finger_contacts=hand)
 
     def first_moves(o):
-        moves = drive("navigate", o, list(leg), FACING, ctx)
+        moves = drive_path("navigate", o, list(leg), FACING, ctx)
         return [next(moves).base for _ in range(5)]
 
     empty = first_moves(there)

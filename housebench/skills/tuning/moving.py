@@ -55,7 +55,7 @@ class ContactTuning(Section):
 
 
 class MotionTuning(Section):
-    """``skills.motion``: arm and base motions every skill is built from (``skills/motion.py``, ``skills/drive.py``)."""
+    """``skills.motion``: arm and base motions every skill is built from (``skills/motion.py``, ``skills/legs.py``)."""
 
     joint_speed: float = Field(0.8, gt=0)  # fastest joint along an arm motion, rad/s (m/s for the torso)
     end_held_speed: float = Field(0.4, gt=0)  # ... while the hand holds a flat item by its end, rad/s

@@ -1,5 +1,5 @@
-"""Driving the base: the heading of each leg of a path (the arm swept clear of the house, the props and an open
-door), the drive itself along the legs, speeds ramped, and the turn last onto a pose."""
+"""Driving the base along a path's legs: the heading of each leg (the arm swept clear of the house, the props and an
+open door), the drive along them (:func:`drive_path`), speeds ramped, and the turn last onto a pose."""
 
 from __future__ import annotations
 
@@ -139,7 +139,7 @@ def turning_last(
     return path, plan
 
 
-def drive(
+def drive_path(
     skill: str, obs: Observation, path: list[tuple[float, float]], yaw: float, ctx: SkillContext, **extra
 ) -> SkillGen:
     """The base along ``path`` (x, y waypoints). Each leg is driven lengthwise (facing along it, or
