@@ -18,14 +18,15 @@ from bench_scripted import jobs, wilson
 
 from housebench.house.query import HouseQuery
 from housebench.skills.articulate import Close, Open
-from housebench.skills.base import SkillContext, SkillRunner
+from housebench.skills.base import SkillContext
+from housebench.skills.drive import Stepper, tried
 
 
 def run(episode, ctx, obs, skill):
-    runner = SkillRunner(skill, ctx, obs)
+    runner = Stepper(tried(skill, ctx, obs))
     while (action := runner.step(obs)) is not None:
         obs = episode.step(action)
-    return runner.failure, obs
+    return runner.result[0], obs
 
 
 def one(job, part: str) -> dict:

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from housebench.policy.base import PolicyContext, PolicyParams
-from housebench.policy.remote import RemoteParams, RemotePolicy
+from housebench.remote.client import RemoteParams, RemotePolicy
 from housebench.rollout.episode import EpisodeJob, context, run_episode
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -92,13 +92,13 @@ def built_episode(task: str, variant: str, horizon_s: float):
 
 def run_skill(episode, ctx, obs, skill):
     """Drive ``skill`` in ``episode`` until it (or the episode) ends: its failure (None) and the last observation."""
-    from housebench.skills.base import SkillRunner
+    from housebench.skills.drive import Stepper, tried
 
-    runner = SkillRunner(skill, ctx, obs)
+    runner = Stepper(tried(skill, ctx, obs))
     while (action := runner.step(obs)) is not None and not episode.done:
         obs = episode.step(action)
     assert runner.done, f"the episode's horizon ended before {skill.name} did"
-    return runner.failure, obs
+    return runner.result[0], obs
 
 
 PREFECT_QUIET = {

@@ -41,7 +41,7 @@ def serve(policy_name: str, host: str, port: int, params_file: Path | None, max_
     """Serve POLICY (an import path 'module:Class', a built-in name or an entry point of 'housebench.policies')
     until interrupted; each connection is one episode with a fresh instance of the policy."""
     from housebench.names import printable
-    from housebench.policy.serve import serve as run_server
+    from housebench.remote.serve import serve as run_server
 
     params = None
     if params_file is not None:

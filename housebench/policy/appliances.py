@@ -36,6 +36,7 @@ import numpy as np
 
 from housebench.annotations.schema import ApplianceAnnotation, Support
 from housebench.house.query import HouseQuery
+from housebench.skill_library.choose import Noun, choose
 from housebench.skills.articulate import Close, Open
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
 from housebench.skills.body import Pose
@@ -43,17 +44,15 @@ from housebench.skills.carry import Carry
 from housebench.skills.door import Door, door_part
 from housebench.skills.front import lead_in, opening_front, owner
 from housebench.skills.navigate import Navigate, arrive
-from housebench.skills.pick import Pick
-from housebench.skills.place import Place, Release
+from housebench.skills.place import Release
 from housebench.skills.press import Press, WaitUntil
-from housebench.skills.side import SidePick, SidePlace
 from housebench.skills.view import side_held, support_of
 from housebench.state import Observation, SimState
 from housebench.tasks import goal as g
 from housebench.tasks import refs
 from housebench.tasks.context import Context
 from housebench.tasks.geometry import centre, in_box
-from housebench.tasks.thermal import ThermalSetup
+from housebench.tasks.thermal import ThermalSetup, time_to_chill, time_to_heat
 
 REACH_Z = 0.9  # m: the shelf height a carry into an appliance tries first (then the next nearest)
 WAIT_MARGIN_S = 10.0  # s added to the thermal model's time to the target
@@ -211,12 +210,9 @@ def wait_budget(conditions: list[g.Condition], temperatures: dict[str, float], s
         for obj in cond.items:
             t = temperatures.get(obj, setup.ambient_c)
             if isinstance(cond, g.Heated):
-                need.append(max(0.0, cond.min_c - t) / max(setup.microwave_c_per_s, 1e-6))
-            elif isinstance(cond, g.Chilled) and t > cond.max_c:
-                gap = cond.max_c - setup.fridge_c
-                if gap <= 0 or setup.fridge_rate <= 0:
-                    return math.inf
-                need.append(math.log((t - setup.fridge_c) / gap) / setup.fridge_rate)
+                need.append(time_to_heat(t, cond.min_c, setup))
+            elif isinstance(cond, g.Chilled):
+                need.append(time_to_chill(t, cond.max_c, setup))
     return max(need) + WAIT_MARGIN_S
 
 
@@ -327,7 +323,7 @@ class ApplianceFlow:
             if not obs.holding(obj):
                 if obs.touching():
                     _, obs = yield Release()
-                failure, obs = yield SidePick(obj)
+                failure, obs = yield self._way("pick", obs, obj, supports=step.supports)
                 stage = None if staged or failure is None else self._staging(obj, step, obs)
                 if stage is not None and not obs.holding(obj):  # no side grasp where it stands
                     ctx.log(
@@ -341,7 +337,7 @@ class ApplianceFlow:
                     continue
             support = supports[0]
             obs = yield from self._approach(obj, support, step, obs)
-            failure, obs = yield SidePlace(obj, support)
+            failure, obs = yield self._way("place", obs, obj, support=support)
             if self._placed(obj, support, obs):
                 return obs
             if failure is None:  # on the support by the skill's check, but not in the cavity
@@ -352,10 +348,14 @@ class ApplianceFlow:
         ctx.log("decision", step=step.describe(), choice="give up")
         if obs.holding(obj) and origin is not None:  # back where it came from: the doors still have to shut
             ctx.log("decision", step=step.describe(), choice="put back", support=origin.name)
-            _, obs = yield SidePlace(obj, origin)
+            _, obs = yield self._way("place", obs, obj, support=origin)
         if obs.touching():
             _, obs = yield Release()
         return obs
+
+    def _way(self, verb: str, obs: Observation, obj: str, **where) -> Skill:
+        """The choice table's way of a carry through an appliance's door."""
+        return choose(verb, Noun(self.ctx, obs, obj, through_door=True, **where))[1][0]
 
     def _approach(self, obj: str, support: Support, step: Step, obs: Observation) -> Generator:
         """Where the base can stand in front of the appliance's opening clear of its open door
@@ -371,7 +371,7 @@ class ApplianceFlow:
             _, obs = yield Navigate(front, why=f"in front of {support.name}", skip=(obj,), look=support.name)
             return obs
         try:
-            pose = SidePlace(obj, support).stance(self.ctx, obs)
+            pose = self._way("place", obs, obj, support=support).stance(self.ctx, obs)
         except SkillFailure:  # none reaches from here: the place says so itself
             return obs
         _, obs = yield Carry()
@@ -398,7 +398,7 @@ class ApplianceFlow:
     def _stage(self, obj: str, stage: Support, app: ApplianceAnnotation, obs: Observation) -> Script:
         """Top-down pick, and place on ``stage`` at the spot nearest a point ``STAGE_OUT`` in front of
         ``app``'s door handle (the stage's front edge: a side pick reaches only so deep)."""
-        failure, obs = yield Pick(obj)
+        failure, obs = yield choose("pick", Noun(self.ctx, obs, obj, supports=[stage]))[1][0]
         if obs.holding(obj):
             part = HouseQuery(self.ctx.scene.house).parts.get(app.door) if app.door else None
             box = app.cavity
@@ -407,7 +407,7 @@ class ApplianceFlow:
                 if part
                 else ((box[0] + box[3]) / 2, (box[1] + box[4]) / 2)
             )
-            failure, obs = yield Place(obj, support=stage, near=(at[0], at[1]))
+            failure, obs = yield choose("place", Noun(self.ctx, obs, obj, support=stage, near=(at[0], at[1])))[1][0]
         if obs.touching():
             _, obs = yield Release()
         return obs

@@ -14,6 +14,7 @@ from housebench.policy.base import PolicyContext, PolicyParams, require_state
 from housebench.skill_library.planner import MAX_EXPANSIONS, PlanError, Problem, finish, world_of
 from housebench.skill_library.runtime import MAX_ATTEMPTS, SubgraphRun
 from housebench.skills.base import SkillContext
+from housebench.skills.drive import Stepper
 from housebench.state import Action, Observation
 
 
@@ -33,7 +34,7 @@ class PlannedPolicy:
         task, scene = require_state(ctx, self.name)
         world = world_of(task, scene)
         world.state = obs.state
-        self.gen, self.primed = None, False
+        self.stepper: Stepper | None = None
         try:
             problem = Problem(task, world)
             sub = finish(problem, problem.solve(self.params.max_expansions))
@@ -45,15 +46,7 @@ class PlannedPolicy:
             task=task, scene=scene, control_dt=ctx.control_dt, log=ctx.log, initial=obs.state, look=self.params.look
         )
         self.run = SubgraphRun(sub, world, skill_ctx, self.params.attempts)
-        self.gen = self.run.run(obs)
+        self.stepper = Stepper(self.run.run(obs))
 
     def act(self, obs: Observation) -> Action | None:
-        if self.gen is None:
-            return Action(stop=True)
-        try:
-            action = self.gen.send(obs) if self.primed else next(self.gen)
-        except StopIteration:
-            self.gen = None
-            return Action(stop=True)
-        self.primed = True
-        return action
+        return (self.stepper and self.stepper.step(obs)) or Action(stop=True)

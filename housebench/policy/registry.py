@@ -3,7 +3,7 @@
 A name resolves, in this order, to:
 
 1. the class its ``policies.<name>`` entry of params.yaml names: ``class: "my_pkg.policies:MyPolicy"`` (an import
-   path) or ``class: remote`` (a policy server, :mod:`housebench.policy.remote`); the entry's other keys are the
+   path) or ``class: remote`` (a policy server, :mod:`housebench.remote.client`); the entry's other keys are the
    class's own params;
 2. a built-in policy (``noop``, ``scripted``, ``planned``);
 3. an installed package's entry point of that name in the group ``housebench.policies``.
@@ -37,7 +37,7 @@ BUILTIN: dict[str, str] = {
 }
 ENTRY_POINT_GROUP = "housebench.policies"
 REMOTE = "remote"  # ``class: remote``: a policy served by ``housebench policy serve``
-REMOTE_CLASS = "housebench.policy.remote:RemotePolicy"
+REMOTE_CLASS = "housebench.remote.client:RemotePolicy"
 REMOTE_PREFIX = "remote:"  # an episode row's policy_class for a served policy: remote:<the server's module:Class>
 CLASS_KEY = "class"
 

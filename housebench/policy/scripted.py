@@ -23,19 +23,17 @@ from pydantic import Field
 from housebench.annotations.schema import Support
 from housebench.policy.appliances import ApplianceFlow
 from housebench.policy.base import PolicyContext, PolicyParams, require_state
+from housebench.skill_library.choose import Noun, choose
 from housebench.skill_library.runtime import MAX_ATTEMPTS
-from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillRunner
-from housebench.skills.flat_pinch import PickOverhang, PlaceAtEdge
-from housebench.skills.flat_push import PushToEdge
-from housebench.skills.grasp import grasps
+from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
+from housebench.skills.drive import Stepper, tried
 from housebench.skills.hand import Stack
 from housebench.skills.lay import Lay, Upright
 from housebench.skills.navigate import planner
-from housebench.skills.pick import Pick
-from housebench.skills.place import Place, Release
-from housebench.skills.side import SidePick, SidePlace, low_ceiling, side_pick
+from housebench.skills.place import Release
+from housebench.skills.side import low_ceiling
 from housebench.skills.tuning import tuning
-from housebench.skills.view import side_held, support_of
+from housebench.skills.view import support_of
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
 from housebench.tasks import refs
@@ -192,36 +190,30 @@ class ScriptedPolicy:
         self.ctx = SkillContext(
             task=task, scene=scene, control_dt=ctx.control_dt, log=ctx.log, initial=obs.state, look=self.params.look
         )
-        self.runner: SkillRunner | None = None
-        self.script = self._script(obs)
-        self.finished = False
-        self._outcome: tuple[SkillFailure | None, Observation] | None = None
+        self.stepper = Stepper(self._run(obs))
 
     def act(self, obs: Observation) -> Action | None:
-        while not self.finished:
-            if self.runner is not None:
-                action = self.runner.step(obs)
-                if action is not None:
-                    return action
-                failure = self.runner.failure
-                self.ctx.log(
-                    "skill_end",
-                    skill=self.runner.skill.name,
-                    target=self.runner.skill.target(),
-                    ok=failure is None,
-                    reason=failure.reason.value if failure else "",
-                    detail=failure.detail if failure else {},
-                )
-                self._outcome = (failure, obs)
-                self.runner = None
+        return self.stepper.step(obs) or Action(stop=True)
+
+    def _run(self, obs: Observation) -> Generator[Action, Observation, None]:
+        """The script's skills, each driven to its end (events ``skill_start`` and ``skill_end``)."""
+        script, outcome = self._script(obs), None
+        while True:
             try:
-                skill = next(self.script) if self._outcome is None else self.script.send(self._outcome)
+                skill = next(script) if outcome is None else script.send(outcome)
             except StopIteration:
-                self.finished = True
-                break
+                return
             self.ctx.log("skill_start", skill=skill.name, target=skill.target())
-            self.runner = SkillRunner(skill, self.ctx, obs)
-        return Action(stop=True)
+            failure, obs = yield from tried(skill, self.ctx, obs)
+            self.ctx.log(
+                "skill_end",
+                skill=skill.name,
+                target=skill.target(),
+                ok=failure is None,
+                reason=failure.reason.value if failure else "",
+                detail=failure.detail if failure else {},
+            )
+            outcome = (failure, obs)
 
     def _script(self, obs: Observation) -> Generator[Skill, tuple[SkillFailure | None, Observation], None]:
         flow = ApplianceFlow(self.ctx, obs, self.params.attempts)  # into and out of the fridge and microwave
@@ -236,13 +228,9 @@ class ScriptedPolicy:
                 if not obs.holding(move.obj):
                     if obs.touching():
                         failure, obs = yield Release()
-                    if self._flat(move.obj, obs):
-                        failure, obs = yield PushToEdge(move.obj)
-                        failure, obs = yield PickOverhang(move.obj)
-                    elif side_pick(self.ctx, obs, move.obj, move.supports):
-                        failure, obs = yield SidePick(move.obj)
-                    else:
-                        failure, obs = yield Pick(move.obj)
+                    _, skills = choose("pick", Noun(self.ctx, obs, move.obj, supports=move.supports))
+                    for skill in skills:
+                        failure, obs = yield skill
                     if failure is not None and not obs.holding(move.obj):
                         self.ctx.log("decision", move=move.describe(), attempt=attempt, choice="re-pick")
                         continue
@@ -286,14 +274,9 @@ class ScriptedPolicy:
         _, obs = yield Upright(obj)
         return obs
 
-    def _flat(self, obj: str, obs: Observation) -> bool:
-        """No grasp from above fits: the item is pushed over an edge and pinched at the overhang."""
-        asset = self.ctx.scene.objects[obj].asset
-        return not grasps(asset, obs.objects[obj]) and any(p.kind == "edge_pinch_after_push" for p in asset.grasps)
-
     def _place(self, move: Move, obs: Observation, placed: dict) -> Skill | None:
         if move.container:
-            return Place(move.obj, container=move.container)
+            return choose("insert", Noun(self.ctx, obs, move.obj, container=move.container))[1][0]
         if move.base:
             return Stack(move.obj, move.base)
         near = placed.get(move.near) if move.near else None
@@ -307,11 +290,7 @@ class ScriptedPolicy:
         self.ctx.log("decision", move=move.describe(), support=support.name)
         if move.lay:
             return Lay(move.obj, support)
-        if self._flat(move.obj, obs):
-            return PlaceAtEdge(move.obj, support=support, near=near)
-        if low_ceiling(support, height) or side_held(self.ctx, obs):
-            return SidePlace(move.obj, support, near=near)
-        return Place(move.obj, support=support, near=near)
+        return choose("place", Noun(self.ctx, obs, move.obj, support=support, near=near))[1][0]
 
 
 MAX_PLACE_HEIGHT = 1.25  # m: surfaces above this are out of a top-down place's reach

@@ -80,7 +80,7 @@ def check_policies(params: RolloutParams, entries: dict[str, dict] | None) -> li
                 f"track, not '{params.track}'"
             )
         if spec.class_path == REMOTE_CLASS:
-            from housebench.policy.remote import RemotePolicyError, check_reachable
+            from housebench.remote.client import RemotePolicyError, check_reachable
 
             try:
                 check_reachable(spec.params, params.track)

@@ -22,25 +22,23 @@ from housebench.house.reach import candidates, near_cells
 from housebench.house.stance import stance_free
 from housebench.planning.base_path import NoPath
 from housebench.robot.head import HeadCamera
+from housebench.skill_library.choose import Noun, choose
 from housebench.skill_library.contracts import World
 from housebench.skills.articulate import Close, Open
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.body import Pose
 from housebench.skills.carry import Carry
 from housebench.skills.contact import Shove
-from housebench.skills.flat_pinch import PickOverhang, PlaceAtEdge
 from housebench.skills.flat_push import PushToEdge
 from housebench.skills.front import lead_in
-from housebench.skills.grasp import edge_only
 from housebench.skills.hand import Lower, Regrasp, Stack
 from housebench.skills.knob import Turn
 from housebench.skills.lay import Lay, Upright
 from housebench.skills.motion import cartesian, hold
 from housebench.skills.navigate import Navigate, arrive, obstacle_boxes, part_box, planner
-from housebench.skills.pick import Pick
-from housebench.skills.place import Place, Release
+from housebench.skills.place import Release
 from housebench.skills.press import Press
-from housebench.skills.side import SidePick, SidePlace, low_ceiling, side_pick
+from housebench.skills.side import SidePick, SidePlace
 from housebench.skills.tuning import tuning
 from housebench.skills.view import held, pad_pose, side_held, wrap
 from housebench.state import Action, Observation
@@ -194,21 +192,23 @@ def _bound_supports(world: World, obj: str) -> list[Support]:
     return refs.supports(where, world.places, world.scene.house) if where else []
 
 
+def _chosen(verb: str, noun: Noun) -> Skill:
+    """The choice table's way for ``noun``, as one skill."""
+    _, parts = choose(verb, noun)
+    return parts[0] if len(parts) == 1 else Sequence(verb, *parts)
+
+
 def _pick(args, world, ctx, obs, path) -> Skill:
     obj = args["object"]
-    if path == "slide_and_pinch":
-        return Sequence("pick", PushToEdge(obj), PickOverhang(obj))
-    # level from the side: from under a low ceiling, or for a place under one (a fridge shelf)
-    return SidePick(obj) if side_pick(ctx, obs, obj, _bound_supports(world, obj)) else Pick(obj)
+    return _chosen("pick", Noun(ctx, obs, obj, supports=_bound_supports(world, obj)))
 
 
 def _place(args, world, ctx, obs, path) -> Skill:
-    obj, support = args["object"], _support(world, args["support"])
-    if edge_only(world.scene.objects[obj].asset):
-        return PlaceAtEdge(obj, support=support)
-    if low_ceiling(support, world.scene.objects[obj].asset.size[2]) or side_held(ctx, obs):
-        return SidePlace(obj, support)
-    return Place(obj, support=support)
+    return _chosen("place", Noun(ctx, obs, args["object"], support=_support(world, args["support"])))
+
+
+def _insert(args, world, ctx, obs, path) -> Skill:
+    return _chosen("insert", Noun(ctx, obs, args["object"], container=args["container"]))
 
 
 def _navigate(args, world, ctx, obs, path) -> Skill:
@@ -312,8 +312,8 @@ EXECUTORS: dict[str, Factory] = {
     "count": lambda a, w, c, o, p: Scan(w, a["role"]),
     "pick": _pick,
     "place": _place,
-    "insert": lambda a, w, c, o, p: Place(a["object"], container=a["container"]),
-    "drop": lambda a, w, c, o, p: Place(a["object"], container=a["container"]),
+    "insert": _insert,
+    "drop": _insert,
     "release": lambda a, w, c, o, p: Release(),
     "slide": lambda a, w, c, o, p: PushToEdge(a["object"]),
     "press": lambda a, w, c, o, p: Press(a["button"]),

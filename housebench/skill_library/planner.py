@@ -26,7 +26,7 @@ from housebench.tasks import goal as g
 from housebench.tasks import refs
 from housebench.tasks.context import Context
 from housebench.tasks.spec import TaskVariant
-from housebench.tasks.thermal import ThermalSetup
+from housebench.tasks.thermal import ThermalSetup, time_to_chill, time_to_heat
 
 OPERATORS = ("navigate", "pick", "place", "insert", "stack", "lay", "lift", "open", "close", "heat", "chill")
 ITEM_COST = {"on": 4, "near": 4, "inside": 4, "stacked": 4, "lying": 4, "at_edge": 5, "heated": 8, "chilled": 8}
@@ -162,17 +162,19 @@ class Problem:
                     ops += [self._heat(obj, a, cond.min_c) for a in appliances if a.kind == "microwave"]
                 if isinstance(cond, g.Chilled):
                     ops += [self._chill(obj, a, cond.max_c) for a in appliances if a.kind == "fridge"]
+                    ops = [o for o in ops if o is not None]  # a fridge that never gets it there: no operator
         ops += [self.operator(verb, part=d) for d in doors for verb in ("open", "close")]
         return list({(o.verb, o.args): o for o in ops}.values())
 
     def _heat(self, obj: str, appliance, min_c: float) -> Operator:
-        seconds = math.ceil(max(min_c - self._start_c(obj), 0.0) / self.thermal.microwave_c_per_s + WAIT_MARGIN_S)
+        seconds = math.ceil(time_to_heat(self._start_c(obj), min_c, self.thermal) + WAIT_MARGIN_S)
         return self.operator("heat", object=obj, appliance=appliance.name, min_c=min_c, seconds=float(seconds))
 
-    def _chill(self, obj: str, appliance, max_c: float) -> Operator:
-        t0, target, rate = self._start_c(obj), self.thermal.fridge_c, self.thermal.fridge_rate
-        ratio = (t0 - target) / max(max_c - target, 1e-3)
-        seconds = math.ceil(math.log(max(ratio, 1.0)) / max(rate, 1e-9) + WAIT_MARGIN_S)
+    def _chill(self, obj: str, appliance, max_c: float) -> Operator | None:
+        need = time_to_chill(self._start_c(obj), max_c, self.thermal)
+        if math.isinf(need):
+            return None
+        seconds = math.ceil(need + WAIT_MARGIN_S)
         return self.operator("chill", object=obj, appliance=appliance.name, max_c=max_c, seconds=float(seconds))
 
     # ---- search ------------------------------------------------------------------------------

@@ -32,8 +32,8 @@ from housebench.skill_library.model import SkillNode
 from housebench.skill_library.relations import COMPATIBLE, relations
 from housebench.skill_library.subgraph import REF, Subgraph
 from housebench.skill_library.subgraph import ground as ground_subgraph
-from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, failed_items
-from housebench.skills.look import look
+from housebench.skills.base import Reason, SkillContext, SkillFailure, failed_items
+from housebench.skills.drive import drive
 from housebench.state import Action, Observation
 from housebench.tasks.geometry import GoalError
 from housebench.tasks.verdict import ConditionResult, ItemResult, Verdict
@@ -217,7 +217,7 @@ class SubgraphRun:
         try:
             executor = factory(grounded.args, self.world, self.ctx, obs, path.name)
             watch = self._watch(grounded, obs) if skill.post_anytime else None
-            obs = yield from _timed(executor, self.ctx, obs, watch)
+            obs = yield from drive(executor, self.ctx, obs, checked=False, watch=watch)
             self.held = watch.held if watch is not None else None  # the moment they held (a spring button)
         except SkillFailure as failure:
             return str(failure), getattr(failure, "obs", obs)
@@ -245,27 +245,3 @@ class SubgraphRun:
             seen = [n for n in self.world.instances(args["role"]) if n in obs.objects]
             out.update(found=seen[0] if seen else "", count=len(seen))
         return out
-
-
-def _timed(
-    skill: Skill, ctx: SkillContext, obs: Observation, watch=None
-) -> Generator[Action, Observation, Observation]:
-    """``skill``'s body under its time budget (``timeout``), the last observation kept on failure;
-    ``watch(obs)`` sees every observation; every action with the head aimed at what the skill works on
-    (:func:`~housebench.skills.look.look`, as the scripted policy's runner does)."""
-    started, gen = obs.time, skill.body(ctx, obs)
-    try:
-        action = look(skill, ctx, obs, next(gen))
-        while True:
-            obs = yield action
-            if watch is not None:
-                watch(obs)
-            if obs.time - started > skill.timeout_s:
-                gen.close()
-                raise skill.fail(Reason.TIMEOUT, elapsed_s=round(obs.time - started, 3))
-            action = look(skill, ctx, obs, gen.send(obs))
-    except StopIteration as stop:
-        return stop.value if stop.value is not None else obs
-    except SkillFailure as failure:
-        failure.obs = obs
-        raise

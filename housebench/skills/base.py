@@ -7,10 +7,7 @@ with the skill's preconditions and postconditions, goal conditions judged by the
 the observed :class:`SimState` (``holding``, ``on``, ``open``, ``base_near``, ...). A skill that
 cannot do its job raises :class:`SkillFailure` with a reason code and what it measured.
 
-A policy drives a skill with :class:`SkillRunner` (one ``step(obs)`` per control step)::
-
-    runner = SkillRunner(Pick("apple"), ctx, obs)
-    action = runner.step(obs)      # None once finished: runner.failure is None or a SkillFailure
+Every caller drives a skill through :mod:`housebench.skills.drive` (its time budget, the head's aim).
 """
 
 from __future__ import annotations
@@ -162,36 +159,3 @@ class PartSkill(Skill):
 
     def look_at(self) -> str | None:
         return self.part  # its handle
-
-
-class SkillRunner:
-    """Drives one skill from a policy's ``act``: one :meth:`step` per control step."""
-
-    def __init__(self, skill: Skill, ctx: SkillContext, obs: Observation) -> None:
-        self.skill, self.ctx = skill, ctx
-        self.started = obs.time
-        self.failure: SkillFailure | None = None
-        self.done = False
-        self._gen = skill.run(ctx, obs)
-        self._primed = False
-        from housebench.skills.look import look  # look.py builds on skills that import this module
-
-        self._look = look
-
-    def step(self, obs: Observation) -> Action | None:
-        """The skill's next action, or None once it has finished (``failure`` says how)."""
-        if self.done:
-            return None
-        try:
-            if obs.time - self.started > self.skill.timeout_s:
-                self._gen.close()
-                raise self.skill.fail(Reason.TIMEOUT, elapsed_s=round(obs.time - self.started, 3))
-            if not self._primed:
-                self._primed = True
-                return self._look(self.skill, self.ctx, obs, next(self._gen))
-            return self._look(self.skill, self.ctx, obs, self._gen.send(obs))
-        except StopIteration:
-            self.done = True
-        except SkillFailure as failure:
-            self.done, self.failure = True, failure
-        return None

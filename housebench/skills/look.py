@@ -3,12 +3,12 @@
 Each skill names what it works on (:meth:`~housebench.skills.base.Skill.look_at`): the item a pick takes, the
 container or surface a place puts it on, the object, surface or part a drive goes to, the handle of the door
 it opens or closes. :func:`where` is the one rule for the point of that name the head aims at (and the
-recording judges in view); :func:`look` is what the skill drivers (:class:`~housebench.skills.base.SkillRunner`
-for the scripted policy, the runtime's timed run for the planned one) pass every action through: it adds pan
-and tilt targets aimed at that point (:meth:`HeadCamera.aim`, geometry on the kinematic model) to whatever the
-skill commands, and logs a ``look`` event whenever the name changes. A skill that commands the head itself
-(``look``, ``scan``, ``reset``) keeps its own targets, and the head holds still while the hand carries what it
-looks at (a pick's lift and carry); the arm, base and fingers are never touched.
+recording judges in view); :func:`look` is what the one skill driver (:func:`~housebench.skills.drive.drive`)
+passes every action through: it adds pan and tilt targets aimed at that point (:meth:`HeadCamera.aim`, geometry
+on the kinematic model) to whatever the skill commands, and logs a ``look`` event whenever the name changes. A
+skill that commands the head itself (``look``, ``scan``, ``reset``) keeps its own targets, and the head holds
+still while the hand carries what it looks at (a pick's lift and carry); the arm, base and fingers are never
+touched.
 """
 
 from __future__ import annotations

@@ -51,6 +51,22 @@ class ThermalSetup(Strict):
     burner_max_gap: Length = 0.02  # |vessel bottom - burner top| at most this
 
 
+def time_to_heat(t_c: float, min_c: float, setup: ThermalSetup) -> float:
+    """Seconds a running microwave takes to bring an item from ``t_c`` to ``min_c`` (0 when it is there)."""
+    return max(0.0, min_c - t_c) / max(setup.microwave_c_per_s, 1e-6)
+
+
+def time_to_chill(t_c: float, max_c: float, setup: ThermalSetup) -> float:
+    """Seconds a shut fridge takes to bring an item from ``t_c`` down to ``max_c`` (0 when it is there; inf when
+    the fridge never gets it there)."""
+    if t_c <= max_c:
+        return 0.0
+    gap = max_c - setup.fridge_c
+    if gap <= 0 or setup.fridge_rate <= 0:
+        return math.inf
+    return math.log((t_c - setup.fridge_c) / gap) / setup.fridge_rate
+
+
 def _relax(t: float, target: float, rate: float, dt: float) -> float:
     return t + (target - t) * (1.0 - math.exp(-rate * dt))
 

@@ -16,7 +16,8 @@ import math
 import pytest
 
 from housebench.robot.fetch import PREFIX
-from housebench.skills.base import SkillContext, SkillRunner
+from housebench.skills.base import SkillContext
+from housebench.skills.drive import Stepper, tried
 from housebench.skills.grasp import UP, grasps
 from housebench.skills.motion import arm_clear
 from housebench.skills.pick import Pick
@@ -52,7 +53,7 @@ def _pick_touching(episode, ctx, obs, logged, obj):
     model, data = episode.sim.model, episode.sim.data
     arm = arm_geoms(model)
     touched = set()
-    runner = SkillRunner(Pick(obj), ctx, obs)
+    runner = Stepper(tried(Pick(obj), ctx, obs))
     while (action := runner.step(obs)) is not None and not episode.done:
         obs = episode.step(action)
         stance = next(d["base"] for kind, d in logged if kind == "stance")
@@ -72,7 +73,7 @@ def test_pick_goes_round_the_dresser_and_the_wall_it_used_to_hit():
     obs = episode.reset(0)
     ctx, logged = _logging_context(episode, obs)
     runner, obs, touched = _pick_touching(episode, ctx, obs, logged, "car")
-    assert runner.done and runner.failure is None, runner.failure
+    assert runner.done and runner.result[0] is None, runner.result
     assert all("car" in obs.finger_contacts[f] for f in ("left", "right"))  # held, in the carry pose
     plans = [d for kind, d in logged if kind == "arm_plan"]
     hits = [h for plan in plans for h in plan["hit"]]
@@ -97,5 +98,5 @@ def test_the_duck_pick_that_stalled_takes_a_stance_whose_arm_keeps_clear():
     _, (above, at, _, _) = stance_search(ctx, obs, options, UP * tuning().pick.approach_m)
     assert not (arm_clear(ctx, obs, above, ("duck",)) and arm_clear(ctx, obs, at, ("duck",), touch=True))
     runner, obs, touched = _pick_touching(episode, ctx, obs, logged, "duck")
-    assert runner.done and runner.failure is None, runner.failure
+    assert runner.done and runner.result[0] is None, runner.result
     assert touched <= {"duck", "House/floor"}, touched

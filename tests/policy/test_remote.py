@@ -22,10 +22,10 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 from websockets.sync.server import serve as ws_serve
 
-from housebench.policy import wire
 from housebench.policy.base import PolicyParams
-from housebench.policy.remote import RemoteParams, RemotePolicy, RemotePolicyError, check_reachable
-from housebench.policy.serve import serve
+from housebench.remote import wire
+from housebench.remote.client import RemoteParams, RemotePolicy, RemotePolicyError, check_reachable
+from housebench.remote.serve import serve
 from housebench.rollout.batch import run_batch
 from housebench.rollout.episode import run_episode
 from housebench.rollout.records import records

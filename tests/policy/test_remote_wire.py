@@ -9,8 +9,8 @@ import msgpack
 import numpy as np
 import pytest
 
-from housebench.policy import wire
 from housebench.policy.base import PolicyContext
+from housebench.remote import wire
 from housebench.state import Action, ObjectState, Observation, SimState
 
 

@@ -11,7 +11,8 @@ import math
 
 import pytest
 
-from housebench.skills.base import SkillContext, SkillRunner
+from housebench.skills.base import SkillContext
+from housebench.skills.drive import Stepper, tried
 from housebench.skills.edge import overhanging
 from housebench.skills.flat_push import PushToEdge
 from housebench.skills.tuning import tuning
@@ -28,10 +29,10 @@ def _push(task: str, variant: str, obj: str):
 
     ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, initial=obs.state, log=log)
     start = obs.objects[obj].pos[:2]
-    runner = SkillRunner(PushToEdge(obj), ctx, obs)
+    runner = Stepper(tried(PushToEdge(obj), ctx, obs))
     while (action := runner.step(obs)) is not None and not episode.done:
         obs = episode.step(action)
-    assert runner.failure is None, runner.failure
+    assert runner.done and runner.result[0] is None, runner.result
     assert overhanging(ctx, obs, obj, tuning().edge.overhang_m - 0.025) is not None
     return logged, math.dist(start, obs.objects[obj].pos[:2])
 

@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 from task_world import ROLES, state_of
 
-from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillRunner
+from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
+from housebench.skills.drive import Stepper, tried
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
 
@@ -62,13 +63,13 @@ def _ctx(scene) -> SkillContext:
 
 def _run(skill: Skill, scene, contacts_after: dict, dt: float = 0.1) -> tuple[list[Action], SkillFailure | None]:
     obs = _obs(scene, 0.0, {"left": [], "right": []})
-    runner, actions = SkillRunner(skill, _ctx(scene), obs), []
+    runner, actions = Stepper(tried(skill, _ctx(scene), obs)), []
     t = 0.0
     while (action := runner.step(obs)) is not None:
         actions.append(action)
         t += dt
         obs = _obs(scene, t, contacts_after)
-    return actions, runner.failure
+    return actions, runner.result[0]
 
 
 def test_postcondition_judged_by_the_evaluator(scene):
@@ -81,9 +82,10 @@ def test_postcondition_judged_by_the_evaluator(scene):
 
 def test_precondition_fails_before_any_action(scene):
     obs = _obs(scene, 0.0, {"left": ["orange"], "right": []})
-    runner = SkillRunner(Squeeze(3), _ctx(scene), obs)
+    runner = Stepper(tried(Squeeze(3), _ctx(scene), obs))
     assert runner.step(obs) is None
-    assert runner.failure.reason is Reason.PRECONDITION and runner.failure.skill == "squeeze"
+    failure = runner.result[0]
+    assert failure.reason is Reason.PRECONDITION and failure.skill == "squeeze"
 
 
 def test_a_raised_failure_keeps_its_reason_and_measurement(scene):

@@ -1,6 +1,6 @@
-"""A policy server: any policy behind a websocket (msgpack messages, :mod:`housebench.policy.wire`), so a policy
+"""A policy server: any policy behind a websocket (msgpack messages, :mod:`housebench.remote.wire`), so a policy
 that lives in another environment, another Python or on a GPU machine joins the benchmark through
-:class:`housebench.policy.remote.RemotePolicy`.
+:class:`housebench.remote.client.RemotePolicy`.
 
 One connection is one episode of one rollout worker: the client says hello (its housebench version, protocol,
 track and observation layout) and the server answers with the policy it serves or refuses; then ``reset`` makes a
@@ -24,15 +24,15 @@ from websockets.sync.server import serve as ws_serve
 
 from housebench import __version__
 from housebench.names import printable
-from housebench.policy import wire
 from housebench.policy.registry import PolicySpec, resolve
+from housebench.remote import wire
 
 MB = 1 << 20
 MAX_MESSAGE_MB = 16  # default bound on one message, either way (a 320x240 RGB-D observation is about 0.5 MB)
 HELLO_TIMEOUT_S = 10.0  # a client that connects and says nothing is dropped after this long
 IDLE_TIMEOUT_S = 600.0  # a client that stops asking mid-episode is dropped after this long
 
-log = logging.getLogger("housebench.policy.serve")
+log = logging.getLogger("housebench.remote.serve")
 
 
 SERVED = "served"  # the name an import path is resolved under (it has no entry in params.yaml)

@@ -1,4 +1,4 @@
-"""A policy served by ``housebench policy serve`` (:mod:`housebench.policy.serve`), reached over a websocket.
+"""A policy served by ``housebench policy serve`` (:mod:`housebench.remote.serve`), reached over a websocket.
 
 ``policies: {vla: {class: remote, address: "127.0.0.1:8765", timeout_s: 10}}`` in params.yaml. Each episode opens
 a fresh connection at ``reset`` (a server restarted between episodes costs nothing) and closes it at the end. A
@@ -20,8 +20,8 @@ from websockets.sync.client import ClientConnection, connect
 from housebench import __version__
 from housebench.jsonfile import one_line
 from housebench.names import printable
-from housebench.policy import wire
 from housebench.policy.base import PolicyContext, PolicyParams
+from housebench.remote import wire
 from housebench.state import Action, Observation
 
 MB = 1 << 20
