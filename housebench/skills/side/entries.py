@@ -1,4 +1,5 @@
-"""X"""
+"""A way in (:class:`Entry`: the pad's target and rotation, the way back out, the edge), the first a stance reaches
+(:func:`entry_stance`), and the entries that take an item by its outline (:func:`outline_entries`)."""
 
 from __future__ import annotations
 

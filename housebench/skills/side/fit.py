@@ -1,4 +1,6 @@
-"""X"""
+"""Which level pinches fit an item (side geometry of the hand): the hand's pitch and pad height over the surface
+(:func:`grip_height`, :func:`grip_tips`), how deep it goes in (:func:`grip_depth`), the approach yaws whose fingers fit
+across the item (:func:`pinch_yaws`) and the ways through open edges they give (:func:`level_ways`)."""
 
 from __future__ import annotations
 

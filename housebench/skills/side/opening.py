@@ -1,4 +1,7 @@
-"""X"""
+"""The opening a level hand enters through: when the ceiling is too low for a top-down pick (:func:`low_ceiling`,
+:func:`side_pick`), the open edges of a support (:func:`open_edges`), the span no open door blocks
+(:func:`free_opening`), whether the hand passes the walled sides (:func:`passes_sides`), the way back out
+(:func:`back_offset`) and the stances facing an edge (:func:`edge_stances`)."""
 
 from __future__ import annotations
 

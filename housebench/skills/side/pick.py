@@ -1,4 +1,5 @@
-"""X"""
+"""``pick`` from the side (:class:`SidePick`): its entries through the open edges, the first way in that reaches
+(:mod:`housebench.skills.side.ways`), then in to the fingertips short, the aim trued up, in, close, lift, out, carry."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""X"""
+"""``place`` from the side (:class:`SidePlace`): the held object turned to face an open edge, carried in level over
+a free spot, lowered, released, the hand drawn straight back out."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""X"""
+"""Turning an item lengthwise along the edge by straight-in strokes of the closed fingers until a straight pinch fits:
+where the strokes go (:func:`turn_strokes`), whether one applies (:func:`can_turn`), the strokes themselves
+(:func:`turn_item`)."""
 
 from __future__ import annotations
 
