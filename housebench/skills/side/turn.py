@@ -43,7 +43,7 @@ def face_exit(c: np.ndarray, rot: np.ndarray, half: np.ndarray, p: np.ndarray, n
 
 
 def can_turn(pick: SidePick, ctx: SkillContext, obs: Observation) -> bool:
-    """Whether this pick has not turned its item yet and a turning push (:meth:`_turns`) applies."""
+    """Whether this pick has not turned its item yet and a turning push (:func:`turn_strokes`) applies."""
     return not pick.turned and bool(turn_strokes(pick, ctx, obs))
 
 
@@ -92,7 +92,7 @@ def turn_strokes(pick: SidePick, ctx: SkillContext, obs: Observation) -> list[En
 
 
 def turn_item(pick: SidePick, ctx: SkillContext, obs: Observation, support: Support) -> SkillGen:
-    """Up to ``turns`` strokes straight in at one end of the item (:meth:`_turns`), each ``turn_stroke_m``
+    """Up to ``turns`` strokes straight in at one end of the item (:func:`turn_strokes`), each ``turn_stroke_m``
     past its near face or less where its far side nears the support's far edge, the hand back out
     after each, until a straight pinch fits; ``UNSUPPORTED`` when none did."""
     ts = tuning().side
