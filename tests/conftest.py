@@ -101,6 +101,35 @@ def run_skill(episode, ctx, obs, skill):
     return runner.result[0], obs
 
 
+class _Stop(Exception):
+    """The played flow reached the skill it was played up to."""
+
+
+class Played:
+    """A flow's skills played without physics: each one is recorded and its outcome is ``outcome(skill, obs)``
+    (default: done, the observation unchanged); with ``until``, the flow stops at the first skill of that type."""
+
+    def __init__(self, outcome=None, until: str | None = None) -> None:
+        self.skills, self.outcome, self.until = [], outcome or (lambda skill, obs: (None, obs)), until
+
+    def __call__(self, skill, obs):
+        self.skills.append(skill)
+        if type(skill).__name__ == self.until:
+            raise _Stop
+        return self.outcome(skill, obs)
+        yield  # a generator that yields no action: no physics runs
+
+    def play(self, brain, obs) -> list:
+        """Run ``brain`` (a script or an appliance flow whose skills this plays) to its end or to ``until``:
+        the skills it chose."""
+        try:
+            for _ in brain.run(obs):
+                raise AssertionError("a played flow asked for an action")
+        except _Stop:
+            pass
+        return self.skills
+
+
 PREFECT_QUIET = {
     "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
     "DO_NOT_TRACK": "1",

@@ -54,13 +54,28 @@ def drive(
         raise
 
 
-def tried(skill: Skill, ctx: SkillContext, obs: Observation) -> Generator[Action, Observation, Outcome]:
-    """:func:`drive` with its failure returned instead of raised."""
+def tried(
+    skill: Skill, ctx: SkillContext, obs: Observation, *, events: bool = False
+) -> Generator[Action, Observation, Outcome]:
+    """:func:`drive` with its failure returned instead of raised; ``events``: between a ``skill_start`` and a
+    ``skill_end`` event (its outcome, the failure's reason and measurement)."""
+    if events:
+        ctx.log("skill_start", skill=skill.name, target=skill.target())
+    failure = None
     try:
         obs = yield from drive(skill, ctx, obs)
-    except SkillFailure as failure:
-        return failure, failure.obs
-    return None, obs
+    except SkillFailure as caught:
+        failure, obs = caught, caught.obs
+    if events:
+        ctx.log(
+            "skill_end",
+            skill=skill.name,
+            target=skill.target(),
+            ok=failure is None,
+            reason=failure.reason.value if failure else "",
+            detail=failure.detail if failure else {},
+        )
+    return failure, obs
 
 
 class Stepper:

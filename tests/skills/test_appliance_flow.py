@@ -10,13 +10,15 @@ import math
 import pytest
 
 from housebench.annotations.schema import SceneAnnotations
-from housebench.policy.appliances import ApplianceFlow, Step, plan, wait_budget
 from housebench.robot.kinematics import side
+from housebench.skill_library.appliance_flow import ApplianceFlow
+from housebench.skill_library.appliance_plan import Step, plan, wait_budget
 from housebench.skills.base import SkillContext
+from housebench.skills.drive import Stepper, tried
 from housebench.skills.front import lead_in
 from housebench.skills.motion import ready_arm
 from housebench.skills.navigate import part_box
-from housebench.skills.side.place import SidePlace
+from housebench.skills.side import SidePlace
 from housebench.skills.view import ik, side_held, support_of
 from housebench.state import ObjectState, Observation, SimState
 from housebench.tasks import goal as g
@@ -24,7 +26,7 @@ from housebench.tasks.geometry import centre, in_box
 from housebench.tasks.spec import TaskVariant
 from housebench.tasks.thermal import ThermalSetup
 from tests.builtdata import built
-from tests.conftest import built_job, run_skill
+from tests.conftest import Played, built_job
 
 
 def _ctx_state(task: str, variant: str = "v000", opened: tuple[str, ...] = ()) -> tuple[SkillContext, SimState]:
@@ -141,16 +143,17 @@ def test_the_flow_opens_the_microwave_for_the_place_and_shuts_it_behind():
         initial=obs.state,
         log=lambda kind, **d: events.append((kind, d)),
     )
-    flow = ApplianceFlow(ctx, obs, attempts=2)
-    script = flow.run(obs)
-    skill, door = next(script), []
-    while True:
-        failure, obs = run_skill(episode, ctx, obs, skill)
+    door = []
+
+    def run(skill, obs):
+        failure, obs = yield from tried(skill, ctx, obs)
         door.append((skill.name, skill.target(), failure is None, round(obs.parts["microwave/door"], 3)))
-        try:
-            skill = script.send((failure, obs))
-        except StopIteration:
-            break
+        return failure, obs
+
+    stepper = Stepper(ApplianceFlow(ctx, obs, attempts=2, skill=run).run(obs))
+    while (action := stepper.step(obs)) is not None:
+        obs = episode.step(action)
+        assert not episode.done, "the flow ran past the horizon"
     names = [name for name, *_ in door]
     first = names.index("open")
     assert names[:first] in ([], ["tuck"]), door
@@ -186,7 +189,7 @@ def _obs(state: SimState) -> Observation:
 
 def test_an_item_is_staged_on_the_open_top_nearest_the_appliance():
     ctx, state = _ctx_state("heat_soda_can", "v001")  # the can on the south counter, far from the microwave
-    flow = ApplianceFlow(ctx, _obs(state), attempts=1)
+    flow = ApplianceFlow(ctx, _obs(state), attempts=1, skill=Played())
     carry = next(s for s in flow.steps if s.verb == "carry")
     assert ctx.scene.objects["can"].support == "counter_south/top"
     assert flow._staging("can", carry, _obs(state)).name == "counter_west/top"  # the microwave's counter
@@ -216,14 +219,16 @@ def test_every_close_starts_tucked_an_open_only_from_a_hand_pointing_down():
     stance shoved the fridge door open (restock_fridge v007: 1.27 -> 1.78 rad): a close starts tucked."""
     ctx, obs, _ = _level_hand("heat_breakfast_preloaded", "v000")
     assert side_held(ctx, obs)
-    flow = ApplianceFlow(ctx, obs, attempts=1)
+    played = Played()
+    flow = ApplianceFlow(ctx, obs, attempts=1, skill=played)
     flow.steps = [Step("close", "microwave/door")]
-    script = flow.run(obs)
-    assert next(script).name == "tuck"
-    assert type(script.send((None, obs))).__name__ == "Close"
+    assert [type(s).__name__ for s in played.play(flow, obs)] == ["Pose", "Close"]
+    assert played.skills[0].name == "tuck"
     cavity = [s for s in ctx.scene.house.supports if s.name == "microwave/bottom"]
+    played = Played(until="Open")
+    flow = ApplianceFlow(ctx, obs, attempts=1, skill=played)
     flow.steps = [Step("open", "microwave/door"), Step("carry", "oatmeal", cavity)]
-    assert type(next(flow.run(obs))).__name__ == "Open"  # the level hand opens as it is
+    assert [type(s).__name__ for s in played.play(flow, obs)] == ["Open"]  # the level hand opens as it is
 
 
 def test_a_pull_that_leaves_the_robot_behind_the_door_tucks_and_goes_round_to_the_opening():
@@ -241,26 +246,23 @@ def test_a_pull_that_leaves_the_robot_behind_the_door_tucks_and_goes_round_to_th
     def at(base):
         return dataclasses.replace(obs, base=base, parts=opened, state=state)
 
-    def after_open(base):
-        flow = ApplianceFlow(ctx, obs, attempts=1)
+    def after_open(base, until):
+        """The skills after the open, the open leaving the base at ``base``, up to one of type ``until``."""
+        played = Played(lambda skill, o: (None, at(base) if type(skill).__name__ == "Open" else o), until)
+        flow = ApplianceFlow(ctx, obs, attempts=1, skill=played)
         flow.steps = [Step("open", "microwave/door"), Step("carry", "can", cavity)]
-        script = flow.run(obs)
-        skill = next(script)
-        while type(skill).__name__ != "Open":
-            skill = script.send((None, obs))
-        return script, script.send((None, at(base)))
+        skills = played.play(flow, obs)
+        return skills[[type(s).__name__ for s in skills].index("Open") + 1 :]
 
     behind = (1.118, 2.023, -2.443)  # the pull's stance, measured
-    script, skill = after_open(behind)
-    assert skill.name == "tuck"
-    go = script.send((None, at(behind)))
+    tuck, go = after_open(behind, until="Navigate")
+    assert tuck.name == "tuck"
     assert type(go).__name__ == "Navigate"
     x, y, yaw = go.pose
     door = next(p for p in ctx.scene.house.articulated if p.name == "microwave/door")
     assert x == pytest.approx(cavity[0].box[2] + 0.8) and abs(abs(yaw) - math.pi) < 1e-6  # square to the opening
     assert cavity[0].box[1] < y < part_box(door, 1.395)[1]  # beside the open door, not behind it
-    _, skill = after_open((x, y, yaw))
-    assert type(skill).__name__ == "SidePick"  # in front already: on to the carry
+    assert [type(s).__name__ for s in after_open((x, y, yaw), until="SidePick")] == ["SidePick"]  # on to the carry
 
 
 def test_a_carry_into_the_microwave_comes_in_square_to_its_opening_not_the_fridge():
@@ -291,13 +293,10 @@ def _carry_skills(task: str, item: str, door: str, q: float, support: str) -> tu
         finger_contacts={"left": (item,), "right": (item,)},
     )
     target = next(s for s in ctx.scene.house.supports if s.name == support)
-    flow = ApplianceFlow(ctx, held, attempts=1)
+    played = Played(until="SidePlace")
+    flow = ApplianceFlow(ctx, held, attempts=1, skill=played)
     flow.steps = [Step("carry", item, [target])]
-    script = flow.run(held)
-    skills = [next(script)]
-    while type(skills[-1]).__name__ != "SidePlace":
-        skills.append(script.send((None, held)))
-    return skills, SidePlace(item, target), held, ctx
+    return played.play(flow, held), SidePlace(item, target), held, ctx
 
 
 def test_a_carry_into_the_fridge_drives_to_the_places_own_stance_as_the_planned_navigate_does():

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from housebench.policy.scripted import clear_the_way, in_reach, plan_moves
+from housebench.skill_library.moves import clear_the_way, in_reach, plan_moves
 from tests.conftest import built_episode
 
 

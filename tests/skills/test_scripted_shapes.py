@@ -3,10 +3,11 @@ variants (the small build of :mod:`tests.builtdata`)."""
 
 from __future__ import annotations
 
-from housebench.policy.scripted import plan_moves, shape_moves, toppled
 from housebench.rollout.env import Episode
+from housebench.skill_library.moves import plan_moves, shape_moves, toppled
 from housebench.skills.base import SkillContext
 from tests.builtdata import built
+from tests.conftest import Played
 
 
 def _start(task: str):
@@ -42,20 +43,12 @@ def test_nothing_toppled_at_the_start():
 def test_a_stack_that_fails_unreachable_is_tried_again_not_a_crash():
     """A failed ``stack`` (its target is an object, not a surface) leads to another attempt; the script
     once read ``place.support`` of it and crashed 11 of 500 episodes."""
-    from housebench.policy.base import PolicyContext
-    from housebench.policy.scripted import ScriptedPolicy
+    from housebench.skill_library.script import Script
     from housebench.skills.base import Reason, SkillFailure
     from housebench.skills.hand import Stack
 
     ctx, obs = _start("stack_blocks")
-    policy = ScriptedPolicy(ScriptedPolicy.Params())
-    policy.reset(PolicyContext(ctx.task, ctx.scene, 0.1, 1.0, log=lambda kind, **detail: None), obs)
-    stacks, skill = 0, next(policy.script)
-    while True:
-        stacks += isinstance(skill, Stack)
-        failure = SkillFailure(skill.name, Reason.UNREACHABLE) if isinstance(skill, Stack) else None
-        try:
-            skill = policy.script.send((failure, obs))
-        except StopIteration:
-            break
-    assert stacks == ScriptedPolicy.Params().attempts
+    script = Script(ctx, attempts=3)
+    script.skill = Played(lambda s, o: (SkillFailure(s.name, Reason.UNREACHABLE) if isinstance(s, Stack) else None, o))
+    stacks = sum(isinstance(skill, Stack) for skill in script.skill.play(script, obs))
+    assert stacks == 3

@@ -1,42 +1,28 @@
-"""The scripted policy's appliance flow: items into and out of a fridge or microwave, doors around them.
+"""The appliance flow: the appliance plan's steps run skill by skill, each guarded on what is measured.
 
-From the resolved goal, an item *goes into* an appliance when it is ``heated`` (a listed microwave),
-``chilled`` (a listed fridge), or its ``on`` target is an appliance's shelves or floor; it *comes out*
-when it stands in an appliance and its ``on`` target is elsewhere. One hand does it all, so a door is
-opened (``open``, by the handle) and closed (``close``, by its face) with the hand empty, around the
-carries (a side pick, then a side place on a surface inside the cavity or outside it; an item the side
-pick does not reach on an open top is first *staged*: picked from above and set down at the front of the
-open top nearest the appliance; the arm tucked before every close, so the close drives in tucked and
-unfolds at its stance, and before an open when the hand points down; after a pull that leaves the robot
-on the door's outer side the arm tucks and the base drives round to the opening, and a carry into an
-appliance stops in front of its opening first where that stands clear of the open door (the microwave's:
-driven past it, the carry arm swung it shut; the fridge's door leaves no such pose)):
-
-1. the doors the first carries need are opened;
-2. the carries: into the microwave first (it heats while the hand does the rest), then the others; a
-   microwave is closed and started (``press``) as soon as its last item is in, every other door as
-   soon as no carry needs it;
-3. ``wait`` until the items are hot or cold (the budget from the task's thermal model);
-4. a heated item whose target is outside: its microwave opened, the item carried out, the door closed.
-
-Every door the flow opened is closed behind it (``closed`` goals, ``all`` included). :func:`plan` is
-the order from the goal and the state (no physics); :class:`ApplianceFlow` runs it, guarding each step
-on what is measured (a carry whose door did not open is skipped, a given-up item is put back where it
-was, the start is not pressed with the door open, the wait covers only items in their shut appliance).
-Every decision is an event.
+A door is opened by its handle and closed by its face, the arm tucked before every close (it drives in tucked
+and unfolds at its stance) and before an open when the hand points down; after a pull that leaves the robot on
+the door's outer side the arm tucks and the base drives round to the opening. A carry is a pick and a place
+through the open door (ways from the choice table), picked again after a miss and placed again on the next
+surface, ``attempts`` tries; an item the side pick does not reach on an open top is first *staged*: picked
+from above and set down at the front of the open top nearest the appliance; a carry into an appliance stops in
+front of its opening first where that stands clear of the open door. A carry whose door did not open is
+skipped, a given-up item is put back where it was, the start is not pressed with the door open, the wait covers
+only items in their shut appliance. Every decision is an event.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Generator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator
 
 import numpy as np
 
 from housebench.annotations.schema import ApplianceAnnotation, Support
 from housebench.house.query import HouseQuery
+from housebench.skill_library.appliance_plan import Step, appliance_at, plan, wait_budget
 from housebench.skill_library.choose import Noun, choose
+from housebench.skill_library.moves import box_distance
 from housebench.skills.articulate import Close, Open
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
 from housebench.skills.body import Pose
@@ -47,184 +33,24 @@ from housebench.skills.navigate import Navigate, arrive
 from housebench.skills.place import Release
 from housebench.skills.press import Press, WaitUntil
 from housebench.skills.view import side_held, support_of
-from housebench.state import Observation, SimState
+from housebench.state import Action, Observation
 from housebench.tasks import goal as g
-from housebench.tasks import refs
-from housebench.tasks.context import Context
-from housebench.tasks.geometry import centre, in_box
-from housebench.tasks.thermal import ThermalSetup, time_to_chill, time_to_heat
+from housebench.tasks.thermal import ThermalSetup
 
-REACH_Z = 0.9  # m: the shelf height a carry into an appliance tries first (then the next nearest)
-WAIT_MARGIN_S = 10.0  # s added to the thermal model's time to the target
 STAGE_OUT = 0.3  # m in front of the appliance's handle: where on the staging surface the item goes
 STAGE_MIN_Z, STAGE_MAX_Z = 0.3, 1.25  # m: a staging surface is no floor, and a top-down place reaches it
+Outcome = tuple[SkillFailure | None, Observation]
+RunSkill = Callable[[Skill, Observation], Generator[Action, Observation, Outcome]]
 
-
-@dataclass
-class Step:
-    """One step of the flow: ``open`` / ``close`` / ``press`` a part, ``carry`` an object onto one of
-    ``supports``, ``wait`` for ``conditions``."""
-
-    verb: str
-    target: str = ""
-    supports: list[Support] = field(default_factory=list)
-    conditions: list[g.Condition] = field(default_factory=list)
-
-    def describe(self) -> str:
-        where = "|".join(s.name for s in self.supports)
-        return f"{self.verb} {self.target}" + (f" -> {where}" if where else "")
-
-
-@dataclass
-class _Carry:
-    obj: str
-    supports: list[Support]
-    doors: set[str]  # the doors this carry needs open (where it comes from and where it goes)
-    into: ApplianceAnnotation | None = None  # the appliance it goes into
-
-
-def _appliance_at(state: SimState, ctx: SkillContext, obj: str) -> ApplianceAnnotation | None:
-    """The appliance whose cavity holds ``obj``'s centre now."""
-    pose = state.objects.get(obj)
-    if pose is None:
-        return None
-    point = centre(pose, ctx.scene.objects[obj].asset)
-    return next((a for a in ctx.scene.house.appliances if a.cavity and in_box(point, a.cavity)), None)
-
-
-def _inside(app: ApplianceAnnotation, ctx: SkillContext) -> list[Support]:
-    """The surfaces inside ``app``, the one nearest ``REACH_Z`` first."""
-    return sorted(refs.inside_supports(app.name, ctx.scene.house), key=lambda s: abs(s.height - REACH_Z))
-
-
-def plan(ctx: SkillContext, state: SimState) -> list[Step]:
-    """The flow's steps for the goal from ``state`` (empty when no appliance takes part)."""
-    goal, house = ctx.task.goal, ctx.scene.house
-    setup = ctx.task.thermal or ThermalSetup()
-    view = Context(goal, state, ctx.scene, ctx.initial)
-    listed = [a for a in house.appliances if a.name in setup.appliances and a.cavity is not None]
-    kinds = {g.Heated: "microwave", g.Chilled: "fridge"}
-
-    def items(cond) -> list[str]:
-        slots = [s for s in cond.items if not s.startswith("$")]  # bound slots: containers, not appliances
-        return [cands[0] for slot in slots for cands in view.items(slot) if cands and cands[0] in state.objects]
-
-    thermal: dict[str, tuple[ApplianceAnnotation, g.Condition]] = {}  # item -> (appliance, its condition)
-    for _, cond in g.leaves(goal.condition):
-        app = next((a for a in listed if a.kind == kinds.get(type(cond))), None)
-        for obj in items(cond) if app is not None else []:
-            one = cond.model_copy(update={"items": [obj]})
-            if not ctx.judge([one], state).success:
-                thermal[obj] = (app, one)
-    first: list[_Carry] = []  # before the wait
-    later: list[_Carry] = []  # heated items carried on, after it
-    for obj, (app, _) in thermal.items():
-        source = _appliance_at(state, ctx, obj)
-        if source is None or source.name != app.name:
-            first.append(_Carry(obj, _inside(app, ctx), _door_set(app, source), app))
-    for _, cond in g.leaves(goal.condition):
-        if not isinstance(cond, g.On):
-            continue
-        supports = refs.supports(cond.support, goal.places, house)
-        into = owner(ctx.scene.house, supports)
-        if into is not None:
-            supports = [s for s in _inside(into, ctx) if s in supports]
-        for obj in items(cond):
-            if ctx.judge([cond.model_copy(update={"items": [obj]})], state).success:
-                continue
-            source = thermal[obj][0] if obj in thermal else _appliance_at(state, ctx, obj)
-            if into is not None or source is not None:  # else an ordinary move: the scripted policy's
-                (later if obj in thermal else first).append(_Carry(obj, supports, _door_set(into, source), into))
-    first.sort(key=lambda c: not (c.into is not None and c.into.kind == "microwave"))  # heating starts early
-    return _order(ctx, state, first, later, thermal)
-
-
-def _door_set(*apps: ApplianceAnnotation | None) -> set[str]:
-    return {a.door for a in apps if a is not None and a.door}
-
-
-def _order(
-    ctx: SkillContext,
-    state: SimState,
-    first: list[_Carry],
-    later: list[_Carry],
-    thermal: dict[str, tuple[ApplianceAnnotation, g.Condition]],
-) -> list[Step]:
-    steps: list[Step] = []
-    is_open = {p.name: ctx.judge([g.Open(predicate="open", parts=[p.name])], state).success for p in _doors(ctx)}
-    apps = {a.door: a for a in ctx.scene.house.appliances if a.door}
-
-    def open_(door: str) -> None:
-        if not is_open.get(door, False):
-            steps.append(Step("open", door))
-            is_open[door] = True
-
-    def close(door: str) -> None:
-        if is_open.get(door, False):
-            steps.append(Step("close", door))
-            is_open[door] = False
-
-    def start(app: ApplianceAnnotation) -> None:
-        close(app.door)
-        if app.switch:
-            steps.append(Step("press", app.switch))
-
-    for door in sorted({d for c in first for d in c.doors}):
-        open_(door)
-    heating = {a.name: a for a, _ in thermal.values() if a.kind == "microwave"}
-    for k, carry in enumerate(first):
-        steps.append(Step("carry", carry.obj, carry.supports))
-        rest = first[k + 1 :]
-        for door in sorted(carry.doors, key=lambda d: (apps[d].name not in heating, d)):  # a microwave first
-            if any(door in c.doors for c in rest):
-                continue
-            if apps[door].name in heating:
-                start(heating.pop(apps[door].name))
-            else:
-                close(door)
-    for app in heating.values():  # items already in a microwave: start it (door shut first)
-        start(app)
-    for door in sorted(d for d, o in is_open.items() if o):
-        close(door)
-    if thermal:
-        steps.append(Step("wait", conditions=[cond for _, cond in thermal.values()]))
-    for door in sorted({d for c in later for d in c.doors}):
-        open_(door)
-    for carry in later:
-        steps.append(Step("carry", carry.obj, carry.supports))
-    for door in sorted({d for c in later for d in c.doors}):
-        close(door)
-    return steps
-
-
-def _doors(ctx: SkillContext):
-    names = {a.door for a in ctx.scene.house.appliances if a.door}
-    return [p for p in ctx.scene.house.articulated if p.name in names]
-
-
-def wait_budget(conditions: list[g.Condition], temperatures: dict[str, float], setup: ThermalSetup) -> float:
-    """Seconds until ``conditions`` hold under the thermal model (a microwave heating at its rate, the
-    fridge relaxing towards ``fridge_c``), plus ``WAIT_MARGIN_S``; inf when the fridge cannot get there."""
-    need = [0.0]
-    for cond in conditions:
-        for obj in cond.items:
-            t = temperatures.get(obj, setup.ambient_c)
-            if isinstance(cond, g.Heated):
-                need.append(time_to_heat(t, cond.min_c, setup))
-            elif isinstance(cond, g.Chilled):
-                need.append(time_to_chill(t, cond.max_c, setup))
-    return max(need) + WAIT_MARGIN_S
-
-
-Script = Generator[Skill, tuple[SkillFailure | None, Observation], Observation]
+Script = Generator[Action, Observation, Observation]
 
 
 class ApplianceFlow:
     """Runs :func:`plan`'s steps through the policy's skill loop; ``objects`` are the items it owns
     (the scripted policy leaves them alone)."""
 
-    def __init__(self, ctx: SkillContext, obs: Observation, attempts: int) -> None:
-        self.ctx, self.attempts = ctx, attempts
+    def __init__(self, ctx: SkillContext, obs: Observation, attempts: int, skill: RunSkill) -> None:
+        self.ctx, self.attempts, self.skill = ctx, attempts, skill
         self.steps = plan(ctx, obs.state)
         self.objects = {s.target for s in self.steps if s.verb == "carry"}
         self.rest: list[Step] = []  # the steps after the one running
@@ -237,13 +63,13 @@ class ApplianceFlow:
             if step.verb == "close" or (step.verb == "open" and not side_held(self.ctx, obs)):
                 # a hand pointing down swings the arm round the door's wrong side; a level one left by a side
                 # place, carried round the open door to the close's stance, shoved it open (1.27 -> 1.78 rad)
-                _, obs = yield Pose("tuck")
+                _, obs = yield from self.skill(Pose("tuck"), obs)
             obs = yield from getattr(self, "_" + step.verb)(step, obs)
         return obs
 
     def _retried(self, make, what: str, obs: Observation) -> Script:
         for attempt in range(1, self.attempts + 1):
-            failure, obs = yield make()
+            failure, obs = yield from self.skill(make(), obs)
             if failure is None:
                 break
             self.ctx.log("decision", step=what, attempt=attempt, choice="again", after=failure.reason.value)
@@ -259,9 +85,9 @@ class ApplianceFlow:
             # 1.38 -> 0.25 rad): tucked, the base goes round to the opening first
             front = opening_front(self.ctx, obs, step.target)
             self.ctx.log("decision", step=step.describe(), choice="tuck, round to the opening", base=front)
-            _, obs = yield Pose("tuck")
+            _, obs = yield from self.skill(Pose("tuck"), obs)
             if front is not None:
-                _, obs = yield Navigate(front, why=f"in front of {step.target}", look=step.target)
+                _, obs = yield from self.skill(Navigate(front, why=f"in front of {step.target}", look=step.target), obs)
         return obs
 
     def _outside(self, door: str, obs: Observation) -> bool:
@@ -278,7 +104,7 @@ class ApplianceFlow:
 
     def _press(self, step: Step, obs: Observation) -> Script:
         app = next(a for a in self.ctx.scene.house.appliances if a.switch == step.target)
-        if not any(getattr(_appliance_at(obs.state, self.ctx, o), "name", None) == app.name for o in obs.objects):
+        if not any(getattr(appliance_at(obs.state, self.ctx, o), "name", None) == app.name for o in obs.objects):
             self.ctx.log("decision", step=step.describe(), choice="skip: nothing inside")
             return obs
         if app.door and not self.ctx.judge([g.Closed(predicate="closed", parts=[app.door])], obs.state).success:
@@ -291,7 +117,7 @@ class ApplianceFlow:
         kinds = {g.Heated: "microwave", g.Chilled: "fridge"}
         ready = []
         for cond in step.conditions:
-            app = _appliance_at(obs.state, self.ctx, cond.items[0])
+            app = appliance_at(obs.state, self.ctx, cond.items[0])
             shut = app is not None and (
                 app.door is None or self.ctx.judge([g.Closed(predicate="closed", parts=[app.door])], obs.state).success
             )
@@ -304,7 +130,7 @@ class ApplianceFlow:
             self.ctx.log("decision", step="wait", choice="skip", budget_s=budget)
             return obs
         self.ctx.log("decision", step="wait", items=[c.items[0] for c in ready], budget_s=round(budget, 1))
-        _, obs = yield WaitUntil(ready, budget)
+        _, obs = yield from self.skill(WaitUntil(ready, budget), obs)
         return obs
 
     def _carry(self, step: Step, obs: Observation) -> Script:
@@ -322,8 +148,8 @@ class ApplianceFlow:
         for attempt in range(1, self.attempts + 1):
             if not obs.holding(obj):
                 if obs.touching():
-                    _, obs = yield Release()
-                failure, obs = yield self._way("pick", obs, obj, supports=step.supports)
+                    _, obs = yield from self.skill(Release(), obs)
+                failure, obs = yield from self.skill(self._way("pick", obs, obj, supports=step.supports), obs)
                 stage = None if staged or failure is None else self._staging(obj, step, obs)
                 if stage is not None and not obs.holding(obj):  # no side grasp where it stands
                     ctx.log(
@@ -337,7 +163,7 @@ class ApplianceFlow:
                     continue
             support = supports[0]
             obs = yield from self._approach(obj, support, step, obs)
-            failure, obs = yield self._way("place", obs, obj, support=support)
+            failure, obs = yield from self.skill(self._way("place", obs, obj, support=support), obs)
             if self._placed(obj, support, obs):
                 return obs
             if failure is None:  # on the support by the skill's check, but not in the cavity
@@ -348,9 +174,9 @@ class ApplianceFlow:
         ctx.log("decision", step=step.describe(), choice="give up")
         if obs.holding(obj) and origin is not None:  # back where it came from: the doors still have to shut
             ctx.log("decision", step=step.describe(), choice="put back", support=origin.name)
-            _, obs = yield self._way("place", obs, obj, support=origin)
+            _, obs = yield from self.skill(self._way("place", obs, obj, support=origin), obs)
         if obs.touching():
-            _, obs = yield Release()
+            _, obs = yield from self.skill(Release(), obs)
         return obs
 
     def _way(self, verb: str, obs: Observation, obj: str, **where) -> Skill:
@@ -368,15 +194,17 @@ class ApplianceFlow:
         front = lead_in(self.ctx, obs, support)
         if front is not None:  # the last leg in: square to the opening, off the door's edge
             self.ctx.log("decision", step=step.describe(), choice="round to the opening", base=front)
-            _, obs = yield Navigate(front, why=f"in front of {support.name}", skip=(obj,), look=support.name)
+            _, obs = yield from self.skill(
+                Navigate(front, why=f"in front of {support.name}", skip=(obj,), look=support.name), obs
+            )
             return obs
         try:
             pose = self._way("place", obs, obj, support=support).stance(self.ctx, obs)
         except SkillFailure:  # none reaches from here: the place says so itself
             return obs
-        _, obs = yield Carry()
+        _, obs = yield from self.skill(Carry(), obs)
         for leg in arrive(pose, obs.base, self.ctx, obs, support.name):
-            _, obs = yield leg
+            _, obs = yield from self.skill(leg, obs)
         return obs
 
     def _staging(self, obj: str, step: Step, obs: Observation) -> Support | None:
@@ -392,13 +220,13 @@ class ApplianceFlow:
             for s in self.ctx.scene.house.supports
             if s.clearance is None and s.owner not in owners and STAGE_MIN_Z <= s.height <= STAGE_MAX_Z
         ]
-        best = min(tops, key=lambda s: _box_distance(s.box, cx, cy), default=None)
+        best = min(tops, key=lambda s: box_distance(s.box, (cx, cy)), default=None)
         return None if best is None or best.name == under.name else best
 
     def _stage(self, obj: str, stage: Support, app: ApplianceAnnotation, obs: Observation) -> Script:
         """Top-down pick, and place on ``stage`` at the spot nearest a point ``STAGE_OUT`` in front of
         ``app``'s door handle (the stage's front edge: a side pick reaches only so deep)."""
-        failure, obs = yield choose("pick", Noun(self.ctx, obs, obj, supports=[stage]))[1][0]
+        failure, obs = yield from self.skill(choose("pick", Noun(self.ctx, obs, obj, supports=[stage]))[1][0], obs)
         if obs.holding(obj):
             part = HouseQuery(self.ctx.scene.house).parts.get(app.door) if app.door else None
             box = app.cavity
@@ -407,9 +235,11 @@ class ApplianceFlow:
                 if part
                 else ((box[0] + box[3]) / 2, (box[1] + box[4]) / 2)
             )
-            failure, obs = yield choose("place", Noun(self.ctx, obs, obj, support=stage, near=(at[0], at[1])))[1][0]
+            failure, obs = yield from self.skill(
+                choose("place", Noun(self.ctx, obs, obj, support=stage, near=(at[0], at[1])))[1][0], obs
+            )
         if obs.touching():
-            _, obs = yield Release()
+            _, obs = yield from self.skill(Release(), obs)
         return obs
 
     def _placed(self, obj: str, support: Support, obs: Observation) -> bool:
@@ -419,13 +249,9 @@ class ApplianceFlow:
         if obs.holding(obj) or not self.ctx.judge([on], obs.state).success:
             return False
         app = owner(self.ctx.scene.house, [support])
-        return app is None or getattr(_appliance_at(obs.state, self.ctx, obj), "name", None) == app.name
-
-
-def _box_distance(box, x: float, y: float) -> float:
-    return math.hypot(max(box[0] - x, 0, x - box[2]), max(box[1] - y, 0, y - box[3]))
+        return app is None or getattr(appliance_at(obs.state, self.ctx, obj), "name", None) == app.name
 
 
 def _needed_doors(ctx: SkillContext, obs: Observation, step: Step) -> list[str]:
-    apps = [_appliance_at(obs.state, ctx, step.target), owner(ctx.scene.house, step.supports)]
+    apps = [appliance_at(obs.state, ctx, step.target), owner(ctx.scene.house, step.supports)]
     return sorted({a.door for a in apps if a is not None and a.door})
