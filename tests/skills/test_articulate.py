@@ -14,7 +14,7 @@ from housebench.annotations.schema import SceneAnnotations
 from housebench.house.query import HouseQuery
 from housebench.skills.articulate import Close, Open
 from housebench.skills.base import SkillContext
-from housebench.skills.door import Door, carry_arm_clear, contact_pose
+from housebench.skills.door import Door, carry_arm_clear, contact_pose, door_stance, push_height
 from housebench.skills.navigate import part_box
 from housebench.skills.tuning import tuning
 from housebench.skills.view import wrap
@@ -94,9 +94,8 @@ def test_a_door_shoved_wide_open_is_pushed_shut_from_behind_it():
     door = Door(HouseQuery(episode.scene.house).parts["fridge/door"])
     for q in (1.78, 1.88):
         wide = dataclasses.replace(obs, parts={**obs.parts, "fridge/door": q})
-        found = close._stance(
-            ctx, wide, door, "outer", q, -0.05, door.length - tuning().articulate.edge_in_m, close._push_height(door)
-        )
+        radius = door.length - tuning().articulate.edge_in_m
+        found = door_stance(ctx, wide, close.part, door, "outer", q, -0.05, radius, push_height(door))
         assert found is not None, q
         pose, _, reached = found
         assert q - reached >= tuning().articulate.min_sweep  # pushed on towards shut from there
