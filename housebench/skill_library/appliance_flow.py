@@ -23,16 +23,16 @@ from housebench.house.query import HouseQuery
 from housebench.skill_library.appliance_plan import Step, appliance_at, plan, wait_budget
 from housebench.skill_library.choose import Noun, choose
 from housebench.skill_library.moves import box_distance
-from housebench.skills.articulate import Close, Door, Open, door_part
+from housebench.skills.articulate import Close, Open
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
 from housebench.skills.body import Pose
-from housebench.skills.edge import support_of
+from housebench.skills.carry import Carry
+from housebench.skills.door import Door, door_part
 from housebench.skills.front import lead_in, opening_front, owner
 from housebench.skills.navigate import Navigate, arrive
-from housebench.skills.pick import Carry
 from housebench.skills.place import Release
-from housebench.skills.press import Press, Wait
-from housebench.skills.side import side_held
+from housebench.skills.press import Press, WaitUntil
+from housebench.skills.view import side_held, support_of
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
 from housebench.tasks.thermal import ThermalSetup
@@ -130,7 +130,7 @@ class ApplianceFlow:
             self.ctx.log("decision", step="wait", choice="skip", budget_s=budget)
             return obs
         self.ctx.log("decision", step="wait", items=[c.items[0] for c in ready], budget_s=round(budget, 1))
-        _, obs = yield from self.skill(Wait(ready, budget), obs)
+        _, obs = yield from self.skill(WaitUntil(ready, budget), obs)
         return obs
 
     def _carry(self, step: Step, obs: Observation) -> Script:

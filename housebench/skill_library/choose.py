@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 
 from housebench.annotations.schema import Support
 from housebench.skills.base import Skill, SkillContext
-from housebench.skills.edge import PickOverhang, PlaceAtEdge, PushToEdge
+from housebench.skills.flat_pinch import PickOverhang, PlaceAtEdge
+from housebench.skills.flat_push import PushToEdge
 from housebench.skills.grasp import edge_only, grasps
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place
-from housebench.skills.side import SidePick, SidePlace, low_ceiling, side_held, side_pick
+from housebench.skills.side import SidePick, SidePlace, low_ceiling, side_pick
+from housebench.skills.view import side_held
 from housebench.state import Observation
 
 

@@ -32,18 +32,20 @@ from housebench.skill_library.contracts import World
 from housebench.skills.articulate import Close, Open
 from housebench.skills.base import VERBS, Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.body import Pose
+from housebench.skills.carry import Carry
 from housebench.skills.contact import Shove
-from housebench.skills.edge import PushToEdge
+from housebench.skills.flat_push import PushToEdge
 from housebench.skills.front import lead_in
-from housebench.skills.hand import Lay, Lower, Regrasp, Stack, Upright
+from housebench.skills.hand import Lower, Regrasp, Stack
 from housebench.skills.knob import Turn
-from housebench.skills.motion import cartesian, held, hold, pad_pose, wrap
+from housebench.skills.lay import Lay, Upright
+from housebench.skills.motion import cartesian, hold
 from housebench.skills.navigate import Navigate, arrive, obstacle_boxes, part_box, planner
-from housebench.skills.pick import Carry
 from housebench.skills.place import Release
 from housebench.skills.press import Press
-from housebench.skills.side import SidePick, SidePlace, side_held
+from housebench.skills.side import SidePick, SidePlace
 from housebench.skills.tuning import tuning
+from housebench.skills.view import held, pad_pose, side_held, wrap
 from housebench.state import Action, Observation
 from housebench.tasks import geometry, refs
 

@@ -16,9 +16,9 @@ import numpy as np
 
 from housebench.annotations.schema import Support
 from housebench.skills.base import SkillContext
-from housebench.skills.edge import support_of
 from housebench.skills.navigate import planner
 from housebench.skills.side import low_ceiling
+from housebench.skills.view import support_of
 from housebench.state import Observation
 from housebench.tasks import goal as g
 from housebench.tasks import refs

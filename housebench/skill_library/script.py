@@ -19,7 +19,8 @@ from housebench.skill_library.choose import Noun, choose
 from housebench.skill_library.moves import Move, choose_surface, clear_the_way, plan_moves, shape_moves, toppled
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
 from housebench.skills.drive import tried
-from housebench.skills.hand import Lay, Stack, Upright
+from housebench.skills.hand import Stack
+from housebench.skills.lay import Lay, Upright
 from housebench.skills.place import Release
 from housebench.skills.tuning import tuning
 from housebench.state import Action, Observation

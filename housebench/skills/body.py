@@ -19,9 +19,10 @@ from housebench.house.stance import stance_free
 from housebench.robot.fetch import ARM_JOINTS, BASE_JOINTS, HEAD_JOINTS, HOME, TORSO_JOINT
 from housebench.robot.model import kinematic_model
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
-from housebench.skills.motion import TUCK, hold, move_arm, settle_arm
+from housebench.skills.motion import hold, move_arm, settle_arm
 from housebench.skills.navigate import Navigate, obstacle_boxes
 from housebench.skills.tuning import tuning
+from housebench.skills.view import TUCK
 from housebench.state import Observation
 
 LINKS = ("elbow_flex", "forearm_roll", "wrist_flex", "wrist_roll", "gripper")

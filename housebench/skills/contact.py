@@ -19,11 +19,12 @@ from collections.abc import Iterator
 import numpy as np
 
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
-from housebench.skills.edge import support_of
-from housebench.skills.grasp import FINGER_HALF
-from housebench.skills.motion import cartesian, hold, ik, pad_pose
-from housebench.skills.pick import CLOSED, UP, approach, stance_search
+from housebench.skills.carry import approach
+from housebench.skills.grasp import CLOSED, FINGER_HALF, UP
+from housebench.skills.motion import cartesian, hold
+from housebench.skills.stance import stance_search
 from housebench.skills.tuning import tuning
+from housebench.skills.view import ik, pad_pose, support_of
 from housebench.state import Observation
 from housebench.tasks import geometry
 from housebench.tasks import goal as g

@@ -2,9 +2,9 @@
 
 :func:`opening_front` is the pose ``skills.front.front_m`` out from the middle of the opening the open door leaves free,
 facing it; :func:`lead_in` is that pose for a carry into an appliance, when its door is open and the pose
-keeps ``skills.front.lead_clear_m`` off the door (the microwave's; the fridge's door leaves no such pose): driven
-straight from the fridge to the place's stance, the carried hand shoved the open microwave door from 1.77
-to 1.0 rad and the place stalled against it.
+keeps ``skills.front.lead_clear_m`` off the door (the microwave's; the fridge's door leaves no such pose): a carry
+driven straight to the place's stance from aside sweeps the carried hand through the open door's swing, shutting
+the door against the place.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import math
 import numpy as np
 
 from housebench.annotations.schema import ApplianceAnnotation, HouseAnnotations, Support
-from housebench.skills.articulate import Door, door_part, seg_dist
 from housebench.skills.base import SkillContext
+from housebench.skills.door import Door, door_part, seg_dist
 from housebench.skills.navigate import moving_boxes
-from housebench.skills.side import free_opening, open_edges
+from housebench.skills.side.opening import free_opening, open_edges
 from housebench.skills.tuning import tuning
 from housebench.state import Observation
 from housebench.tasks import refs

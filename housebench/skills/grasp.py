@@ -30,6 +30,7 @@ from housebench.tasks.geometry import rotation
 
 FINGER_HALF = 0.0385  # pad centre to fingertip, m
 UP = np.array([0.0, 0.0, 1.0])
+OPEN, CLOSED = 0.1, 0.0  # finger gap targets, m (open: the hand's full opening)
 HAND_HALF, HAND_REACH = 0.041, 0.063  # the gripper link's half extents across and in the fingers' plane, m
 PAD_HALF = 0.0135  # half the finger pad's width (across the closing direction), m
 
@@ -132,9 +133,9 @@ def rim_lean(container: ContainerProfile, width: float) -> float:
     """How far (rad) a rim pinch's fingers lean towards the centre: a round container's flare from the rim's
     outer edge down to the cavity's half extent measured at mid-depth (``width`` across), where that is
     over ``skills.grasp.flared`` (a bowl); else 0. Straight fingers across a bowl's flared wall pivot it out of the
-    pinch under its load (with an apple: 18 deg in the carry, creeping 1.2 deg/s, fallen at 30 deg);
-    leaning by the flare, the squeeze holds its far side up. A basket's wall stands near upright (held
-    straight, it was carried 8/8 times), a rectangular tray's or box's width is its wall's thickness."""
+    pinch under its load (it turns in the carry, slowly, until it falls); leaning by the flare, the squeeze holds
+    its far side up. A basket's wall stands near upright (held straight, it holds), a rectangular tray's or box's
+    width is its wall's thickness."""
     tune = tuning().grasp
     flare = math.atan2(width, (container.rim_z - container.floor_z) / 2)
     return flare if container.shape == "round" and flare >= tune.flared else 0.0

@@ -14,10 +14,11 @@ from scipy.spatial.transform import Rotation
 
 from housebench.house.query import HouseQuery
 from housebench.skills.base import PartSkill, Reason, SkillContext, SkillGen
-from housebench.skills.grasp import FINGER_HALF
+from housebench.skills.carry import approach, to_carry
+from housebench.skills.grasp import CLOSED, FINGER_HALF, OPEN
 from housebench.skills.motion import cartesian, hold
-from housebench.skills.pick import CLOSED, OPEN, approach, stance_search, to_carry
 from housebench.skills.press import approach_rot
+from housebench.skills.stance import stance_search
 from housebench.skills.tuning import tuning
 from housebench.state import Observation
 

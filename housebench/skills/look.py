@@ -21,8 +21,8 @@ from housebench.annotations.schema import SceneAnnotations
 from housebench.robot.fetch import HEAD_JOINTS
 from housebench.robot.head import HeadCamera
 from housebench.skills.base import Skill, SkillContext
-from housebench.skills.motion import held
 from housebench.skills.navigate import part_points
+from housebench.skills.view import held
 from housebench.state import Action, Observation
 from housebench.tasks import geometry, refs
 
@@ -73,10 +73,9 @@ def look(skill: Skill, ctx: SkillContext, obs: Observation, action: Action) -> A
         gaze.name = name
     if not ctx.look or point is None or any(j in action.joints for j in HEAD_JOINTS):
         return action
-    if held(obs) == name:  # taken: the head stays where it watched the grasp. Following the item up past its
-        # own face, it stood in the way of the carry path planned round it (7 states against 3 for a book), and
-        # the book then slid off the bookcase at the place: 2 of 4 seeds of organize_utility_items v002, 0 of 4
-        # with the head fixed or holding still
+    if held(obs) == name:  # taken: the head stays where it watched the grasp. A head that follows the item up
+        # past its own face stands in the way of the carry path planned round it (a longer path, whose swing can
+        # shake a held item loose)
         return action
     head = ctx.tool("head_camera", HeadCamera).aim(obs.joints, point)
     return dataclasses.replace(action, joints={**action.joints, **head})

@@ -15,8 +15,10 @@ from housebench.house.query import HouseQuery
 from housebench.house.stance import HIGH, MARGIN, TOP_BOX
 from housebench.planning.base_path import BasePlanner, NoPath, grid_graph
 from housebench.skills.base import Reason, Skill, SkillContext, SkillGen
-from housebench.skills.motion import arm_clear, base_joints, drive, tucked, turn_clear, wrap
+from housebench.skills.legs import base_joints, drive_path, turn_clear
+from housebench.skills.motion import arm_clear
 from housebench.skills.tuning import tuning
+from housebench.skills.view import tucked, wrap
 from housebench.state import Observation
 from housebench.tasks.geometry import world_box
 
@@ -153,7 +155,7 @@ class Navigate(Skill):
             except NoPath as err:
                 raise self.fail(Reason.NO_PATH, error=str(err)) from None
         ctx.log("base_path", waypoints=len(path), length=round(sum(math.dist(a, b) for a, b in zip(path, path[1:])), 3))
-        return (yield from drive(self.name, obs, path, self.pose[2], ctx))
+        return (yield from drive_path(self.name, obs, path, self.pose[2], ctx))
 
 
 def arrive(pose, start, ctx: SkillContext, obs: Observation, why: str) -> tuple[Skill, ...]:

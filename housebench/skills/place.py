@@ -17,9 +17,12 @@ from scipy.spatial.transform import Rotation
 from housebench.annotations.schema import Support
 from housebench.robot.kinematics import top_down
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
-from housebench.skills.motion import cartesian, finger_yaw, hold, line_waypoints, move_arm, pad_pose
-from housebench.skills.pick import OPEN, UP, Option, approach, stance_search, to_carry
+from housebench.skills.carry import approach, to_carry
+from housebench.skills.grasp import OPEN, UP
+from housebench.skills.motion import cartesian, hold, line_waypoints, move_arm
+from housebench.skills.stance import Option, stance_search
 from housebench.skills.tuning import tuning
+from housebench.skills.view import finger_yaw, pad_pose
 from housebench.state import Observation
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import footprint, rotation

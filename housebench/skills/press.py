@@ -13,9 +13,10 @@ import numpy as np
 
 from housebench.house.query import HouseQuery
 from housebench.skills.base import PartSkill, Reason, Skill, SkillContext, SkillGen
-from housebench.skills.grasp import FINGER_HALF
+from housebench.skills.carry import approach, to_carry
+from housebench.skills.grasp import CLOSED, FINGER_HALF
 from housebench.skills.motion import cartesian, hold
-from housebench.skills.pick import CLOSED, approach, stance_search, to_carry
+from housebench.skills.stance import stance_search
 from housebench.skills.tuning import tuning
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
@@ -71,7 +72,7 @@ class Press(PartSkill):
         return (yield from to_carry(self, ctx, obs))
 
 
-class Wait(Skill):
+class WaitUntil(Skill):
     """Hold still until ``conditions`` (``heated`` / ``chilled``) hold, at most ``timeout_s``."""
 
     name = "wait"

@@ -18,9 +18,10 @@ import pytest
 from housebench.robot.fetch import PREFIX
 from housebench.skills.base import SkillContext
 from housebench.skills.drive import Stepper, tried
-from housebench.skills.grasp import grasps
+from housebench.skills.grasp import UP, grasps
 from housebench.skills.motion import arm_clear
-from housebench.skills.pick import UP, Pick, stance_search, top_down_option
+from housebench.skills.pick import Pick
+from housebench.skills.stance import stance_search, top_down_option
 from housebench.skills.tuning import tuning
 from tests.conftest import built_job
 

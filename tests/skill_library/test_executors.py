@@ -16,7 +16,7 @@ from housebench.skill_library.runtime import bound_for
 from housebench.skills.base import Reason, SkillFailure
 from housebench.skills.navigate import Navigate
 from housebench.skills.pick import Pick
-from housebench.skills.side import SidePick
+from housebench.skills.side.pick import SidePick
 from tests.conftest import built_episode
 
 

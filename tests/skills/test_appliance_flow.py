@@ -15,11 +15,11 @@ from housebench.skill_library.appliance_flow import ApplianceFlow
 from housebench.skill_library.appliance_plan import Step, plan, wait_budget
 from housebench.skills.base import SkillContext
 from housebench.skills.drive import Stepper, tried
-from housebench.skills.edge import support_of
 from housebench.skills.front import lead_in
-from housebench.skills.motion import ik, ready_arm
+from housebench.skills.motion import ready_arm
 from housebench.skills.navigate import part_box
-from housebench.skills.side import SidePlace, side_held
+from housebench.skills.side import SidePlace
+from housebench.skills.view import ik, side_held, support_of
 from housebench.state import ObjectState, Observation, SimState
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import centre, in_box

@@ -12,11 +12,12 @@ import pytest
 
 from housebench.annotations.schema import SceneAnnotations
 from housebench.house.query import HouseQuery
-from housebench.skills.articulate import Close, Door, Open, arm_clear, contact_pose
+from housebench.skills.articulate import Close, Open
 from housebench.skills.base import SkillContext
-from housebench.skills.motion import wrap
+from housebench.skills.door import Door, carry_arm_clear, contact_pose, door_stance, push_height
 from housebench.skills.navigate import part_box
 from housebench.skills.tuning import tuning
+from housebench.skills.view import wrap
 from tests.builtdata import built
 from tests.conftest import built_job, run_skill
 
@@ -76,10 +77,10 @@ def test_a_push_stance_keeps_the_carry_arm_off_the_open_door():
     at = door.segment(1.269)  # where the open skill leaves it
     # chill_drink v001: from this close stance (0.42 m from the door: the base clear) the carry arm, driven
     # in, shoved the door to 1.83 rad; from the one further out the close pushed it shut
-    assert not arm_clear((1.802, 3.284, -2.793), *at)
-    assert arm_clear((1.859, 3.578, -2.443), *at)
-    assert not arm_clear((1.859, 3.578, -2.443), *door.segment(1.6))  # the door swung on towards it
-    assert arm_clear((1.157, 2.345, 1.396), *door.segment(0.957))  # the inner push's stance after the pull
+    assert not carry_arm_clear((1.802, 3.284, -2.793), *at)
+    assert carry_arm_clear((1.859, 3.578, -2.443), *at)
+    assert not carry_arm_clear((1.859, 3.578, -2.443), *door.segment(1.6))  # the door swung on towards it
+    assert carry_arm_clear((1.157, 2.345, 1.396), *door.segment(0.957))  # the inner push's stance after the pull
 
 
 def test_a_door_shoved_wide_open_is_pushed_shut_from_behind_it():
@@ -93,9 +94,8 @@ def test_a_door_shoved_wide_open_is_pushed_shut_from_behind_it():
     door = Door(HouseQuery(episode.scene.house).parts["fridge/door"])
     for q in (1.78, 1.88):
         wide = dataclasses.replace(obs, parts={**obs.parts, "fridge/door": q})
-        found = close._stance(
-            ctx, wide, door, "outer", q, -0.05, door.length - tuning().articulate.edge_in_m, close._push_height(door)
-        )
+        radius = door.length - tuning().articulate.edge_in_m
+        found = door_stance(ctx, wide, close.part, door, "outer", q, -0.05, radius, push_height(door))
         assert found is not None, q
         pose, _, reached = found
         assert q - reached >= tuning().articulate.min_sweep  # pushed on towards shut from there

@@ -13,23 +13,13 @@ from dataclasses import replace
 import pytest
 
 from housebench.robot.kinematics import ARM, top_down
+from housebench.skills.carry import carry_pos
 from housebench.skills.edge import side_pinch
-from housebench.skills.motion import (
-    base_joints,
-    drive,
-    headings,
-    ik,
-    leg_clear,
-    pad_pose,
-    ready_arm,
-    turn_clear,
-    turn_hits,
-    turning_last,
-    wrap,
-)
+from housebench.skills.legs import base_joints, drive_path, headings, leg_clear, turn_clear, turn_hits, turning_last
+from housebench.skills.motion import ready_arm
 from housebench.skills.navigate import arrive
-from housebench.skills.pick import carry_pos
 from housebench.skills.tuning import tuning
+from housebench.skills.view import ik, pad_pose, wrap
 from housebench.state import ObjectState
 from tests.conftest import built_episode
 
@@ -121,7 +111,7 @@ def test_a_drive_holding_anything_makes_that_last_turn_at_the_legs_end(carrying)
     holding = replace(there, objects={**there.objects, "soda_can": can}, finger_contacts=hand)
 
     def first_moves(o):
-        moves = drive("navigate", o, list(leg), FACING, ctx)
+        moves = drive_path("navigate", o, list(leg), FACING, ctx)
         return [next(moves).base for _ in range(5)]
 
     empty = first_moves(there)

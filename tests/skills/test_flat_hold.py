@@ -13,14 +13,12 @@ from scipy.spatial.transform import Rotation
 from housebench.annotations.schema import Support
 from housebench.robot.kinematics import ARM
 from housebench.skills.base import SkillFailure
-from housebench.skills.edge import Edge, PlaceAtEdge, edges, overhanging, support_of
-from housebench.skills.motion import (
-    drive,
-    end_held,
-    move_arm,
-    ramp,
-)
+from housebench.skills.edge import Edge, edges, overhanging
+from housebench.skills.flat_pinch import PlaceAtEdge
+from housebench.skills.legs import drive_path, ramp
+from housebench.skills.motion import move_arm
 from housebench.skills.tuning import tuning
+from housebench.skills.view import end_held, support_of
 from housebench.state import ObjectState
 from housebench.tasks import refs
 from tests.conftest import built_episode
@@ -95,8 +93,8 @@ def test_an_arm_motion_and_a_drive_are_gentle_while_a_flat_item_is_held_by_its_e
     ]
     assert held - free == moves[1] - moves[0]  # the same motion (and wait to settle) at the held speed
     x, y, th = obs.base
-    plain = steps(drive("test", obs, [(x, y), (x + 1.0, y)], th + math.pi / 2, ctx))
-    gentle = steps(drive("test", _holding(obs, "book"), [(x, y), (x + 1.0, y)], th + math.pi / 2, ctx))
+    plain = steps(drive_path("test", obs, [(x, y), (x + 1.0, y)], th + math.pi / 2, ctx))
+    gentle = steps(drive_path("test", _holding(obs, "book"), [(x, y), (x + 1.0, y)], th + math.pi / 2, ctx))
     frames = [
         len(ramp(math.pi / 2 / speed, ctx.control_dt))
         for speed in (tuning().motion.yaw_speed, tuning().motion.end_held_yaw_speed)

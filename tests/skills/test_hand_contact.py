@@ -14,7 +14,7 @@ from housebench.robot.kinematics import top_down
 from housebench.skill_library.verification import load_scenarios
 from housebench.skills.body import tuck_hits
 from housebench.skills.contact import Shove, stroke_rot
-from housebench.skills.hand import turned
+from housebench.skills.lay import turned
 from tests.builtdata import built
 
 VERBS = ("stack", "lower", "regrasp", "lay", "upright", "push", "pull", "sweep", "switch", "tuck", "reset")

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from housebench.house.floor import FloorGrid
-from housebench.skills.pick import lead_in
+from housebench.skills.carry import floor_lead_in
 from housebench.skills.tuning import tuning
 
 
@@ -19,10 +19,10 @@ def _floor_up_to(x_max: float) -> FloorGrid:
 
 
 def test_a_lead_in_on_the_free_floor_keeps_its_full_length():
-    assert lead_in(_floor_up_to(1.5), (0.5, 1.0, math.pi)) == (0.5 + tuning().pick.lead_ins_m[0], 1.0, math.pi)
+    assert floor_lead_in(_floor_up_to(1.5), (0.5, 1.0, math.pi)) == (0.5 + tuning().pick.lead_ins_m[0], 1.0, math.pi)
 
 
 def test_a_lead_in_shortens_to_stay_on_the_free_floor_or_is_none():
-    x, y, yaw = lead_in(_floor_up_to(0.8), (0.5, 1.0, math.pi))
+    x, y, yaw = floor_lead_in(_floor_up_to(0.8), (0.5, 1.0, math.pi))
     assert 0.5 < x <= 0.8 and y == 1.0 and yaw == math.pi
-    assert lead_in(_floor_up_to(0.6), (0.5, 1.0, math.pi)) is None  # no lead-in: driven straight to the stance
+    assert floor_lead_in(_floor_up_to(0.6), (0.5, 1.0, math.pi)) is None  # no lead-in: driven straight to the stance

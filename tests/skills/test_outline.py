@@ -18,7 +18,8 @@ from housebench.jsonfile import SpecError, load_model
 from housebench.skills.base import SkillContext
 from housebench.skills.edge import Edge
 from housebench.skills.outline import band
-from housebench.skills.side import SidePick, outline_entries
+from housebench.skills.side.entries import outline_entries
+from housebench.skills.side.pick import SidePick
 from housebench.skills.tuning import tuning
 from housebench.state import ObjectState
 from tests.conftest import built_episode, run_skill

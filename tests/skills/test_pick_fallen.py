@@ -13,7 +13,8 @@ from scipy.spatial.transform import Rotation
 
 from housebench.annotations.schema import AssetAnnotation, GraspPrimitive
 from housebench.skills.grasp import FINGER_HALF, extent, grasps
-from housebench.skills.hand import Lay, start_support
+from housebench.skills.hand import start_support
+from housebench.skills.lay import Lay
 from housebench.skills.pick import Pick
 from housebench.skills.tuning import tuning
 from housebench.state import ObjectState

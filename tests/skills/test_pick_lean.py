@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from housebench.robot.kinematics import top_down
-from housebench.skills.pick import Pick, leaned
+from housebench.skills.pick import Pick
+from housebench.skills.stance import leaned
 from tests.conftest import built_episode, run_skill
 
 

@@ -13,9 +13,9 @@ import pytest
 
 from housebench.skill_library.executors import Wait
 from housebench.skills.base import SkillContext
-from housebench.skills.motion import pad_pose
 from housebench.skills.pick import Pick
 from housebench.skills.place import Place
+from housebench.skills.view import pad_pose
 from housebench.tasks import goal as g
 from housebench.tasks.geometry import rotation
 from tests.conftest import built_job, run_skill

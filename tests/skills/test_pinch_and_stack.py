@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 
 from housebench.annotations.schema import Support
-from housebench.skills.edge import PickOverhang, PushToEdge, StackAtEdge, support_of
+from housebench.skills.flat_pinch import PickOverhang, StackAtEdge
+from housebench.skills.flat_push import PushToEdge
 from housebench.skills.grasp import FINGER_HALF
 from housebench.skills.hand import Stack, top_of
 from housebench.skills.tuning import tuning
+from housebench.skills.view import support_of
 from housebench.tasks.geometry import rotation
 from tests.conftest import built_episode, run_skill
 

@@ -13,7 +13,8 @@ import pytest
 
 from housebench.skills.base import SkillContext
 from housebench.skills.drive import Stepper, tried
-from housebench.skills.edge import PushToEdge, overhanging
+from housebench.skills.edge import overhanging
+from housebench.skills.flat_push import PushToEdge
 from housebench.skills.tuning import tuning
 from tests.conftest import built_job
 

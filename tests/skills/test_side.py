@@ -15,20 +15,10 @@ from housebench.paths import ANNOTATIONS_DIR
 from housebench.skills.articulate import Open
 from housebench.skills.base import SkillContext
 from housebench.skills.navigate import obstacle_boxes
-from housebench.skills.side import (
-    PALM,
-    TIP,
-    SidePick,
-    SidePlace,
-    _yaws,
-    grip_depth,
-    grip_height,
-    grip_tips,
-    low_ceiling,
-    open_edges,
-    pinch_height,
-    slim,
-)
+from housebench.skills.side.fit import PALM, TIP, grip_depth, grip_height, grip_tips, pinch_height, pinch_yaws, slim
+from housebench.skills.side.opening import low_ceiling, open_edges
+from housebench.skills.side.pick import SidePick
+from housebench.skills.side.place import SidePlace
 from housebench.skills.tuning import tuning
 from housebench.state import ObjectState
 from housebench.tasks import goal as g
@@ -94,16 +84,16 @@ def test_a_carton_on_an_open_top_is_taken_square_to_a_face_a_bowl_straight_in():
     edge = open_edges(_house(), shelf)[0]
     straight = math.atan2(-edge.normal[1], -edge.normal[0])
     turned = ObjectState(pos=(0.4, 3.0, 0.9), quat=(math.cos(math.pi / 12), 0.0, 0.0, math.sin(math.pi / 12)))  # 30 deg
-    yaws = _yaws(assets["milk"], turned, edge, SIDE.max_skew)
+    yaws = pinch_yaws(assets["milk"], turned, edge, SIDE.max_skew)
     yaw, width = yaws[0]
     assert width == pytest.approx(0.07, abs=1e-3)  # across two faces (straight in: 0.096)
     assert abs(abs(yaw - straight) - math.pi / 6) < 0.02
     assert yaws[-1] == (straight, 0.07)  # a bottle is round: straight in stays a way
-    assert _yaws(assets["milk"], turned, edge, SIDE.max_skew, ceiling=True) == [
+    assert pinch_yaws(assets["milk"], turned, edge, SIDE.max_skew, ceiling=True) == [
         yaws[-1],
         *yaws[:-1],
     ]  # in the fridge
-    assert _yaws(assets["oatmeal"], turned, edge, SIDE.max_skew) == [(straight, assets["oatmeal"].size[0])]
+    assert pinch_yaws(assets["oatmeal"], turned, edge, SIDE.max_skew) == [(straight, assets["oatmeal"].size[0])]
 
 
 def _episode(task: str, variant: str):

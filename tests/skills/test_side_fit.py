@@ -14,17 +14,12 @@ import pytest
 from housebench.annotations.schema import AssetAnnotation, Support
 from housebench.skills.base import Reason, SkillContext
 from housebench.skills.edge import Edge, edges
-from housebench.skills.motion import wrap
-from housebench.skills.side import (
-    SidePick,
-    _face,
-    _passes,
-    _ways,
-    _yaws,
-    grip_height,
-    grip_tips,
-)
+from housebench.skills.side.fit import grip_height, grip_tips, level_ways, pinch_yaws
+from housebench.skills.side.opening import passes_sides
+from housebench.skills.side.pick import SidePick
+from housebench.skills.side.turn import face_exit
 from housebench.skills.tuning import tuning
+from housebench.skills.view import wrap
 from housebench.state import ObjectState
 from tests.conftest import built_episode, built_job, run_skill
 
@@ -47,13 +42,13 @@ def across(yaw: float, car_yaw: float) -> float:
 
 
 def test_a_car_square_to_the_edge_is_taken_straight_in_across_its_narrow_side():
-    ways = _yaws(CAR, car_at(0.0), FRONT, SIDE.max_skew)
+    ways = pinch_yaws(CAR, car_at(0.0), FRONT, SIDE.max_skew)
     assert ways[0][1] == pytest.approx(0.06) and abs(wrap(ways[0][0] - math.pi)) < 1e-9
 
 
 def test_a_car_turned_past_the_skew_is_taken_a_few_degrees_off_its_narrow_side():
     car_yaw = math.pi + SIDE.max_skew + math.radians(10)  # its narrow side square to an approach 45 deg off straight
-    ways = _yaws(CAR, car_at(car_yaw), FRONT, SIDE.max_skew)
+    ways = pinch_yaws(CAR, car_at(car_yaw), FRONT, SIDE.max_skew)
     assert ways, "no pinch"
     for yaw, width in ways:
         assert abs(wrap(yaw - math.pi)) <= SIDE.max_skew + 1e-9
@@ -64,16 +59,16 @@ def test_a_car_turned_past_the_skew_is_taken_a_few_degrees_off_its_narrow_side()
 def test_a_carton_under_a_ceiling_is_taken_straight_in_first_and_square_to_its_faces_once_its_corners_measured():
     milk = AssetAnnotation(name="milk", category="milk", size=(0.07, 0.07, 0.225), mass=1.05)
     turned = car_at(math.radians(20))  # 20 deg off square: straight in, the fingers close across its corners
-    first = _yaws(milk, turned, FRONT, SIDE.max_skew, ceiling=True)
+    first = pinch_yaws(milk, turned, FRONT, SIDE.max_skew, ceiling=True)
     assert abs(wrap(first[0][0] - math.pi)) < 1e-9 and first[0][1] == 0.07  # taken as round: straight in
-    square = _yaws(milk, turned, FRONT, SIDE.max_skew, ceiling=True, square=True)
+    square = pinch_yaws(milk, turned, FRONT, SIDE.max_skew, ceiling=True, square=True)
     assert square and all(width != 0.07 or abs(wrap(yaw - math.pi)) > 1e-9 for yaw, width in square)
     assert min(abs(wrap(yaw - math.pi - math.radians(20))) for yaw, _ in square) < math.radians(1.5)  # square to a face
     assert square[0][1] == pytest.approx(0.07, abs=1e-3)  # the narrowest first: across its faces
 
 
 def test_a_car_lengthwise_across_the_opening_offers_no_level_pinch():
-    assert _yaws(CAR, car_at(math.pi / 2), FRONT, SIDE.max_skew) == []
+    assert pinch_yaws(CAR, car_at(math.pi / 2), FRONT, SIDE.max_skew) == []
 
 
 @pytest.mark.slow
@@ -90,14 +85,14 @@ def test_side_pick_takes_a_car_turned_off_square_from_a_bookcase_level():
 
 
 def test_a_car_lengthwise_along_the_edge_is_taken_aslant_after_every_straighter_way():
-    ways = _ways(CAR, car_at(math.pi / 2 - math.radians(30)), [FRONT], ceiling=True)  # 60 deg off straight in
+    ways = level_ways(CAR, car_at(math.pi / 2 - math.radians(30)), [FRONT], ceiling=True)  # 60 deg off straight in
     assert ways and all(aslant for _, _, _, aslant in ways)
     for edge, yaw, width, _ in ways:
         assert edge is FRONT and SIDE.max_skew < abs(wrap(yaw - math.pi)) <= SIDE.wide_skew + 1e-9
         assert width <= tuning().grasp.max_width_m
-    square = _ways(CAR, car_at(0.0), [FRONT], ceiling=True)
+    square = level_ways(CAR, car_at(0.0), [FRONT], ceiling=True)
     assert not square[0][3]  # straight in first
-    assert not _ways(CAR, car_at(math.pi / 2), [FRONT], ceiling=False)  # no aslant way without a ceiling
+    assert not level_ways(CAR, car_at(math.pi / 2), [FRONT], ceiling=False)  # no aslant way without a ceiling
 
 
 @pytest.mark.slow
@@ -117,12 +112,12 @@ def test_a_turning_push_meets_the_near_face_of_a_footprint_at_its_end():
     rot = np.array([[math.cos(yaw), -math.sin(yaw)], [math.sin(yaw), math.cos(yaw)]])
     c, half, n = np.array([0.2, 0.4]), np.array([0.05, 0.03]), np.array([1.0, 0.0])
     end = c + rot[:, 0] * 0.035
-    face = _face(c, rot, half, np.array([c[0], end[1]]), n)
+    face = face_exit(c, rot, half, np.array([c[0], end[1]]), n)
     local = rot.T @ (face - c)
     assert face[1] == pytest.approx(end[1])
     assert max(abs(local[0]) - half[0], abs(local[1]) - half[1]) == pytest.approx(0.0, abs=1e-9)
     assert face[0] > end[0]
-    assert _face(c, rot, half, np.array([c[0], c[1] + 0.1]), n) is None
+    assert face_exit(c, rot, half, np.array([c[0], c[1] + 0.1]), n) is None
 
 
 def test_a_hand_skewed_towards_a_side_wall_passes_only_well_clear_of_it():
@@ -133,10 +128,10 @@ def test_a_hand_skewed_towards_a_side_wall_passes_only_well_clear_of_it():
         math.pi - SIDE.max_skew,
         math.pi + SIDE.max_skew,
     )  # the hand comes from the low-y side wall / from the middle
-    assert not _passes(FRONT, [FRONT], pad, towards)
-    assert _passes(FRONT, [FRONT], pad, math.pi) and _passes(FRONT, [FRONT], pad, away)
-    assert not _passes(FRONT, [FRONT], np.array([0.21, 0.05, 0.83]), math.pi)  # the hand's side in the wall
-    assert _passes(FRONT, edges(LEVEL), pad, towards)  # no wall at an open side
+    assert not passes_sides(FRONT, [FRONT], pad, towards)
+    assert passes_sides(FRONT, [FRONT], pad, math.pi) and passes_sides(FRONT, [FRONT], pad, away)
+    assert not passes_sides(FRONT, [FRONT], np.array([0.21, 0.05, 0.83]), math.pi)  # the hand's side in the wall
+    assert passes_sides(FRONT, edges(LEVEL), pad, towards)  # no wall at an open side
 
 
 def test_a_side_pick_of_an_item_on_no_support_fails_unsupported_not_with_a_crash():
@@ -153,12 +148,12 @@ def test_a_round_item_under_a_ceiling_may_also_be_taken_turned_off_straight_and_
     # heat_breakfast_combo v005: the oatmeal on fridge/bottom by the hinge: no level stance reached its pad
     # (0.116 m), and the open door stood over every stance square to it
     oatmeal = AssetAnnotation(name="oatmeal", category="food", size=(0.086, 0.086, 0.076), mass=0.4)
-    ways = _ways(oatmeal, car_at(0.0), [FRONT], ceiling=True)
+    ways = level_ways(oatmeal, car_at(0.0), [FRONT], ceiling=True)
     turned = [(yaw, aslant) for _, yaw, width, aslant in ways if abs(wrap(yaw - math.pi)) > 0.1]
     assert {round(abs(math.degrees(wrap(yaw - math.pi)))) for yaw, _ in turned} >= {15, 30, 45, 60}
     assert all(aslant == (abs(wrap(yaw - math.pi)) > SIDE.max_skew) for yaw, aslant in turned)
     assert abs(wrap(ways[0][1] - math.pi)) < 1e-9  # straight in first
-    open_top = _ways(oatmeal, car_at(0.0), [FRONT], ceiling=False)
+    open_top = level_ways(oatmeal, car_at(0.0), [FRONT], ceiling=False)
     assert all(abs(wrap(yaw - math.pi)) <= math.pi / 4 + 1e-9 for _, yaw, _, _ in open_top)  # no such turns there
     tips = grip_tips(oatmeal.size[2])
     assert tips[0] == grip_height(oatmeal.size[2]) and [p for p, _ in tips] == sorted(p for p, _ in tips)

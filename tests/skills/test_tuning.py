@@ -1,4 +1,4 @@
-"""Skill tuning as typed config (housebench/skills/tuning.py): defaults are today's numbers, an override reaches the
+"""Skill tuning as typed config (housebench/skills/tuning/): defaults are today's numbers, an override reaches the
 skills of an episode (and only that episode) and its events echo it."""
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ import pytest
 from pydantic import ValidationError
 
 from housebench.rollout.episode import run_episode
+from housebench.skills.carry import Carry, carry_pos
 from housebench.skills.navigate import Navigate
-from housebench.skills.pick import Carry, Pick, carry_pos
+from housebench.skills.pick import Pick
 from housebench.skills.place import Place, pre_heights
 from housebench.skills.tuning import DEFAULT, SkillTuning, config_hash, from_overrides, overrides, tuning, using
 from tests.conftest import built_job
