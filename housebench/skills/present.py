@@ -11,8 +11,8 @@ from typing import Any
 
 from housebench.robot.head import HeadCamera
 from housebench.skills.base import ObjectSkill, Skill, SkillContext, SkillGen
+from housebench.skills.carry import Carry
 from housebench.skills.motion import settle_arm
-from housebench.skills.pick import Carry
 from housebench.skills.tuning import tuning
 from housebench.state import Observation
 from housebench.tasks import geometry
