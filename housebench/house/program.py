@@ -20,14 +20,14 @@ class RoomType:
 
 
 TYPES = {
-    "kitchen": RoomType(21.0, 4.1, 1.7),
-    "living_room": RoomType(22.0, 4.0, 1.8),
-    "dining_room": RoomType(15.0, 3.5, 1.8),
-    "bedroom": RoomType(15.0, 3.6, 1.7),
-    "study": RoomType(12.0, 3.1, 1.8),
-    "bathroom": RoomType(8.0, 2.5, 2.0),
+    "kitchen": RoomType(21.0, 4.0, 1.8),
+    "living_room": RoomType(22.0, 3.8, 2.0),
+    "dining_room": RoomType(14.0, 3.3, 2.0),
+    "bedroom": RoomType(15.0, 3.3, 2.0),
+    "study": RoomType(11.0, 3.0, 2.0),
+    "bathroom": RoomType(7.0, 2.3, 2.3),
     "hallway": RoomType(7.0, 1.6, 5.0),
-    "laundry": RoomType(6.0, 2.2, 2.2),
+    "laundry": RoomType(6.0, 2.1, 2.5),
 }
 CORE = ("kitchen", "living_room", "dining_room", "bedroom", "study", "bathroom")
 EXTRAS = ("bedroom", "bedroom", "bathroom", "hallway", "laundry")
