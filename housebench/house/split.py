@@ -164,7 +164,7 @@ def _walls(cuts: list, doors: list[Door], w: float, d: float, p: dict[str, Any])
     return boxes
 
 
-def floor_plan(seed: int, p: dict[str, Any]) -> Plan:
+def floor_plan(seed: int | tuple[int, ...], p: dict[str, Any]) -> Plan:
     """The plan of house ``seed``: rooms inside their walls, doorways, floor and wall boxes."""
     rng = np.random.default_rng(seed)
     program = room_program(rng)
