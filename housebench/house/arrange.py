@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from housebench.house.geometry import FACING, Frame
 from housebench.house.plan import Room
+from housebench.house.program import Unplaceable
 from housebench.house.split import Door
 from housebench.io import r6
 
@@ -25,12 +27,9 @@ STEP = 0.05  # m between candidate spots along a wall
 FRONT_GAP = 0.1  # m: a front's floor starts this far out (handles, a deeper neighbour's front)
 DOORWAY = 0.9  # m of floor kept free before each doorway, and ...
 DOOR_SIDE = 0.25  # ... this much beyond its jambs
-REACH = 0.8  # m of floor before a front, by default
+REACH = 1.0  # m of floor before a front, by default
+STAND = 0.85  # m of floor before an open drawer's handle: the nearest stance (0.45) and the base (0.29) and more
 SIDES = (0.7, 0.7)  # m of floor beyond the ends of a piece with hinged doors
-
-
-class Unplaceable(RuntimeError):
-    """A piece the room must hold found no spot."""
 
 
 def _meets(a: Rect, b: Rect) -> bool:
@@ -85,6 +84,11 @@ def doorway_floor(space: Space, doors: list[Door], width: float) -> None:
             space.clear.append((lo, y0, hi, y1))
 
 
+def drawn(depth: float, parts: dict[str, Any]) -> float:
+    """The floor before the front of drawers ``depth`` deep (the cabinet's): their travel out, then a stance."""
+    return STAND + parts["drawer_travel"] * (depth - 0.06)
+
+
 def wall_piece(
     f: Frame, width: float, depth: float, reach: float, sides: tuple[float, float], ahead: float = 0.0
 ) -> tuple[list[Rect], list[Rect]]:
@@ -136,12 +140,18 @@ def put_on_wall(
 
 
 def put_free(
-    space: Space, name: str, width: float, depth: float, around: float, rng: np.random.Generator, facing: str = ""
+    space: Space,
+    name: str,
+    width: float,
+    depth: float,
+    around: float,
+    rng: np.random.Generator,
+    front: float = 0.0,
 ) -> Frame:
-    """The frame of a free-standing piece with floor ``around`` it on every side, nearest the room's middle
-    (seeded jitter); ``facing`` seeded when not given."""
+    """The frame of a free-standing piece with floor ``around`` it on every side (``front`` before its front if
+    more), nearest the room's middle (seeded jitter), facing a seeded way."""
     r = space.room
-    facing = facing or str(rng.choice(list(FACING)))
+    facing = str(rng.choice(list(FACING)))
     cx, cy = (r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2
     xs = np.arange(r.x0 + around, r.x1 - around + 1e-9, STEP)
     ys = np.arange(r.y0 + around, r.y1 - around + 1e-9, STEP)
@@ -152,7 +162,7 @@ def put_free(
         x, y = points[i]
         f = Frame(r6(x + fx * depth / 2), r6(y + fy * depth / 2), facing)
         plan = local_rect(f, (-width / 2, width / 2), (0.0, depth))
-        ring = (plan[0] - around, plan[1] - around, plan[2] + around, plan[3] + around)
+        ring = local_rect(f, (-width / 2 - around, width / 2 + around), (-max(front, around), depth + around))
         if space.fits([plan], [ring]):
             space.take([plan], [ring])
             return f

@@ -12,6 +12,7 @@ has the ``kitchen_island`` (drawers), free-standing with a ring of floor round i
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -19,16 +20,16 @@ import numpy as np
 from housebench.house.appliances import Appliance, fridge, microwave, stove
 from housebench.house.arrange import (
     FRONT_GAP,
-    REACH,
     SIDES,
     Rect,
     Space,
-    Unplaceable,
+    drawn,
     lo_is_left,
     put_free,
     wall_length,
 )
 from housebench.house.furniture import Built, block, cabinet
+from housebench.house.program import Unplaceable
 
 DEPTH, HEIGHT = 0.6, 0.9  # counters
 FRIDGE = (0.7, 0.7, 1.8)  # width, depth, height
@@ -70,7 +71,9 @@ def _depth(kind: str) -> float:
     return FRIDGE[1] if kind == "fridge" else DEPTH
 
 
-def _place_run(space: Space, side: str, units: list[Unit], rng: np.random.Generator, pin: str = "") -> float:
+def _place_run(
+    space: Space, side: str, units: list[Unit], rng: np.random.Generator, reach: float, pin: str = ""
+) -> float:
     """Where along wall ``side`` the run starts: at the lower end (``pin`` "lo"), flush with the upper one
     ("hi"), or a seeded spot where it fits ("": both ends open); its plan and floor taken."""
     total, length = sum(u[2] for u in units), wall_length(space.room, side)
@@ -87,7 +90,7 @@ def _place_run(space: Space, side: str, units: list[Unit], rng: np.random.Genera
             for i, u in enumerate(units)
             if u[0] != "gap"
         ]
-        floor = wall_rect(space, side, (a0 + lo_end - lo_m, a0 + hi_end + hi_m), (DEPTH + FRONT_GAP, DEPTH + REACH))
+        floor = wall_rect(space, side, (a0 + lo_end - lo_m, a0 + hi_end + hi_m), (DEPTH + FRONT_GAP, DEPTH + reach))
         if space.fits(plans, [floor]):
             space.take(plans, [floor])
             return float(a0)
@@ -116,15 +119,14 @@ def _build_run(space: Space, side: str, units: list[Unit], a0: float, p: dict[st
             out["appliances"].append(a)
 
 
-def _runs(layout: str, space: Space, rng: np.random.Generator) -> list[tuple[str, list[Unit], str]]:
-    """The runs of ``layout``: (wall, units in order along it, pin)."""
+def _runs(layout: str, first: str, space: Space, rng: np.random.Generator) -> list[tuple[str, list[Unit], str]]:
+    """The runs of ``layout`` with its first (or middle) run on wall ``first``: (wall, units in order along it,
+    pin)."""
     south = ("counter", "counter_south", round(float(rng.uniform(1.4, 2.0)), 1))
     west = ("counter", "counter_west", round(float(rng.uniform(1.2, 1.6)), 1))
     cooker, cold = ("stove", "stove", 0.6), ("fridge", "fridge", FRIDGE[0])
     gap = ("gap", "", 0.1)
     r = space.room
-    long_walls = "SN" if r.x1 - r.x0 >= r.y1 - r.y0 else "WE"
-    first = str(rng.choice(list(long_walls)))
     pair = [south, cooker] if rng.uniform() < 0.5 else [cooker, south]
     if layout == "single":
         row = [*pair, west] if rng.uniform() < 0.5 else [west, *pair]
@@ -142,7 +144,9 @@ def _runs(layout: str, space: Space, rng: np.random.Generator) -> list[tuple[str
     fill = wall_length(r, first) - sum(u[2] for u in middle)
     if fill < BLIND:
         raise Unplaceable(f"{r.name}: the {first} wall is too short for a U kitchen")
-    middle.append(("blind", "counter_corner_2", round(fill, 6)))
+    if fill >= BLIND + 0.6:  # a plain counter (drawers) before the corner
+        middle.append(("counter", "kitchen_counter", round(fill - BLIND, 6)))
+    middle.append(("blind", "counter_corner_2", round(BLIND if fill >= BLIND + 0.6 else fill, 6)))
     pantry = ("counter", "kitchen_pantry", 1.0)
     lo = _meets_lo(first, ends[0])
     return [
@@ -171,17 +175,20 @@ def _side(wall: str, other: str, units: list[Unit], k: int) -> tuple[str, list[U
 
 
 def kitchen(space: Space, p: dict[str, Any], rng: np.random.Generator, n) -> tuple[list[Built], list[Appliance], str]:
-    """The kitchen's runs, island and appliances in the first layout (seeded order) that fits; its name."""
+    """The kitchen's runs, island and appliances in the first layout and first wall (seeded orders) that fit; the
+    layout's name."""
     why = []
-    for layout in rng.permutation(LAYOUTS):
+    for layout, first in itertools.product(rng.permutation(LAYOUTS), rng.permutation(list("NESW"))):
         trial = Space(space.room, list(space.solid), list(space.clear))
         out: dict = {"built": [], "appliances": [], "counters": []}
         try:
-            for wall, units, pin in _runs(str(layout), trial, rng):
-                _build_run(trial, wall, units, _place_run(trial, wall, units, rng, pin), p, out)
-            isle = put_free(trial, "kitchen_island", 1.4, 0.7, AROUND, rng)
+            for wall, units, pin in _runs(str(layout), str(first), trial, rng):
+                _build_run(
+                    trial, wall, units, _place_run(trial, wall, units, rng, drawn(DEPTH, p["parts"]), pin), p, out
+                )
+            isle = put_free(trial, "kitchen_island", 1.4, 0.7, AROUND, rng, drawn(0.7, p["parts"]))
         except Unplaceable as e:
-            why.append(f"{layout}: {e}")
+            why.append(f"{layout} from {first}: {e}")
             continue
         out["built"].append(cabinet("kitchen_island", isle, 1.4, 0.7, HEIGHT, ["drawers:2", "drawers:2"], p["parts"]))
         f, width = out["counters"][int(rng.integers(len(out["counters"])))]

@@ -3,8 +3,9 @@
 ``procedural_house(seed, params)`` reads the ``house:`` params for what all houses share (wall height and
 thickness, door sizes, bookcases, the articulated parts); the seed makes everything else: the footprint, the
 rooms and their doorways, the kitchen's layout, where every piece stands. The robot starts in the open
-middle of the living room. A plan the rules cannot furnish is furnished again with the seed's next draws, then
-the next plan is drawn, a few times, then the seed is refused with the reason (:class:`~housebench.house.arrange.Unplaceable`).
+middle of the living room. A plan the rules cannot furnish is furnished again with the seed's next
+draws, then the next plan is drawn, a few times, then the seed is refused with the reason
+(:class:`~housebench.house.program.Unplaceable`).
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from housebench.house.arrange import Space, Unplaceable, doorway_floor, open_spot
+from housebench.house.arrange import Space, doorway_floor, open_spot
 from housebench.house.kitchen import kitchen
 from housebench.house.layout import House
-from housebench.house.program import room_type
+from housebench.house.program import Unplaceable, room_type
 from housebench.house.rooms import ROOMS
 from housebench.house.split import Plan, floor_plan
 
@@ -71,7 +72,11 @@ def generate(seed: int, p: dict[str, Any]) -> Generated:
     """House ``seed`` with its plan and kitchen layout (same seed and params, same house)."""
     why = []
     for k in range(PLANS):
-        plan = floor_plan((seed, k), p)
+        try:
+            plan = floor_plan((seed, k), p)
+        except Unplaceable as e:
+            why.append(str(e))
+            continue
         rng = np.random.default_rng((seed, k, 1))
         for _ in range(TRIES):
             try:

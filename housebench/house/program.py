@@ -7,9 +7,14 @@ bathroom; the seed adds up to four more (bedrooms, a second bathroom, a hallway,
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
+
+
+class Unplaceable(RuntimeError):
+    """A house the rules cannot build from its seed: no plan fits the program, or a piece finds no spot."""
 
 
 @dataclass(frozen=True)
@@ -20,10 +25,10 @@ class RoomType:
 
 
 TYPES = {
-    "kitchen": RoomType(21.0, 4.0, 1.8),
+    "kitchen": RoomType(23.0, 4.2, 1.8),
     "living_room": RoomType(22.0, 3.8, 2.0),
-    "dining_room": RoomType(14.0, 3.3, 2.0),
-    "bedroom": RoomType(15.0, 3.3, 2.0),
+    "dining_room": RoomType(14.0, 3.4, 2.0),
+    "bedroom": RoomType(16.0, 3.5, 2.0),
     "study": RoomType(11.0, 3.0, 2.0),
     "bathroom": RoomType(7.0, 2.3, 2.3),
     "hallway": RoomType(7.0, 1.6, 5.0),
@@ -35,6 +40,7 @@ NO_DOOR = {("bathroom", "kitchen"), ("bathroom", "dining_room"), ("kitchen", "be
 PRIVATE = ("bathroom", "laundry")  # rooms that keep one doorway
 
 
+@functools.cache
 def room_type(name: str) -> str:
     """``bedroom_2`` -> ``bedroom``."""
     head, _, tail = name.rpartition("_")

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from housebench.house.appliances import Appliance
-from housebench.house.arrange import SIDES, Space, put_free, put_on_wall
+from housebench.house.arrange import SIDES, Space, drawn, put_free, put_on_wall
 from housebench.house.furniture import Built, bed, block, bookcase, cabinet, seat, table
 from housebench.house.parts import drawer
 
@@ -34,7 +34,7 @@ def living_room(space: Space, p: dict[str, Any], rng: np.random.Generator, n: Na
     sofa = put_on_wall(space, n("sofa"), 1.8, 0.9, rng, ahead=gap + table_d)
     built = [seat(n("sofa"), sofa, 1.8, 0.9, 0.42, 0.85, arms=True)]
     built.append(table(n("coffee_table"), sofa.shifted(0.0, -gap - table_d), 1.0, table_d, 0.42))
-    stand = put_on_wall(space, n("tv_stand"), 1.4, 0.45, rng)
+    stand = put_on_wall(space, n("tv_stand"), 1.4, 0.45, rng, reach=drawn(0.45, p["parts"]))
     built.append(cabinet(n("tv_stand"), stand, 1.4, 0.45, 0.5, ["drawers:1", "drawers:1"], p["parts"]))
     screen = {"foot": ((-0.15, 0.0, 0.5), (0.15, 0.15, 0.55)), "screen": ((-0.55, 0.05, 0.55), (0.55, 0.1, 1.2))}
     built.append(block(n("tv"), stand.shifted(0.0, 0.15), screen))
@@ -45,14 +45,14 @@ def living_room(space: Space, p: dict[str, Any], rng: np.random.Generator, n: Na
 
 
 def dining_room(space: Space, p: dict[str, Any], rng: np.random.Generator, n: Name) -> Furnished:
-    """The table free-standing with two chairs at one long side, the sideboard against a wall."""
+    """The table free-standing with two chairs at one long side, the sideboard (drawers) against a wall."""
     w, d = 1.6, 0.9
+    sb = put_on_wall(space, n("sideboard"), 1.2, 0.45, rng, drawn(0.45, p["parts"]))
     f = put_free(space, n("dining_table"), w, d + CHAIR + 0.05, 0.85, rng)
-    built = [table(n("dining_table"), f, w, d, 0.75)]
+    built = [cabinet(n("sideboard"), sb, 1.2, 0.45, 0.8, ["drawers:2", "drawers:2"], p["parts"])]
+    built.append(table(n("dining_table"), f, w, d, 0.75))
     for i, du in enumerate((-0.4, 0.4)):  # behind the table, facing it
         built.append(seat(n(f"dining_chair_{i + 1}"), f.shifted(du, d + 0.05), CHAIR, CHAIR, CHAIR, 0.9))
-    sb = put_on_wall(space, n("sideboard"), 1.2, 0.45, rng, sides=SIDES)
-    built.append(cabinet(n("sideboard"), sb, 1.2, 0.45, 0.8, ["door_left", "door_right"], p["parts"]))
     return built, []
 
 
@@ -65,12 +65,12 @@ def bedroom(space: Space, p: dict[str, Any], rng: np.random.Generator, n: Name) 
     back = head.shifted(0.0, 2.0)  # the middle of the headboard
     sides = ("left", "right") if n("bed") == "bed" else ("left",)
     for side in sides:
-        f = put_on_wall(space, n(f"nightstand_{side}"), 0.45, 0.4, rng, near=(back.x, back.y))
+        f = put_on_wall(space, n(f"nightstand_{side}"), 0.45, 0.4, rng, drawn(0.4, parts), near=(back.x, back.y))
         built.append(cabinet(n(f"nightstand_{side}"), f, 0.45, 0.4, 0.55, ["drawers:1"], parts))
     wd = put_on_wall(space, n("wardrobe"), 1.2, 0.6, rng, sides=SIDES)
     built.append(cabinet(n("wardrobe"), wd, 1.2, 0.6, 2.0, ["door_left", "door_right"], parts))
     if n("bed") == "bed":
-        dr = put_on_wall(space, "dresser", 1.0, 0.5, rng)
+        dr = put_on_wall(space, "dresser", 1.0, 0.5, rng, drawn(0.5, parts))
         built.append(cabinet("dresser", dr, 1.0, 0.5, 0.9, ["drawers:3"], parts))
         desk = put_on_wall(space, "bedroom_desk", 1.1, 0.6, rng)
         built.append(table("bedroom_desk", desk, 1.1, 0.6, 0.75))
@@ -79,11 +79,11 @@ def bedroom(space: Space, p: dict[str, Any], rng: np.random.Generator, n: Name) 
 
 def study(space: Space, p: dict[str, Any], rng: np.random.Generator, n: Name) -> Furnished:
     """The desk with its drawer, the tall bookcase, the filing cabinet, each against a wall."""
-    desk = put_on_wall(space, n("study_desk"), 1.4, 0.7, rng)
+    desk = put_on_wall(space, n("study_desk"), 1.4, 0.7, rng, drawn(0.6, p["parts"]))
     pull = drawer(f"{n('study_desk')}/drawer_1", desk, (-0.3, 0.3), (0.58, 0.7), 0.55, p["parts"])
     built = [(table(n("study_desk"), desk, 1.4, 0.7, 0.75)[0], [pull])]
     built.append(_shelf(space, n("bookcase_tall"), p["bookcase_tall"], rng))
-    fc = put_on_wall(space, n("filing_cabinet"), 0.45, 0.55, rng)
+    fc = put_on_wall(space, n("filing_cabinet"), 0.45, 0.55, rng, drawn(0.55, p["parts"]))
     built.append(cabinet(n("filing_cabinet"), fc, 0.45, 0.55, 0.75, ["drawers:2"], p["parts"]))
     return built, []
 

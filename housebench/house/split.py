@@ -12,7 +12,6 @@ rooms. Walls are the cuts, ``wall_thickness`` thick, cut by their doorways as in
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +20,7 @@ import numpy as np
 
 from housebench.house.geometry import Box
 from housebench.house.plan import Room, shell, wall_boxes
-from housebench.house.program import PRIVATE, TYPES, may_connect, room_program, room_type
+from housebench.house.program import PRIVATE, TYPES, Unplaceable, may_connect, room_program, room_type
 from housebench.io import r6
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 (wall centre lines)
@@ -29,7 +28,8 @@ STEP = 0.05  # cuts and doorways on a 5 cm raster
 CORNER = 0.4  # m of wall kept between a doorway and the wall it meets
 ATTEMPTS = 400
 DROP = 100  # draws before the program loses an extra room
-ORDERS = 6  # orders of a cell's rooms tried at each cut
+GIVE_UP = 1.0  # a cut whose best halves misfit by more than this (m, or aspect) gives the draw up
+ORDERS = 12  # orders of a cell's rooms tried at each cut
 FLEX = (-0.12, -0.06, 0.0, 0.06, 0.12)  # a cut may move off the area shares by these fractions
 EXTRA_DOOR = 0.3  # chance of a doorway beyond the spanning tree between two public rooms
 
@@ -55,45 +55,72 @@ def _snap(v: float) -> float:
     return r6(round(v / STEP) * STEP)
 
 
-def _halves(rect: Rect, across_x: bool, frac: float) -> tuple[float, Rect, Rect]:
+def _halves(rect: Rect, across_x: bool, at: float) -> tuple[Rect, Rect]:
     x0, y0, x1, y1 = rect
-    if across_x:
-        at = _snap(x0 + frac * (x1 - x0))
-        return at, (x0, y0, at, y1), (at, y0, x1, y1)
-    at = _snap(y0 + frac * (y1 - y0))
-    return at, (x0, y0, x1, at), (x0, at, x1, y1)
+    return ((x0, y0, at, y1), (at, y0, x1, y1)) if across_x else ((x0, y0, x1, at), (x0, at, x1, y1))
 
 
 def _misfit(rect: Rect, names: list[str]) -> float:
-    """How far a cell is from holding ``names``: the shortfall of its side from the widest of their shortest
-    sides (plus a wall), and the excess of its aspect over a room's (a group's: 2)."""
+    """How far a room's cell is from its type's shortest side (plus a wall) and aspect."""
     short, long = sorted((rect[2] - rect[0], rect[3] - rect[1]))
-    if short <= 0:
-        return np.inf
-    kinds = [TYPES[room_type(n)] for n in names]
-    aspect = kinds[0].aspect if len(kinds) == 1 else 2.0
-    return max(max(k.short for k in kinds) + 0.1 - short, 0.0) + max(long / short - aspect, 0.0)
+    kind = TYPES[room_type(names[0])]
+    return np.inf if short <= 0 else max(kind.short + 0.1 - short, 0.0) + max(long / short - kind.aspect, 0.0)
 
 
-def _cut(rect: Rect, names: list[str], rng: np.random.Generator, cuts: list) -> list[tuple[str, Rect]]:
-    """Split ``rect`` among ``names`` (in order) by area; every cut is appended to ``cuts``. Of the cuts
-    (where in the list, which way) the one whose halves fit their rooms best, with seeded noise."""
+def _costs(a: tuple[np.ndarray, np.ndarray], need: np.ndarray, aspect: np.ndarray) -> np.ndarray:
+    """:func:`_misfit` of many cells (sides ``a``) for groups needing a side ``need`` and an aspect ``aspect``."""
+    short, long = np.minimum(*a), np.maximum(*a)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cost = np.maximum(need - short, 0.0) + np.maximum(long / short - aspect, 0.0)
+    return np.where(short > 0, cost, np.inf)
+
+
+def _options(rect: Rect, order: list[str], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """For each way to cut ``rect`` (across x or y, after the k-th room of ``order``, off the area share by
+    each of FLEX): where, and how far its halves misfit (a group needs its widest room's side and aspect 2)."""
+    kinds = [TYPES[room_type(n)] for n in order]
+    areas, shorts = np.array([k.area for k in kinds]), np.array([k.short for k in kinds]) + 0.1
+    frac = (
+        (np.cumsum(areas)[:-1] / areas.sum())[:, None]
+        + np.array(FLEX)
+        + rng.uniform(-0.02, 0.02, (len(order) - 1, len(FLEX)))
+    )
+    need_a, need_b = np.maximum.accumulate(shorts)[:-1, None], np.maximum.accumulate(shorts[::-1])[::-1][1:, None]
+    asp_a = np.full((len(order) - 1, 1), 2.0)
+    asp_b = asp_a.copy()
+    asp_a[0], asp_b[-1] = kinds[0].aspect, kinds[-1].aspect
+    x0, y0, x1, y1 = rect
+    at, cost = [], []
+    for lo, hi, span in ((x0, x1, y1 - y0), (y0, y1, x1 - x0)):
+        cut = np.round((lo + frac * (hi - lo)) / STEP) * STEP
+        at.append(cut)
+        cost.append(_costs((cut - lo, span), need_a, asp_a) + _costs((hi - cut, span), need_b, asp_b))
+    return np.array(at), np.array(cost)
+
+
+def _cut(rect: Rect, names: list[str], rng: np.random.Generator, cuts: list) -> list[tuple[str, Rect]] | None:
+    """Split ``rect`` among ``names`` by area; every cut is appended to ``cuts``. Of the cuts (which seeded
+    order of the rooms, where in it, which way) the one whose halves fit their rooms best, with seeded noise.
+    None as soon as a room misfits or no cut comes near fitting (the draw is given up)."""
     if len(names) == 1:
-        return [(names[0], rect)]
-    options = []
+        return [(names[0], rect)] if _misfit(rect, names) == 0 else None
+    best = None
     for _ in range(ORDERS):
         order = [str(n) for n in rng.permutation(names)]
-        areas = np.array([TYPES[room_type(n)].area for n in order])
-        shares = np.cumsum(areas)[:-1] / areas.sum()
-        for k in range(1, len(order)):
-            for across_x, flex in itertools.product((True, False), FLEX):
-                at, a, b = _halves(rect, across_x, shares[k - 1] + flex + rng.uniform(-0.02, 0.02))
-                cost = _misfit(a, order[:k]) + _misfit(b, order[k:]) + rng.uniform(0, 0.3)
-                options.append((cost, order[:k], order[k:], across_x, at, a, b))
-    _, first, second, across_x, at, a, b = min(options, key=lambda o: o[0])
+        at, cost = _options(rect, order, rng)
+        cost = cost + rng.uniform(0, 0.3, cost.shape)
+        i = np.unravel_index(np.argmin(cost), cost.shape)
+        if best is None or cost[i] < best[0]:
+            best = (cost[i], order, i, r6(at[i]))
+    cost, order, (axis, k, _), at = best
+    if cost > GIVE_UP:
+        return None
     x0, y0, x1, y1 = rect
-    cuts.append(("x", at, (y0, y1)) if across_x else ("y", at, (x0, x1)))
-    return _cut(a, first, rng, cuts) + _cut(b, second, rng, cuts)
+    cuts.append(("x", at, (y0, y1)) if axis == 0 else ("y", at, (x0, x1)))
+    a, b = _halves(rect, axis == 0, at)
+    one = _cut(a, order[: k + 1], rng, cuts)
+    two = _cut(b, order[k + 1 :], rng, cuts) if one is not None else None
+    return None if two is None else one + two
 
 
 def _inner(rect: Rect, w: float, d: float, t: float) -> Rect:
@@ -174,7 +201,10 @@ def floor_plan(seed: int | tuple[int, ...], p: dict[str, Any]) -> Plan:
         aspect = rng.uniform(1.0, 1.6)
         w, d = _snap(np.sqrt(area * aspect)), _snap(np.sqrt(area / aspect))
         cuts: list = []
-        leaves = dict(_cut((0.0, 0.0, w, d), names, rng, cuts))
+        found = _cut((0.0, 0.0, w, d), names, rng, cuts)
+        if found is None:
+            continue
+        leaves = dict(found)
         inner = {n: _inner(r, w, d, p["wall_thickness"]) for n, r in leaves.items()}
         if not all(_fits(n, r) for n, r in inner.items()):
             continue
@@ -183,7 +213,7 @@ def floor_plan(seed: int | tuple[int, ...], p: dict[str, Any]) -> Plan:
             continue
         rooms = tuple(Room(n, *inner[n]) for n in names)
         return Plan(w, d, rooms, tuple(doors), tuple(shell(w, d, p) + _walls(cuts, doors, w, d, p)))
-    raise RuntimeError(f"house {seed}: no floor plan in {ATTEMPTS} draws")
+    raise Unplaceable(f"house {seed}: no floor plan in {ATTEMPTS} draws")
 
 
 def signature(plan: Plan) -> tuple:
