@@ -62,9 +62,10 @@ def _fronts(width: float, left: bool, right: bool) -> list[str]:
     return ["drawers:3" if left else "door_left", *["drawers:3"] * (n - 2), "drawers:3" if right else "door_right"]
 
 
-def _margin(unit: Unit, left: bool) -> float:
-    """Floor kept beyond the run's end at ``unit``: a fridge hinged at that end needs it for its open door."""
-    return SIDES[0] if unit[0] == "fridge" and left else CLOSED
+def _margin(unit: Unit) -> float:
+    """Floor kept beyond the run's end at ``unit``: a fridge needs it (its open door, and its tall sides keep the
+    robot's arm from its handle near the end)."""
+    return SIDES[0] if unit[0] == "fridge" else CLOSED
 
 
 def _depth(kind: str) -> float:
@@ -81,7 +82,7 @@ def _place_run(
     edges = np.cumsum([0.0] + [u[2] for u in units])
     handled = [i for i, u in enumerate(units) if u[0] not in ("blind", "gap")]
     lo_end, hi_end = edges[handled[0]], edges[handled[-1] + 1]
-    lo_m, hi_m = _margin(units[handled[0]], lo_is_left(side)), _margin(units[handled[-1]], not lo_is_left(side))
+    lo_m, hi_m = _margin(units[handled[0]]), _margin(units[handled[-1]])
     for a0 in starts:
         if a0 < -1e-9:
             break

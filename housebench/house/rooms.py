@@ -15,7 +15,7 @@ import numpy as np
 
 from housebench.house.appliances import Appliance
 from housebench.house.arrange import SIDES, Space, drawn, put_free, put_on_wall
-from housebench.house.furniture import Built, bed, block, bookcase, cabinet, seat, table
+from housebench.house.furniture import BATHTUB, SINK, TOILET, TV, Built, bed, block, bookcase, cabinet, seat, table
 from housebench.house.parts import drawer
 
 Name = Callable[[str], str]
@@ -36,8 +36,7 @@ def living_room(space: Space, p: dict[str, Any], rng: np.random.Generator, n: Na
     built.append(table(n("coffee_table"), sofa.shifted(0.0, -gap - table_d), 1.0, table_d, 0.42))
     stand = put_on_wall(space, n("tv_stand"), 1.4, 0.45, rng, reach=drawn(0.45, p["parts"]))
     built.append(cabinet(n("tv_stand"), stand, 1.4, 0.45, 0.5, ["drawers:1", "drawers:1"], p["parts"]))
-    screen = {"foot": ((-0.15, 0.0, 0.5), (0.15, 0.15, 0.55)), "screen": ((-0.55, 0.05, 0.55), (0.55, 0.1, 1.2))}
-    built.append(block(n("tv"), stand.shifted(0.0, 0.15), screen))
+    built.append(block(n("tv"), stand.shifted(0.0, 0.15), TV))
     built.append(_shelf(space, n("bookcase_low"), p["bookcase_low"], rng))
     side = put_on_wall(space, n("side_table"), 0.45, 0.45, rng, near=(sofa.x, sofa.y))
     built.append(table(n("side_table"), side, 0.45, 0.45, 0.55))
@@ -57,15 +56,17 @@ def dining_room(space: Space, p: dict[str, Any], rng: np.random.Generator, n: Na
 
 
 def bedroom(space: Space, p: dict[str, Any], rng: np.random.Generator, n: Name) -> Furnished:
-    """The bed's head on a wall, nightstands near it, the wardrobe, and in the first bedroom the dresser and
-    the desk."""
+    """The bed's head on a wall, nightstands near it (floor beside them: the bed keeps the base from before
+    them), the wardrobe, and in the first bedroom the dresser and the desk."""
     parts = p["parts"]
     head = put_on_wall(space, n("bed"), 1.6, 2.0, rng)
     built = [bed(n("bed"), head, 1.6, 2.0)]
     back = head.shifted(0.0, 2.0)  # the middle of the headboard
     sides = ("left", "right") if n("bed") == "bed" else ("left",)
     for side in sides:
-        f = put_on_wall(space, n(f"nightstand_{side}"), 0.45, 0.4, rng, drawn(0.4, parts), near=(back.x, back.y))
+        f = put_on_wall(
+            space, n(f"nightstand_{side}"), 0.45, 0.4, rng, drawn(0.4, parts), (0.45, 0.45), near=(back.x, back.y)
+        )
         built.append(cabinet(n(f"nightstand_{side}"), f, 0.45, 0.4, 0.55, ["drawers:1"], parts))
     wd = put_on_wall(space, n("wardrobe"), 1.2, 0.6, rng, sides=SIDES)
     built.append(cabinet(n("wardrobe"), wd, 1.2, 0.6, 2.0, ["door_left", "door_right"], parts))
@@ -90,19 +91,9 @@ def study(space: Space, p: dict[str, Any], rng: np.random.Generator, n: Name) ->
 
 def bathroom(space: Space, p: dict[str, Any], rng: np.random.Generator, n: Name) -> Furnished:
     """Bathtub, toilet, sink and towel shelf against the walls; no cabinet."""
-    rim = 0.08
-    tub = {
-        "bottom": ((-0.85, 0.0, 0.0), (0.85, 0.75, 0.1)),
-        "rim_front": ((-0.85, 0.0, 0.1), (0.85, rim, 0.55)),
-        "rim_back": ((-0.85, 0.75 - rim, 0.1), (0.85, 0.75, 0.55)),
-        "rim_left": ((-0.85, rim, 0.1), (-0.85 + rim, 0.75 - rim, 0.55)),
-        "rim_right": ((0.85 - rim, rim, 0.1), (0.85, 0.75 - rim, 0.55)),
-    }
-    bowl = {"bowl": ((-0.2, 0.0, 0.0), (0.2, 0.55, 0.42)), "tank": ((-0.22, 0.55, 0.0), (0.22, 0.75, 0.8))}
-    sink = {"pedestal": ((-0.1, 0.2, 0.0), (0.1, 0.4, 0.8)), "basin": ((-0.28, 0.0, 0.8), (0.28, 0.45, 0.9))}
-    built = [block(n("bathtub"), put_on_wall(space, n("bathtub"), 1.7, 0.75, rng, reach=0.7), tub)]
-    built.append(block(n("toilet"), put_on_wall(space, n("toilet"), 0.44, 0.75, rng, reach=0.7), bowl))
-    built.append(block(n("sink"), put_on_wall(space, n("sink"), 0.56, 0.45, rng, reach=0.7), sink))
+    built = [block(n("bathtub"), put_on_wall(space, n("bathtub"), 1.7, 0.75, rng, reach=0.7), BATHTUB)]
+    built.append(block(n("toilet"), put_on_wall(space, n("toilet"), 0.44, 0.75, rng, reach=0.7), TOILET))
+    built.append(block(n("sink"), put_on_wall(space, n("sink"), 0.56, 0.45, rng, reach=0.7), SINK))
     shelf = put_on_wall(space, n("towel_shelf"), 0.6, 0.3, rng, reach=0.7)
     built.append(bookcase(n("towel_shelf"), shelf, 0.6, 0.3, 1.2, [0.4, 0.8]))
     return built, []
