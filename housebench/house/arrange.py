@@ -28,7 +28,7 @@ FRONT_GAP = 0.1  # m: a front's floor starts this far out (handles, a deeper nei
 DOORWAY = 0.9  # m of floor kept free before each doorway, and ...
 DOOR_SIDE = 0.25  # ... this much beyond its jambs
 REACH = 1.0  # m of floor before a front, by default
-STAND = 0.85  # m of floor before an open drawer's handle: the nearest stance (0.45) and the base (0.29) and more
+STAND = 0.9  # m of floor before an open drawer's handle: the nearest stance (0.45) and the base (0.29) and more
 SIDES = (0.7, 0.7)  # m of floor beyond the ends of a piece with hinged doors
 
 

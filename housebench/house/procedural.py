@@ -22,7 +22,7 @@ from housebench.house.program import Unplaceable, room_type
 from housebench.house.rooms import ROOMS
 from housebench.house.split import Plan, floor_plan
 
-PLANS = 6  # floor plans drawn before the seed is refused
+PLANS = 8  # floor plans drawn before the seed is refused
 TRIES = 2  # furnishings of one plan before the next plan is drawn
 START_KEEP = 0.7  # m from the robot's start to every wall and piece
 

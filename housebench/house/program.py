@@ -27,8 +27,8 @@ class RoomType:
 TYPES = {
     "kitchen": RoomType(23.0, 4.2, 1.8),
     "living_room": RoomType(22.0, 3.8, 2.0),
-    "dining_room": RoomType(14.0, 3.4, 2.0),
-    "bedroom": RoomType(16.0, 3.5, 2.0),
+    "dining_room": RoomType(15.0, 3.6, 2.0),
+    "bedroom": RoomType(17.0, 3.5, 2.0),
     "study": RoomType(11.0, 3.0, 2.0),
     "bathroom": RoomType(7.0, 2.3, 2.3),
     "hallway": RoomType(7.0, 1.6, 5.0),
