@@ -56,11 +56,15 @@ def dining_room(space: Space, p: dict[str, Any], rng: np.random.Generator, n: Na
 
 
 def bedroom(space: Space, p: dict[str, Any], rng: np.random.Generator, n: Name) -> Furnished:
-    """The bed's head on a wall, nightstands near it (floor beside them: the bed keeps the base from before
-    them), the wardrobe, and in the first bedroom the dresser and the desk."""
+    """The wardrobe, the bed's head on a wall, nightstands near it (floor beside them: the bed keeps the base from
+    before them), and in the first bedroom the dresser and the desk."""
     parts = p["parts"]
+    wd = put_on_wall(space, n("wardrobe"), 1.2, 0.6, rng, sides=SIDES)  # the most wall and floor first
     head = put_on_wall(space, n("bed"), 1.6, 2.0, rng)
-    built = [bed(n("bed"), head, 1.6, 2.0)]
+    built = [
+        bed(n("bed"), head, 1.6, 2.0),
+        cabinet(n("wardrobe"), wd, 1.2, 0.6, 2.0, ["door_left", "door_right"], parts),
+    ]
     back = head.shifted(0.0, 2.0)  # the middle of the headboard
     sides = ("left", "right") if n("bed") == "bed" else ("left",)
     for side in sides:
@@ -68,8 +72,6 @@ def bedroom(space: Space, p: dict[str, Any], rng: np.random.Generator, n: Name) 
             space, n(f"nightstand_{side}"), 0.45, 0.4, rng, drawn(0.4, parts), (0.45, 0.45), near=(back.x, back.y)
         )
         built.append(cabinet(n(f"nightstand_{side}"), f, 0.45, 0.4, 0.55, ["drawers:1"], parts))
-    wd = put_on_wall(space, n("wardrobe"), 1.2, 0.6, rng, sides=SIDES)
-    built.append(cabinet(n("wardrobe"), wd, 1.2, 0.6, 2.0, ["door_left", "door_right"], parts))
     if n("bed") == "bed":
         dr = put_on_wall(space, "dresser", 1.0, 0.5, rng, drawn(0.5, parts))
         built.append(cabinet("dresser", dr, 1.0, 0.5, 0.9, ["drawers:3"], parts))
