@@ -9,6 +9,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import yaml
+from pxr import Usd, UsdValidation
 
 from housebench.house.access import check_house
 from housebench.house.geometry import box
@@ -18,6 +19,7 @@ from housebench.house.program import TYPES, Unplaceable, room_type
 from housebench.house.query import inside
 from housebench.house.split import floor_plan, signature
 from housebench.tasks.needs import task_needs
+from housebench.usd.house import read_boxes, write_house_usd
 
 REPO = Path(__file__).resolve().parents[2]
 GOOD = 1  # a seed whose house passes (bench/RESULTS.md lists every seed's verdict)
@@ -87,6 +89,20 @@ def test_a_good_house_passes_and_holds_the_named_pieces_in_their_rooms(good, nee
         x, y = np.mean([b.center[:2] for b in boxes], axis=0)
         assert inside(x, y, rooms[room]), (owner, room)
     assert {p.category for p in house.parts} == {"door", "drawer", "button", "knob"}
+
+
+def test_a_procedural_house_writes_a_valid_usd_layer(good, tmp_path):
+    path = tmp_path / "house.usda"
+    write_house_usd(good.house, path)
+    stage = Usd.Stage.Open(str(path))
+    errors = UsdValidation.ValidationContext(UsdValidation.ValidationRegistry().GetOrLoadAllValidators()).Validate(
+        stage
+    )
+    assert [e.GetMessage() for e in errors] == []
+    house = good.house
+    assert {b.name: b for b in read_boxes(stage)} == {
+        b.name: b for b in [*house.boxes, *(q for p in house.parts for q in p.boxes)]
+    }
 
 
 def _with(house: House, *boxes) -> House:
