@@ -5,9 +5,12 @@ A run is a row of units against one wall, in the order along it: the two counter
 (``counter_south`` and ``counter_west``: the first and the second counter, whichever wall they stand on), the
 stove, the fridge (at an open end of a run, 0.1 m from its neighbour, so its door opens past it), and blind
 blocks in the corners (``counter_corner_N``: a solid block with a top, no front, so that no handle sits where
-no base can stand). A run asks for floor before its fronts and, at an open end, beyond it (a door hinged at the
-end swings its handle out there). The microwave stands on a counter at the counter's right end. Every layout
-has the ``kitchen_island`` (drawers), free-standing with a ring of floor round it.
+no base can stand); a U also has a ``kitchen_counter`` filling its middle wall and a ``kitchen_pantry``. A
+cabinet's doors hinge at its ends, but at a run's end it has drawers there, so a run asks for floor before its
+fronts (a drawer's travel and a stance) and beyond its ends only where the fridge ends it (its open door, its
+tall sides). The microwave stands at the right end of a seeded counter. Every layout has the ``kitchen_island``
+(drawers), free-standing with floor round it and more before its drawers. A layout is tried on each wall as its
+first (or middle) run, in seeded orders, until one fits.
 """
 
 from __future__ import annotations
@@ -38,7 +41,6 @@ SHORT = 0.4  # m of a corner block on the run that meets it
 CLOSED = 0.15  # m of floor beyond a run's end at a corner
 AROUND = 0.9  # m of floor round the island
 LAYOUTS = ("single", "galley", "L", "U")
-NEXT = {"S": "E", "E": "N", "N": "W", "W": "S"}  # walls counter-clockwise
 OPPOSITE = {"S": "N", "N": "S", "E": "W", "W": "E"}
 
 Unit = tuple[str, str, float]  # kind (counter, stove, fridge, blind, gap), name, width along the wall

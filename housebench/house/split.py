@@ -2,10 +2,12 @@
 neighbours so that every room is reachable.
 
 The footprint's area is the program's (times a seeded factor), its aspect seeded. A split cuts a
-rectangle across its longer side (usually) where the two groups of rooms get their shares of area; the
-rooms stay in the program's seeded order, so each cut parts the list in two. A plan is kept when every
-room has its type's shortest side and aspect (:mod:`housebench.house.program`) and the doorway graph
-reaches every room; the seed's next draw is tried otherwise. Doorways: a spanning tree of the rooms that
+rectangle in two, across x or y, where two groups of its rooms get their shares of area (give or take
+12 %): of a few seeded orders of the rooms, every place in the order and both directions, the cut whose
+halves best fit their rooms (a room its type's shortest side and aspect, :mod:`housebench.house.program`;
+a group its widest room's side and an aspect of 2), with seeded noise. A plan is kept when every room
+fits and the doorway graph reaches every room; the seed's next draw is tried otherwise (after every
+``DROP`` draws the program loses its last extra room). Doorways: a spanning tree of the rooms that
 may connect (a bathroom or laundry hangs off one other room), plus some extra doorways between public
 rooms. Walls are the cuts, ``wall_thickness`` thick, cut by their doorways as in :mod:`.plan`.
 """
