@@ -88,15 +88,19 @@ def grid_axes(bounds: Box2, resolution: float) -> tuple[np.ndarray, np.ndarray]:
 def free_grid(obstacles: Iterable[Box3], bounds: Box2, fp: Footprint, resolution: float) -> FloorGrid:
     """The grid over ``bounds`` (``[xmin, ymin, xmax, ymax]``) for the robot of footprint ``fp``."""
     xs, ys = grid_axes(bounds, resolution)
-    gx, gy = np.meshgrid(xs, ys)
-    free = np.ones(gx.shape, dtype=bool)
+    free = np.ones((len(ys), len(xs)), dtype=bool)
     for xmin, ymin, zmin, xmax, ymax, zmax in obstacles:
         radius = clearance(fp, zmin, zmax)
         if radius is None:
             continue
+        # only the cells within ``radius`` of the box can be blocked: a window of the grid, one cell wider
+        i0, i1 = np.searchsorted(ys, ymin - radius) - 1, np.searchsorted(ys, ymax + radius) + 1
+        j0, j1 = np.searchsorted(xs, xmin - radius) - 1, np.searchsorted(xs, xmax + radius) + 1
+        i0, j0 = max(i0, 0), max(j0, 0)
+        gx, gy = np.meshgrid(xs[j0:j1], ys[i0:i1])
         dx = np.maximum(np.maximum(xmin - gx, gx - xmax), 0.0)
         dy = np.maximum(np.maximum(ymin - gy, gy - ymax), 0.0)
-        free &= dx * dx + dy * dy >= radius * radius
+        free[i0:i1, j0:j1] &= dx * dx + dy * dy >= radius * radius
     return FloorGrid(float(xs[0]), float(ys[0]), resolution, free)
 
 

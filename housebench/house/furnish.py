@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from housebench.house.appliances import Appliance, fridge, microwave, stove
-from housebench.house.furniture import Built, bed, block, bookcase, cabinet, seat, table
+from housebench.house.furniture import BATHTUB, SINK, TOILET, TV, Built, bed, block, bookcase, cabinet, seat, table
 from housebench.house.geometry import Box
 from housebench.house.parts import Part, drawer
 from housebench.house.plan import Room
@@ -76,11 +76,7 @@ def living_room(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list
     stand = r.against("S", 2.3 + jig(), 0.45)
     return [
         cabinet("tv_stand", stand, 1.4, 0.45, 0.5, ["drawers:1", "drawers:1"], p["parts"]),
-        block(
-            "tv",
-            stand.shifted(0.0, 0.15),
-            {"foot": ((-0.15, 0.0, 0.5), (0.15, 0.15, 0.55)), "screen": ((-0.55, 0.05, 0.55), (0.55, 0.1, 1.2))},
-        ),
+        block("tv", stand.shifted(0.0, 0.15), TV),
         seat("sofa", r.against("N", 2.6 + jig(), 0.9), 1.8, 0.9, 0.42, 0.85, arms=True),
         table("coffee_table", r.centred(2.6, r.y1 - r.y0 - 1.6, 0.5, "S"), 1.0, 0.5, 0.42),
         table("side_table", r.against("E", 1.8, 0.45), 0.45, 0.45, 0.55),  # between bookcase_low and armchair
@@ -97,26 +93,10 @@ def living_room(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list
 
 
 def bathroom(r: Room, p: dict[str, Any], jig: Jig) -> tuple[list[Built], list[Appliance]]:
-    rim = 0.08
-    tub = {
-        "bottom": ((-0.85, 0.0, 0.0), (0.85, 0.75, 0.1)),
-        "rim_front": ((-0.85, 0.0, 0.1), (0.85, rim, 0.55)),
-        "rim_back": ((-0.85, 0.75 - rim, 0.1), (0.85, 0.75, 0.55)),
-        "rim_left": ((-0.85, rim, 0.1), (-0.85 + rim, 0.75 - rim, 0.55)),
-        "rim_right": ((0.85 - rim, rim, 0.1), (0.85, 0.75 - rim, 0.55)),
-    }
     return [
-        block("bathtub", r.against("N", 0.9, 0.75), tub),
-        block(
-            "toilet",
-            r.against("W", 1.9 + jig(), 0.75),
-            {"bowl": ((-0.2, 0.0, 0.0), (0.2, 0.55, 0.42)), "tank": ((-0.22, 0.55, 0.0), (0.22, 0.75, 0.8))},
-        ),
-        block(
-            "sink",
-            r.against("S", 2.2 + jig(), 0.45),
-            {"pedestal": ((-0.1, 0.2, 0.0), (0.1, 0.4, 0.8)), "basin": ((-0.28, 0.0, 0.8), (0.28, 0.45, 0.9))},
-        ),
+        block("bathtub", r.against("N", 0.9, 0.75), BATHTUB),
+        block("toilet", r.against("W", 1.9 + jig(), 0.75), TOILET),
+        block("sink", r.against("S", 2.2 + jig(), 0.45), SINK),
         bookcase("towel_shelf", r.against("N", 2.6 + jig(), 0.3), 0.6, 0.3, 1.2, [0.4, 0.8]),
     ], []
 

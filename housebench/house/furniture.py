@@ -103,3 +103,16 @@ def block(
 ) -> Built:
     """A fixture made of named solid boxes given by local corners (toilet, bathtub, sink, TV)."""
     return [f.box(f"{name}/{part}", lo, hi) for part, (lo, hi) in pieces.items()], []
+
+
+RIM = 0.08
+BATHTUB = {  # 1.7 x 0.75 m, rims 0.55 m high
+    "bottom": ((-0.85, 0.0, 0.0), (0.85, 0.75, 0.1)),
+    "rim_front": ((-0.85, 0.0, 0.1), (0.85, RIM, 0.55)),
+    "rim_back": ((-0.85, 0.75 - RIM, 0.1), (0.85, 0.75, 0.55)),
+    "rim_left": ((-0.85, RIM, 0.1), (-0.85 + RIM, 0.75 - RIM, 0.55)),
+    "rim_right": ((0.85 - RIM, RIM, 0.1), (0.85, 0.75 - RIM, 0.55)),
+}
+TOILET = {"bowl": ((-0.2, 0.0, 0.0), (0.2, 0.55, 0.42)), "tank": ((-0.22, 0.55, 0.0), (0.22, 0.75, 0.8))}
+SINK = {"pedestal": ((-0.1, 0.2, 0.0), (0.1, 0.4, 0.8)), "basin": ((-0.28, 0.0, 0.8), (0.28, 0.45, 0.9))}
+TV = {"foot": ((-0.15, 0.0, 0.5), (0.15, 0.15, 0.55)), "screen": ((-0.55, 0.05, 0.55), (0.55, 0.1, 1.2))}

@@ -106,3 +106,18 @@ def label_rooms(image: np.ndarray, house: HouseAnnotations) -> Image.Image:
         stroke_fill=(255, 255, 255),
     )
     return picture
+
+
+def plan_sketch(house: HouseAnnotations, width: int = 800, height: int = 600) -> Image.Image:
+    """The labelled plan without a render: furniture and parts as grey boxes seen from above (what stands below
+    the lintels), then :func:`label_rooms` (walls, names, the robot's start) on white."""
+    picture = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(picture)
+    pixel = plan_pixel(house, width, height)
+    for o in sorted(house.obstacles, key=lambda o: o.box[5]):
+        b = o.box
+        if not o.name.startswith("walls/") and b[2] < 1.0:
+            (ax, ay), (bx, by) = pixel(b[0], b[4]), pixel(b[3], b[1])
+            shade = int(235 - 60 * min(b[5], 2.0) / 2.0)  # taller, darker
+            draw.rectangle((ax, ay, bx, by), fill=(shade, shade, shade), outline=(150, 150, 150))
+    return label_rooms(np.asarray(picture), house)

@@ -48,7 +48,7 @@ class Room:
         return Frame(r6(self.x0 + dx + f.front[0] * depth / 2), r6(self.y0 + dy + f.front[1] * depth / 2), facing)
 
 
-def _wall(
+def wall_boxes(
     name: str, axis: str, at: float, span: tuple[float, float], doors: list[float], p: dict[str, Any]
 ) -> list[Box]:
     """A straight wall centred on ``at`` (x = at for axis "x", y = at for "y"), cut by doorways."""
@@ -64,6 +64,18 @@ def _wall(
     boxes = [piece(str(i + 1), edges[2 * i], edges[2 * i + 1], 0.0) for i in range(len(doors) + 1)]
     boxes += [piece(f"lintel_{i + 1}", edges[2 * i + 1], edges[2 * i + 2], dh) for i in range(len(doors))]
     return boxes
+
+
+def shell(w: float, d: float, p: dict[str, Any]) -> list[Box]:
+    """The floor slab and the four outer walls around ``[0, w] x [0, d]``."""
+    t, h = p["wall_thickness"], p["wall_height"]
+    return [
+        box("floor/slab", (-t, -t, -t), (w + t, d + t, 0.0)),
+        box("walls/south", (-t, -t, 0), (w + t, 0, h)),
+        box("walls/north", (-t, d, 0), (w + t, d + t, h)),
+        box("walls/west", (-t, 0, 0), (0, d, h)),
+        box("walls/east", (w, 0, 0), (w + t, d, h)),
+    ]
 
 
 def floor_plan(p: dict[str, Any], rng: np.random.Generator) -> tuple[list[Room], list[Box]]:
@@ -86,17 +98,11 @@ def floor_plan(p: dict[str, Any], rng: np.random.Generator) -> tuple[list[Room],
     for wall, seg, frac in DOORS:
         lo, hi = (ys[seg], ys[seg + 1]) if wall.startswith("x") else (xs[seg], xs[seg + 1])
         cuts.setdefault((wall, seg), []).append(r6(lo + frac * (hi - lo) + rng.uniform(-j, j)))
-    boxes = [
-        box("floor/slab", (-t, -t, -t), (w + t, d + t, 0.0)),
-        box("walls/south", (-t, -t, 0), (w + t, 0, p["wall_height"])),
-        box("walls/north", (-t, d, 0), (w + t, d + t, p["wall_height"])),
-        box("walls/west", (-t, 0, 0), (0, d, p["wall_height"])),
-        box("walls/east", (w, 0, 0), (w + t, d, p["wall_height"])),
-    ]
+    boxes = shell(w, d, p)
     for k in (1, 2):
         for seg in (0, 1):
             lo, hi = ys[seg] + (t / 2 if seg else 0), ys[seg + 1] - (0 if seg else t / 2)
-            boxes += _wall(f"x{k}_{seg + 1}", "x", xs[k], (lo, hi), cuts.get((f"x{k}", seg), []), p)
+            boxes += wall_boxes(f"x{k}_{seg + 1}", "x", xs[k], (lo, hi), cuts.get((f"x{k}", seg), []), p)
     for seg in range(3):
-        boxes += _wall(f"y1_{seg + 1}", "y", ys[1], (xs[seg], xs[seg + 1]), cuts.get(("y1", seg), []), p)
+        boxes += wall_boxes(f"y1_{seg + 1}", "y", ys[1], (xs[seg], xs[seg + 1]), cuts.get(("y1", seg), []), p)
     return rooms, boxes

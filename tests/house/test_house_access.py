@@ -12,11 +12,10 @@ import numpy as np
 import pytest
 import yaml
 
-from housebench.annotations.schema import HouseAnnotations, Obstacle
+from housebench.house import access
 from housebench.house.annotate import house_annotations
 from housebench.house.layout import generate_house
-from housebench.house.parts import Part
-from housebench.house.query import HouseQuery, _rotate
+from housebench.house.query import HouseQuery
 from housebench.house.reach import base_pose, in_sight, sight_boxes
 from housebench.house.stance import stance_free
 from housebench.tasks import refs
@@ -35,21 +34,6 @@ def built(request):
     return house, house_annotations(house)
 
 
-def _opened(part: Part, house: HouseAnnotations) -> HouseAnnotations:
-    """The house with ``part`` at its open value: its boxes' bounds where they swung or slid to."""
-    axis, pivot = np.array(part.axis), np.array(part.pivot)
-    moved = []
-    for b in part.boxes:
-        corners = np.array(np.meshgrid(*np.reshape(b.bounds, (2, 3)).T)).reshape(3, -1).T
-        if part.kind == "prismatic":
-            corners = corners + axis * part.open
-        else:
-            corners = np.array([pivot + _rotate(c - pivot, axis, part.open) for c in corners])
-        moved.append(Obstacle(name=b.name, box=(*corners.min(axis=0), *corners.max(axis=0))))
-    kept = [o for o in house.obstacles if not o.name.startswith(f"{part.name}/")]
-    return house.model_copy(update={"obstacles": kept + moved})
-
-
 def test_every_handle_can_be_reached_closed_and_open(built):
     house, ann = built
     query = HouseQuery(ann)
@@ -57,7 +41,7 @@ def test_every_handle_can_be_reached_closed_and_open(built):
     assert missing == []
     for part in house.parts:
         if part.category in ("door", "drawer"):
-            opened = HouseQuery(_opened(part, ann))
+            opened = HouseQuery(access.opened(part, ann))
             handle, _, _ = opened.handle_pose(part.name, part.open)
             missing.append(part.name) if base_pose(tuple(handle), opened) is None else None
     assert set(missing) <= CORNER_DOORS
@@ -87,12 +71,7 @@ def test_every_surface_a_task_uses_has_a_reachable_spot(built):
                 surfaces = refs.inside_supports(ref.split(":", 1)[1], ann)
             else:
                 surfaces = refs.supports(ref, spec.get("places", {}), ann)
-            for s in surfaces:
-                if ann.robot.reach_at(s.height + 0.05) is None:
-                    continue  # above the robot's reach (a fridge's or a tall bookcase's top)
-                xs, ys = np.linspace(s.box[0], s.box[2], 5), np.linspace(s.box[1], s.box[3], 5)
-                if not any(base_pose((x, y, s.height + 0.05), query, s.owner) for x in xs for y in ys):
-                    unreachable.add(f"{path.stem}: {s.name}")
+            unreachable |= {f"{path.stem}: {s.name}" for s in surfaces if not access.surface_reachable(s, query)}
     assert sorted(unreachable) == []
 
 
@@ -128,16 +107,6 @@ def test_the_side_table_has_a_clear_stance(built):
         assert clear, (px, py)
 
 
-PUSH_RINGS = np.linspace(0.45, 0.75, 7)  # m from the pushed point
-DOOR_CLEAR = 0.36  # m the base centre keeps from an open door (the skills' ``BASE_CLEAR``)
-OUTER_SIDE = 0.1  # m a push stance stands out on the outer side of the face (the skills' ``PUSH_SIDE``)
-
-
-def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
-    t = np.clip(np.dot(p - a, b - a) / np.dot(b - a, b - a), 0.0, 1.0)
-    return float(np.linalg.norm(p - (a + t * (b - a))))
-
-
 def test_every_open_appliance_door_can_be_pushed_shut(built):
     """Closing pushes the open door's outer face near its free edge: some stance on the outer side, clear
     of the door and free by the skills' footprint (:func:`~housebench.house.stance.stance_free`),
@@ -147,27 +116,5 @@ def test_every_open_appliance_door_can_be_pushed_shut(built):
     outer face to the wall and fails this.)"""
     _, ann = built
     query = HouseQuery(ann)
-    stuck = []
-    for part in (p for p in ann.articulated if p.name in {a.door for a in ann.appliances}):
-        axis, pivot = np.array(part.axis), np.array(part.pivot)
-        centre, normal = np.array(part.handle.center), np.array(part.handle.normal)
-        out = centre - pivot - axis * np.dot(centre - pivot, axis)
-        out = out - normal * np.dot(out, normal)  # from the hinge to the handle, along the face
-        point = pivot + _rotate(out + normal * 0.01, axis, part.open - part.closed)
-        point[2] = centre[2]
-        facing = _rotate(normal, axis, part.open - part.closed)[:2]
-        edge = (pivot + _rotate(out * 1.15, axis, part.open - part.closed))[:2]
-        boxes = [o.box for o in ann.obstacles if not o.name.startswith(f"{part.name}/")]
-        band, room = ann.robot.reach_at(point[2]), query.room_at(*point[:2])
-        ok = any(
-            stance_free(pose, boxes)
-            and band.min <= d <= band.max
-            and np.dot(np.array(pose[:2]) - point[:2], facing) > OUTER_SIDE
-            and _segment_distance(np.array(pose[:2]), pivot[:2], edge) >= DOOR_CLEAR
-            and query.room_at(pose[0], pose[1]) == room
-            for d in PUSH_RINGS
-            for a in np.linspace(0, 2 * math.pi, 48, endpoint=False)
-            if (pose := (point[0] + d * math.cos(a), point[1] + d * math.sin(a), a + math.pi))
-        )
-        stuck += [] if ok else [part.name]
-    assert stuck == []
+    doors = {a.door for a in ann.appliances}
+    assert [p.name for p in ann.articulated if p.name in doors and not access.push_stance(p, ann, query)] == []
