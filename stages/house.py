@@ -14,7 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from housebench import paths
-from housebench.house.houses import Built, HousesParams, build_set
+from housebench.house.build import Built, build_set
+from housebench.house.houses import HousesParams
 from housebench.house.params import HouseParams
 from housebench.house.picture import ASPECT, label_rooms
 from housebench.io import atomic_dir, write_json

@@ -6,23 +6,14 @@ and ``held_out`` (more seeds: houses whose variants are all ``test``, never trai
 either way (``scenes/house/house.usda`` is the layout's reference house) and must have every room reachable,
 as before; a procedural house the rules cannot build, or that fails an access test
 (:func:`~housebench.house.access.check_house`, against the names the task specs use), is a bad house: listed
-with its reason in ``houses.json`` and left out of the set, never silently.
+with its reason in ``houses.json`` and left out of the set, never silently (:mod:`.build` builds the set; this
+module is the set's params and record, light enough for every stage that reads them).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from pydantic import Field, model_validator
 
-from housebench.annotations.schema import HouseAnnotations
-from housebench.house.access import Needs, check_house
-from housebench.house.annotate import house_annotations
-from housebench.house.layout import House, generate_house
-from housebench.house.procedural import procedural_house
-from housebench.house.program import Unplaceable
-from housebench.house.query import HouseQuery
 from housebench.jsonfile import SpecError, load_model
 from housebench.params import Section
 from housebench.paths import GRID, HOUSES_FILE, Layout
@@ -83,45 +74,6 @@ class HouseSet(Section):
 
 
 DEFAULT_SET = HouseSet(houses=[HouseEntry(id=GRID, seed=None, held_out=False)], bad=[])
-
-
-@dataclass(frozen=True)
-class Built:
-    entry: HouseEntry
-    house: House
-    annotations: HouseAnnotations
-
-
-def grid_house(house_params: dict[str, Any]) -> Built:
-    """The ``house:`` section's house; a room its robot cannot reach is a one-line exit (the stage fails)."""
-    house = generate_house(house_params)
-    ann = house_annotations(house)
-    unreachable = {r.name for r in ann.rooms} - HouseQuery(ann, house_params["grid"]).reachable_rooms()
-    if unreachable:
-        raise SystemExit(f"params.yaml house: rooms not reachable from the robot start: {sorted(unreachable)}")
-    return Built(HouseEntry(id=GRID, seed=None, held_out=False), house, ann)
-
-
-def build_set(
-    params: HousesParams, house_params: dict[str, Any], needs: Needs | None
-) -> tuple[Built, list[Built], HouseSet]:
-    """The grid house, the set's houses (the grid house first when ``grid``) and the set's record (bad houses
-    listed with their reasons, in seed order as named)."""
-    grid = grid_house(house_params)
-    built, bad = [grid] if params.grid else [], []
-    for seed, held in [*((s, False) for s in params.procedural), *((s, True) for s in params.held_out)]:
-        try:
-            house = procedural_house(seed, house_params)
-        except Unplaceable as err:
-            bad.append(BadHouse(id=house_id(seed), seed=seed, reason=f"not built: {err}"))
-            continue
-        if reasons := check_house(house, needs or Needs()):
-            bad.append(BadHouse(id=house_id(seed), seed=seed, reason="; ".join(reasons)))
-            continue
-        built.append(Built(HouseEntry(id=house_id(seed), seed=seed, held_out=held), house, house_annotations(house)))
-    if not built:
-        raise SystemExit(f"params.yaml houses: every house is bad: {[f'{b.id}: {b.reason}' for b in bad]}")
-    return grid, built, HouseSet(houses=[b.entry for b in built], bad=bad)
 
 
 def load_house_set(layout: Layout) -> HouseSet:

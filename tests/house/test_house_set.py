@@ -7,7 +7,8 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from housebench.house.houses import DEFAULT_SET, HousesParams, build_set, held_out_ids, house_id, load_house_set
+from housebench.house.build import build_set
+from housebench.house.houses import DEFAULT_SET, HousesParams, held_out_ids, house_id, load_house_set
 from housebench.house.params import HouseParams
 from housebench.params import load_section
 from housebench.paths import GRID, Layout
