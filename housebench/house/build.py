@@ -10,7 +10,7 @@ from typing import Any
 from housebench.annotations.schema import HouseAnnotations
 from housebench.house.access import Needs, check_house
 from housebench.house.annotate import house_annotations
-from housebench.house.houses import BadHouse, HouseEntry, HouseSet, HousesParams, house_id
+from housebench.house.houses import BadHouse, HouseEntry, HousesParams, house_id
 from housebench.house.layout import House, generate_house
 from housebench.house.procedural import procedural_house
 from housebench.house.program import Unplaceable
@@ -37,9 +37,9 @@ def grid_house(house_params: dict[str, Any]) -> Built:
 
 def build_set(
     params: HousesParams, house_params: dict[str, Any], needs: Needs | None
-) -> tuple[Built, list[Built], HouseSet]:
-    """The grid house, the set's houses (the grid house first when ``grid``) and the set's record (bad houses
-    listed with their reasons, in seed order as named)."""
+) -> tuple[Built, list[Built], list[BadHouse]]:
+    """The grid house, the set's houses that pass the access tests (the grid house first when ``grid``) and the bad
+    houses with their reasons, each in the order named."""
     grid = grid_house(house_params)
     built, bad = [grid] if params.grid else [], []
     for seed, held in [*((s, False) for s in params.procedural), *((s, True) for s in params.held_out)]:
@@ -52,6 +52,4 @@ def build_set(
             bad.append(BadHouse(id=house_id(seed), seed=seed, reason="; ".join(reasons)))
             continue
         built.append(Built(HouseEntry(id=house_id(seed), seed=seed, held_out=held), house, house_annotations(house)))
-    if not built:
-        raise SystemExit(f"params.yaml houses: every house is bad: {[f'{b.id}: {b.reason}' for b in bad]}")
-    return grid, built, HouseSet(houses=[b.entry for b in built], bad=bad)
+    return grid, built, bad

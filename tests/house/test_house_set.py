@@ -54,7 +54,30 @@ def test_a_layout_without_a_house_set_is_the_grid_house(tmp_path):
 def test_a_house_that_cannot_be_built_is_listed_with_its_reason():
     """Seed 6 is not built (RESULTS.md, "Procedural houses"); seed 3 is."""
     house = load_section("house", HouseParams, ROOT / "params.yaml").model_dump()
-    grid, built, record = build_set(HousesParams(grid=False, procedural=[3, 6], held_out=[]), house, needs=None)
-    assert grid.entry.id == GRID and [b.entry.id for b in built] == record.ids() == ["p003"]
-    assert [(b.id, b.seed) for b in record.bad] == [("p006", 6)]
-    assert record.bad[0].reason.startswith("not built: house 6: bedroom: no wall")
+    grid, built, bad = build_set(HousesParams(grid=False, procedural=[3, 6], held_out=[]), house, needs=None)
+    assert grid.entry.id == GRID and [b.entry.id for b in built] == ["p003"]
+    assert [(b.id, b.seed) for b in bad] == [("p006", 6)]
+    assert bad[0].reason.startswith("not built: house 6: bedroom: no wall")
+
+
+def test_an_unstable_house_is_listed_with_its_reason_and_left_out(monkeypatch, tmp_path):
+    """The house stage's stability check (physics, robot and parts alone): a house that fails it is a bad house."""
+    import housebench.sim.settle as settle
+    from housebench.pipeline.house import write_house_set
+    from housebench.pipeline.settle import SettleParams
+
+    params = yaml.safe_load((ROOT / "params.yaml").read_text())
+    failing = {"passed": False, "duration": 3.0, "drift": {}, "robot_max_dev": 0.0, "parts": 30, "part_max_open": 0.5}
+    monkeypatch.setattr(settle, "stability", lambda sim, p: failing)
+    (tmp_path / "tasks").mkdir()
+    house = HouseParams(**params["house"]).model_dump()
+    grid, record = write_house_set(
+        Layout(tmp_path),
+        HousesParams(grid=True, procedural=[3], held_out=[]),
+        house,
+        SettleParams(**params["settle"]).model_dump(),
+    )
+    assert record.ids() == [GRID] and [b.id for b in record.bad] == ["p003"]
+    assert record.bad[0].reason == "unstable over 3.0 s of physics: a part opened 0.500 (tolerance 0.02)"
+    assert not (tmp_path / "scenes/house/p003").exists()
+    assert load_house_set(Layout(tmp_path)) == record and (tmp_path / "annotations/house.json").is_file()
