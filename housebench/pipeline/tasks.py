@@ -3,10 +3,13 @@ house of the house set (``scenes/house/houses.json``), and count the choices dra
 
 Variant ``i`` of a task is sampled with seed ``tasks.seed + i`` in each house: named ``vNNN`` in the grid house
 (today's names), ``<house>_vNNN`` in any other (``p003_v000``); its ``task.json`` records the house and its task
-layer stands on that house's ``house.usda``."""
+layer stands on that house's ``house.usda``. A variant that cannot be sampled in the grid house fails the stage, as
+always; one that cannot be sampled in a procedural house is listed with its reason in ``unsampled.json`` (the
+report shows the list) and the stage goes on."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping
@@ -24,6 +27,8 @@ from housebench.tasks.checks import refuse_failed_assets
 from housebench.tasks.sampler import SamplerParams, SamplingError, sample_variant
 from housebench.tasks.spec import TaskVariant, load_spec
 from housebench.usd.task_layer import PlacedProp, write_task_layer
+
+UNSAMPLED = "unsampled.json"  # the variants a procedural house could not hold, with the reasons (the report reads it)
 
 
 def drop_failures(layout: Layout) -> dict[str, str]:
@@ -50,12 +55,13 @@ def sample_all(
     specs: list[Path],
     failed: dict[str, str] | None = None,
     only: Mapping[str, Collection[int]] | None = None,
-) -> list[TaskVariant]:
+) -> tuple[list[TaskVariant], list[dict[str, str]]]:
     """Every variant of every spec in every house of ``houses`` (id -> annotations; or, given ``only``, task ->
     variant indices, just those: variant i depends on no other, so a test's small build samples exactly the
-    variants it needs); a bad spec, or one using an asset in ``failed`` (asset -> why), or one that cannot be
-    sampled in a house, is reported in one line with the others, then the stage fails."""
-    variants, errors = [], []
+    variants it needs), and the variants that could not be sampled in a procedural house (house, task, variant,
+    reason); a bad spec, or one using an asset in ``failed`` (asset -> why), or a variant that cannot be sampled in
+    the grid house, is reported in one line with the others, then the stage fails."""
+    variants, unsampled, errors = [], [], []
     for path in track(specs, "tasks", "task"):
         indices = range(params.variants_per_task) if only is None else sorted(only.get(path.stem, ()))
         try:
@@ -64,19 +70,19 @@ def sample_all(
         except (SpecError, SamplingError) as err:
             errors.append(str(err))
             continue
-        for house_id, house in houses.items():
+        for (house_id, house), i in itertools.product(houses.items(), indices):
+            name = variant_name(house_id, i)
             try:
-                variants += [
-                    sample_variant(
-                        path.stem, spec, digest, variant_name(house_id, i), params.seed + i, house, assets, params
-                    ).model_copy(update={"house": house_id})
-                    for i in indices
-                ]
+                variant = sample_variant(path.stem, spec, digest, name, params.seed + i, house, assets, params)
+                variants.append(variant.model_copy(update={"house": house_id}))
             except SamplingError as err:
-                errors.append(str(err) if house_id == GRID else f"house {house_id}: {err}")
+                if house_id == GRID:
+                    errors.append(str(err))
+                else:
+                    unsampled.append({"house": house_id, "task": path.stem, "variant": name, "reason": str(err)})
     if errors:
         raise SystemExit("\n".join(errors))
-    return variants
+    return sorted(variants, key=lambda v: (v.task, v.variant)), unsampled
 
 
 def choice_counts(variants: list[TaskVariant]) -> dict:
@@ -103,7 +109,7 @@ def write_variants(
     byte-deterministic); ``only``: as :func:`sample_all`."""
     houses = {h: load_house(layout, h) for h in load_house_set(layout).ids()}
     specs = sorted(layout.at(TASK_SPECS_DIR).glob("*.json"))
-    variants = sample_all(params, houses, load_assets(layout), specs, drop_failures(layout), only)
+    variants, unsampled = sample_all(params, houses, load_assets(layout), specs, drop_failures(layout), only)
     target = layout.at(layout.tasks_dir)
     with atomic_dir(target) as tmp:
         for v in variants:
@@ -117,4 +123,7 @@ def write_variants(
                 anchor=target / v.task / v.variant,
             )
         write_json(tmp / "choices.json", choice_counts(variants))
+        write_json(tmp / UNSAMPLED, {"unsampled": unsampled})
+    for row in unsampled:
+        print(f"tasks: {row['variant']} of {row['task']} not sampled in house {row['house']}: {row['reason']}")
     return variants

@@ -1,10 +1,11 @@
 """The report's "Houses" section: the run's house set (``scenes/house/houses.json``: the houses that passed, the
-held-out ones, and the bad houses left out with their reasons) and, when the episodes ran in more than one house,
-success per house and policy beside the control.
+held-out ones, and the bad houses left out with their reasons), the variants a procedural house could not hold
+(``scenes/tasks/unsampled.json``) and, when the episodes ran in more than one house, success per house and policy
+beside the control.
 
-Shown only when there is something to say: more than one house in the episodes or the set, or a bad house (the
-default set, the grid house alone with none bad, adds nothing to the page). :func:`summarize_houses` reads the
-episodes (before the connection closes), :func:`houses_html` writes the fragment.
+Shown only when there is something to say: more than one house in the episodes or the set, a bad house or an
+unsampled variant (the default set, the grid house alone with none bad, adds nothing to the page).
+:func:`summarize_houses` reads the episodes (before the connection closes), :func:`houses_html` writes the fragment.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ RATES = [
     _col("crashes", "crashes"),
 ]
 BAD = [_col("id", "house"), _col("seed", "seed"), _col("reason", "why it is left out")]
+UNSAMPLED = [_col("house", "house"), _col("task", "task"), _col("variant", "variant"), _col("reason", "why")]
 
 
 def summarize_houses(con: duckdb.DuckDBPyConnection, control: str = "noop") -> list[dict[str, Any]]:
@@ -59,11 +61,11 @@ def _set_line(record: dict[str, Any]) -> str:
 
 
 def houses_html(rows: list[dict[str, Any]], record: dict[str, Any] | None) -> str:
-    """The section's HTML, or "" when there is one house and no bad one (``record``: ``houses.json``, or None when
-    the report was not given it)."""
+    """The section's HTML, or "" when there is one house, no bad one and no unsampled variant (``record``:
+    ``houses.json`` with ``unsampled``, :func:`housebench.report.inputs.house_record`; None when not given)."""
     record = record or {}
-    bad, ids = record.get("bad", []), {r["house"] for r in rows} | {h["id"] for h in record.get("houses", [])}
-    if len(ids) < 2 and not bad:
+    bad, unsampled = record.get("bad", []), record.get("unsampled", [])
+    if len({r["house"] for r in rows} | {h["id"] for h in record.get("houses", [])}) < 2 and not bad and not unsampled:
         return ""
     parts = ["<h2 id=houses>Houses</h2>"]
     if record:
@@ -71,4 +73,10 @@ def houses_html(rows: list[dict[str, Any]], record: dict[str, Any] | None) -> st
     if len({r["house"] for r in rows}) > 1:
         parts += ["<h3>Success by house</h3>", table(rows, RATES)]
     parts += ["<h3 id=bad-houses>Bad houses</h3>", table(bad, BAD)]
+    if unsampled:
+        parts += [
+            "<h3 id=unsampled>Variants a house could not hold</h3>",
+            f"<p>{len(unsampled)} variants were not sampled (their tasks are missing from those houses' rates).</p>",
+            table(unsampled, UNSAMPLED),
+        ]
     return "\n".join(parts)

@@ -109,3 +109,23 @@ def test_the_default_params_build_todays_house(built_layout, tmp_path):
         "houses.json",
         "topdown.png",
     ]
+
+
+def test_a_variant_a_procedural_house_cannot_hold_is_listed_not_fatal(built_layout):
+    """recycle_and_store's bin finds no spot on house p008's low bookcase (seeds 0-9: p004, p007, p008); the grid
+    house's variant is sampled, p008's is listed with the reason."""
+    from housebench.annotations.files import load_assets, load_house
+    from housebench.house.annotate import house_annotations
+    from housebench.house.params import HouseParams
+    from housebench.house.procedural import procedural_house
+    from housebench.pipeline.tasks import sample_all
+    from housebench.tasks.sampler import SamplerParams
+
+    house = load_section("house", HouseParams, ROOT / "params.yaml").model_dump()
+    houses = {"grid": load_house(built_layout), "p008": house_annotations(procedural_house(8, house))}
+    specs = [built_layout.at(Path("tasks/recycle_and_store.json"))]
+    params = load_section("tasks", SamplerParams, ROOT / "params.yaml")
+    variants, unsampled = sample_all(params, houses, load_assets(built_layout), specs, only={"recycle_and_store": [0]})
+    assert [(v.variant, v.house) for v in variants] == [("v000", "grid")]
+    assert [(u["house"], u["task"], u["variant"]) for u in unsampled] == [("p008", "recycle_and_store", "p008_v000")]
+    assert "no free, reachable spot for 'bin'" in unsampled[0]["reason"]

@@ -48,3 +48,11 @@ def test_a_bad_house_is_shown_even_with_one_house(results_dir, tmp_path):
     build_report(results_dir, tmp_path / "report", houses=record)
     section = _section((tmp_path / "report" / "index.html").read_text())
     assert "Success by house" not in section and "<td>p006</td>" in section
+
+
+def test_the_variants_a_house_could_not_hold_are_listed(results_dir, tmp_path):
+    unsampled = [{"house": "p008", "task": "recycle_and_store", "variant": "p008_v000", "reason": "no free spot"}]
+    build_report(results_dir, tmp_path / "report", houses={**RECORD, "unsampled": unsampled})
+    section = _section((tmp_path / "report" / "index.html").read_text())
+    assert "1 variants were not sampled" in section
+    assert "<td>p008</td><td>recycle_and_store</td><td>p008_v000</td><td>no free spot</td>" in section
