@@ -4,10 +4,11 @@ The ``houses:`` section of ``params.yaml`` names the set: ``grid`` (the ``house:
 the default set's only house, today's), ``procedural`` (seeds of :mod:`.procedural` houses, ids ``p<seed:03d>``)
 and ``held_out`` (more seeds: houses whose variants are all ``test``, never trained on). The grid house is built
 either way (``scenes/house/house.usda`` is the layout's reference house) and must have every room reachable,
-as before; a procedural house the rules cannot build, or that fails an access test
-(:func:`~housebench.house.access.check_house`, against the names the task specs use), is a bad house: listed
-with its reason in ``houses.json`` and left out of the set, never silently (:mod:`.build` builds the set; this
-module is the set's params and record, light enough for every stage that reads them).
+as before; a procedural house the rules cannot build, that fails an access test
+(:func:`~housebench.house.access.check_house`, against the names the task specs use) or is unstable in physics
+(:mod:`housebench.pipeline.house`) is a bad house: listed with its reason in ``houses.json`` and left out of the
+set, never silently (:mod:`.build` builds the set; this module is the set's params and record, light enough for
+every stage that reads them).
 """
 
 from __future__ import annotations
