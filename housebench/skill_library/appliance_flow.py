@@ -32,13 +32,12 @@ from housebench.skills.front import lead_in, opening_front, owner
 from housebench.skills.navigate import Navigate, arrive
 from housebench.skills.place import Release
 from housebench.skills.press import Press, WaitUntil
+from housebench.skills.tuning import tuning
 from housebench.skills.view import side_held, support_of
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
 from housebench.tasks.thermal import ThermalSetup
 
-STAGE_OUT = 0.3  # m in front of the appliance's handle: where on the staging surface the item goes
-STAGE_MIN_Z, STAGE_MAX_Z = 0.3, 1.25  # m: a staging surface is no floor, and a top-down place reaches it
 Outcome = tuple[SkillFailure | None, Observation]
 RunSkill = Callable[[Skill, Observation], Generator[Action, Observation, Outcome]]
 
@@ -215,23 +214,27 @@ class ApplianceFlow:
             return None
         owners = {a.name for a in self.ctx.scene.house.appliances}
         cx, cy = (app.cavity[0] + app.cavity[3]) / 2, (app.cavity[1] + app.cavity[4]) / 2
+        low, high = tuning().appliance.stage_heights_m
         tops = [
             s
             for s in self.ctx.scene.house.supports
-            if s.clearance is None and s.owner not in owners and STAGE_MIN_Z <= s.height <= STAGE_MAX_Z
+            if s.clearance is None and s.owner not in owners and low <= s.height <= high
         ]
         best = min(tops, key=lambda s: box_distance(s.box, (cx, cy)), default=None)
         return None if best is None or best.name == under.name else best
 
     def _stage(self, obj: str, stage: Support, app: ApplianceAnnotation, obs: Observation) -> Script:
-        """Top-down pick, and place on ``stage`` at the spot nearest a point ``STAGE_OUT`` in front of
-        ``app``'s door handle (the stage's front edge: a side pick reaches only so deep)."""
+        """Top-down pick, and place on ``stage`` at the spot nearest a point ``skills.appliance.stage_out_m`` in
+        front of ``app``'s door handle (the stage's front edge: a side pick reaches only so deep)."""
         failure, obs = yield from self.skill(choose("pick", Noun(self.ctx, obs, obj, supports=[stage]))[1][0], obs)
         if obs.holding(obj):
             part = HouseQuery(self.ctx.scene.house).parts.get(app.door) if app.door else None
             box = app.cavity
             at = (
-                [c + n * STAGE_OUT for c, n in zip(part.handle.center, part.handle.normal, strict=True)]
+                [
+                    c + n * tuning().appliance.stage_out_m
+                    for c, n in zip(part.handle.center, part.handle.normal, strict=True)
+                ]
                 if part
                 else ((box[0] + box[3]) / 2, (box[1] + box[4]) / 2)
             )
