@@ -60,8 +60,8 @@ class ApplianceFlow:
         for k, step in enumerate(self.steps):
             self.rest = self.steps[k + 1 :]
             if step.verb == "close" or (step.verb == "open" and not side_held(self.ctx, obs)):
-                # a hand pointing down swings the arm round the door's wrong side; a level one left by a side
-                # place, carried round the open door to the close's stance, shoved it open (1.27 -> 1.78 rad)
+                # a hand pointing down swings the arm round the door's wrong side; a level empty hand carried round
+                # an open door to the close's stance sweeps through the door's swing
                 _, obs = yield from self.skill(Pose("tuck"), obs)
             obs = yield from getattr(self, "_" + step.verb)(step, obs)
         return obs
@@ -80,8 +80,8 @@ class ApplianceFlow:
             return obs
         obs = yield from self._retried(lambda: Open(step.target), step.describe(), obs)
         if self._outside(step.target, obs):
-            # the carry arm, driven round the door's free edge from the pull's stance, swung it shut (microwave
-            # 1.38 -> 0.25 rad): tucked, the base goes round to the opening first
+            # an arm out, driven round the door's free edge from the pull's stance, sweeps the door's swing:
+            # tucked, the base goes round to the opening first
             front = opening_front(self.ctx, obs, step.target)
             self.ctx.log("decision", step=step.describe(), choice="tuck, round to the opening", base=front)
             _, obs = yield from self.skill(Pose("tuck"), obs)
@@ -186,10 +186,9 @@ class ApplianceFlow:
         """Where the base can stand in front of the appliance's opening clear of its open door
         (:func:`lead_in`: the microwave's), there, the place's own approach doing the rest; else (the fridge)
         the arm to the carry pose and the base to the side place's own stance as the planned policy's navigate
-        drives there, facing the way there and turned at the stance (:func:`arrive`). Driven and turned by the
-        place's own approach, the carried item swung the open fridge door shut (7 of restock_fridge's 20
-        variants stalled on it); driven on from in front of the microwave that way, the place into it stalled
-        (heat_soda_can 19 -> 16/20)."""
+        drives there, facing the way there and turned at the stance (:func:`arrive`): a turn on the way, with
+        the item held out, sweeps the open door's swing, and from in front of an opening the place's own
+        approach is the shorter way in."""
         front = lead_in(self.ctx, obs, support)
         if front is not None:  # the last leg in: square to the opening, off the door's edge
             self.ctx.log("decision", step=step.describe(), choice="round to the opening", base=front)

@@ -73,12 +73,11 @@ def stance(world: World, ctx: SkillContext, obs: Observation, name: str, skip=()
 
 def navigate(args, world: World, ctx: SkillContext, obs: Observation) -> Skill:
     """With an empty hand the arm tucked to a door or button (as open and close drive in) and away from
-    beside an open door (the carry arm, turning there, knocked the microwave door half shut), unfolded
-    at the stance; else in the carry pose, facing the way there and turned at the stance (:func:`arrive`;
-    into an appliance, in front of its opening first: :func:`lead_in`). The stance is the next call's own
-    where that is a side pick or place of the target (:func:`_next_stance`), else a ring pose round the
-    target (:func:`stance`). Driven straight to the place's stance (no turn on the spot), a box carried
-    11 m to a bookcase fell off the fingers."""
+    beside an open door (an arm out turning there sweeps the door's swing), unfolded at the stance; else in
+    the carry pose, facing the way there and turned at the stance (:func:`arrive`: a held item rides a long
+    straight drive better than a turn on the way; into an appliance, in front of its opening first:
+    :func:`lead_in`). The stance is the next call's own where that is a side pick or place of the target
+    (:func:`next_stance`), else a ring pose round the target (:func:`stance`)."""
     name = args["target"]
     if held(obs) is None and name in world.query.parts:
         return Sequence("navigate", Pose("tuck"), Navigate(stance(world, ctx, obs, name), why=name))
@@ -107,9 +106,8 @@ def named_support(world: World, name: str) -> Support | None:
 
 def next_stance(name: str, world: World, ctx: SkillContext, obs: Observation) -> tuple[float, float, float] | None:
     """The base pose of the plan's next call when it is a side pick or place of ``name`` (an item in or
-    bound for a fridge or microwave), or None. Driven to a ring pose first, the pick's own approach swept
-    the carry arm into the fridge's side, and the carried juice, turning by the door towards a ring pose,
-    swung the open fridge door shut."""
+    bound for a fridge or microwave), or None: from a ring pose the side skill's own approach turns the arm,
+    or the held item, through the appliance's side and its open door's swing."""
     verb, args = world.next_call or ("", {})
     if verb not in ("pick", "place") or name not in (args.get("object"), args.get("support")):
         return None
