@@ -73,3 +73,29 @@ def test_newtons_importer_starts_the_arm_at_home_and_it_stays(built_layout):
     for name in ARM_JOINTS:
         assert q[index[name.removeprefix(PREFIX)]] == pytest.approx(HOME[name], abs=0.01), name
     assert props and float(np.linalg.norm(state.body_q.numpy()[props, :3] - props0, axis=1).max()) < 0.001
+
+
+def test_every_robot_link_starts_where_the_mujoco_backend_starts_it(built_layout):
+    """Both backends on the same scene: each link Newton keeps (fixed links merged) sits as MuJoCo's body of
+    the same name. The head tilt's MuJoCo ``ref`` (0.06 rad), once missing from the USD joint, tilted Newton's
+    head camera 3.4 deg off MuJoCo's at the same joint value."""
+    from scipy.spatial.transform import Rotation
+
+    from housebench.sim.mujoco import MujocoBackend
+    from housebench.usd.paths import ROBOT_PATH
+
+    scene = built_layout.settled_scene(*PAIR)
+    mj = MujocoBackend().load(scene)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        nt = NewtonBackend().load(scene)
+    poses = nt.state.body_q.numpy()
+    links = {label.rsplit("/", 1)[-1]: i for i, label in enumerate(nt.model.body_label) if label.startswith(ROBOT_PATH)}
+    links = {name: i for name, i in links.items() if name not in ("base_x", "base_y")}  # the USD's carriers
+    assert {"head_tilt_link", "wrist_roll_link", "l_gripper_finger_link"} <= set(links)
+    for name, i in links.items():
+        body = mj.model.body(PREFIX + name).id
+        assert poses[i, :3] == pytest.approx(mj.data.xpos[body], abs=1e-4), name
+        w, x, y, z = mj.data.xquat[body]
+        turn = Rotation.from_quat([x, y, z, w]).inv() * Rotation.from_quat(poses[i, 3:7])
+        assert np.degrees(turn.magnitude()) < 0.01, name
