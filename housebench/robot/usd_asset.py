@@ -17,6 +17,12 @@
 The base joints move the robot in its prim's frame: ``/World/Robot``'s translate and rotateZ are the start
 pose, so ``q = 0`` on the base joints is the start, unlike MuJoCo's world-coordinate base joints.
 Angular limits, targets and gains are per degree, as UsdPhysics wants.
+
+The asset itself is the converter's zero pose (every joint at 0: the arm straight out). A scene that
+references it says where the robot starts with :func:`author_home`: each joint's child link at the home
+pose (:data:`housebench.robot.fetch.HOME`) and each joint's state (``PhysicsJointStateAPI``, PhysX's schema,
+which Isaac Sim and Newton's PhysX resolver read), so an engine that reads the scene alone starts the arm
+tucked, as the MuJoCo backend's keyframe does.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ ROOT = "/fetch"  # the asset's default prim (the converter names it after the mo
 CARRIER_MASS = 0.01  # kg of each planar-base carrier body
 CAMERAS = {"head": ("head_camera_rgb_optical_frame", "head_camera_rgb"), "third": ("base_link", "external_camera_0")}
 _APERTURE = 20.955  # mm (USD's default vertical aperture); the focal length sets the field of view
+_AXES = {"X": Gf.Vec3d.XAxis(), "Y": Gf.Vec3d.YAxis(), "Z": Gf.Vec3d.ZAxis()}
 
 
 def source_mjcf(out: Path) -> Path:
@@ -96,7 +103,7 @@ def _prims(stage: Usd.Stage) -> dict[str, Usd.Prim]:
 
 def _drives(stage: Usd.Stage) -> None:
     joints = {PREFIX + p.GetName(): p for p in stage.Traverse() if p.IsA(UsdPhysics.Joint)}
-    targets = {**dict.fromkeys(BASE_JOINTS, 0.0), **HOME}
+    targets = home_joints()
     for name, (kp, kv, max_force) in actuator_gains().items():
         prim = joints[name]
         angular = prim.IsA(UsdPhysics.RevoluteJoint)
@@ -142,6 +149,25 @@ def _massless_frames(stage: Usd.Stage) -> None:
                 prim.RemoveProperty(attr.GetName())
 
 
+def _joint_refs(stage: Usd.Stage) -> None:
+    """MuJoCo's joint reference (``ref``: the joint value at which the child sits in its MJCF frame; Fetch's
+    head tilt has 0.06 rad), which the converter leaves out, turned into the joint's frame in the child
+    (``localRot1`` turned by ``ref`` about the axis), so a USD joint position is MuJoCo's joint value: limits,
+    drive targets and the scene's joint state mean the same pose in both (idempotent)."""
+    spec = fetch_spec()
+    for prim in stage.Traverse():
+        if not (prim.IsA(UsdPhysics.RevoluteJoint) or prim.IsA(UsdPhysics.PrismaticJoint)):
+            continue
+        ref = float(spec.joint(prim.GetName()).ref)
+        if ref == 0.0:
+            continue
+        assert prim.IsA(UsdPhysics.RevoluteJoint), f"{prim.GetPath()}: a slide's ref is not handled"
+        rot1 = UsdPhysics.Joint(prim).GetLocalRot1Attr()
+        turned = Gf.Quatf(Gf.Rotation(_AXES[prim.GetAttribute("physics:axis").Get()], math.degrees(ref)).GetQuat())
+        assert rot1.Get() in (Gf.Quatf(1.0), turned), f"{prim.GetPath()}: localRot1 {rot1.Get()}"
+        rot1.Set(turned)
+
+
 def finish(converted: Path, out: Path) -> None:
     """Flatten the converter's asset into ``out`` with drives, gravity compensation and cameras."""
     stage = Usd.Stage.Open(str(converted))
@@ -160,11 +186,63 @@ def finish(converted: Path, out: Path) -> None:
         if prim.HasAPI(UsdPhysics.ArticulationRootAPI):
             prim.CreateAttribute("physxArticulation:enabledSelfCollisions", Sdf.ValueTypeNames.Bool, False).Set(False)
     _massless_frames(stage)
+    _joint_refs(stage)
     _drives(stage)
     _cameras(stage, _prims(stage))
     stage.GetRootLayer().documentation = "Fetch (gymnasium-robotics MJCF, MIT) as a UsdPhysics articulation"
     stage.GetRootLayer().customLayerData = {"housebench:source": "housebench.robot.usd_asset (fetch_spec)"}
     out.write_text(stage.GetRootLayer().ExportToString())
+
+
+def home_joints() -> dict[str, float]:
+    """Every joint of the robot USD at the start of a scene: the base at its prim's origin, the rest at
+    :data:`HOME` (radians or metres)."""
+    return {**dict.fromkeys(BASE_JOINTS, 0.0), **HOME}
+
+
+def _frame(pos: Gf.Vec3f, rot: Gf.Quatf) -> Gf.Matrix4d:
+    """A joint frame (``localPos``, ``localRot``) in its body's frame (row vectors, as Gf)."""
+    return Gf.Matrix4d().SetTransform(Gf.Rotation(Gf.Quatd(rot)), Gf.Vec3d(pos))
+
+
+def _world(prim: Usd.Prim) -> Gf.Matrix4d:
+    return UsdGeom.Xformable(prim).ComputeLocalToWorldTransform(Usd.TimeCode.Default())
+
+
+def author_home(stage: Usd.Stage, robot: str, joints: dict[str, float] | None = None) -> None:
+    """Over the robot referenced at ``robot`` in ``stage``'s edit target: each revolute or prismatic
+    joint's child link where the joint at its value in ``joints`` (default :func:`home_joints`) puts it
+    (the link's translate and orient ops, relative to its parent prim, found from the joint's own frames
+    ``localPos0/1``, ``localRot0/1`` and axis), and the joint's state ``state:<angular|linear>:physics:
+    position`` (degrees or metres) and ``velocity`` 0 under ``PhysicsJointStateAPI``. Parents first, so a
+    link's pose is taken from its posed parent."""
+    values = home_joints() if joints is None else joints
+    found = [p for p in Usd.PrimRange(stage.GetPrimAtPath(robot)) if p.IsA(UsdPhysics.Joint)]
+    moving = [p for p in found if p.IsA(UsdPhysics.RevoluteJoint) or p.IsA(UsdPhysics.PrismaticJoint)]
+    assert {PREFIX + p.GetName() for p in moving} == set(values), f"{robot}: joints differ from {sorted(values)}"
+    for prim in sorted(moving, key=lambda p: p.GetPath().pathElementCount):
+        joint = UsdPhysics.Joint(prim)
+        body0, body1 = (stage.GetPrimAtPath(r.GetTargets()[0]) for r in (joint.GetBody0Rel(), joint.GetBody1Rel()))
+        q, angular = values[PREFIX + prim.GetName()], prim.IsA(UsdPhysics.RevoluteJoint)
+        axis = _AXES[prim.GetAttribute("physics:axis").Get()]
+        motion = Gf.Matrix4d()
+        if angular:
+            motion.SetRotate(Gf.Rotation(axis, math.degrees(q)))
+        else:
+            motion.SetTranslate(axis * q)
+        frame0 = _frame(joint.GetLocalPos0Attr().Get(), joint.GetLocalRot0Attr().Get())
+        frame1 = _frame(joint.GetLocalPos1Attr().Get(), joint.GetLocalRot1Attr().Get())
+        local = frame1.GetInverse() * motion * frame0 * _world(body0) * _world(body1.GetParent()).GetInverse()
+        pose = Gf.Transform(local)
+        ops = {op.GetOpType(): op for op in UsdGeom.Xformable(body1).GetOrderedXformOps()}
+        ops[UsdGeom.XformOp.TypeTranslate].Set(Gf.Vec3d(*(round(v, 7) for v in pose.GetTranslation())))
+        ops[UsdGeom.XformOp.TypeOrient].Set(Gf.Quatf(pose.GetRotation().GetQuat()))
+        kind = "angular" if angular else "linear"
+        prim.AddAppliedSchema(f"PhysicsJointStateAPI:{kind}")
+        state = f"state:{kind}:physics:"
+        position = math.degrees(q) if angular else q
+        prim.CreateAttribute(state + "position", Sdf.ValueTypeNames.Float, False).Set(position)
+        prim.CreateAttribute(state + "velocity", Sdf.ValueTypeNames.Float, False).Set(0.0)
 
 
 def build(out: Path = USD_ASSET) -> None:
