@@ -26,7 +26,7 @@ Z-up, metres, kilograms, defaultPrim ``/World``.
   layer as ``fetch.usda``: a UsdPhysics articulation) with ``translate`` + ``rotateZ`` ops (its start pose)
   and ``housebench:robot = "fetch"``, which the MuJoCo backend resolves to its own model of the same robot
   (started from its keyframe). Over the asset's zero pose, the layer puts the robot in its home pose
-  (:func:`housebench.robot.usd_asset.author_home`: each joint's child link posed, each joint's
+  (:func:`housebench.robot.home_usd.author_home`: each joint's child link posed, each joint's
   ``state:<angular|linear>:physics:position``), so any UsdPhysics engine starts the arm tucked.
 """
 
@@ -44,7 +44,7 @@ from housebench.house.parts import Part
 from housebench.house.picture import ASPECT, topdown_view
 from housebench.io import r6
 from housebench.robot.fetch import IMPRATIO, USD_ASSET
-from housebench.robot.usd_asset import author_home
+from housebench.robot.home_usd import author_home
 from housebench.usd.paths import COLLISION_GROUPS, HOUSE_ROOT, PROPS_PATH, ROBOT_PATH, TOPDOWN_CAMERA
 
 PART_DENSITY = 400.0  # kg/m^3 of doors, drawers, buttons and keys
