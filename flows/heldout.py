@@ -110,7 +110,8 @@ def rollout(layout: Layout, run: str, seed: int, policies: list[str] | None) -> 
 
 def report(layout: Layout, run: str) -> dict:
     """The run's report: the house plan, the asset sheet and the held-out scenes' previews."""
-    control = report_inputs(layout.at(PARAMS), layout.root)["control"]
+    inputs = report_inputs(layout.at(PARAMS), layout.root)
+    control = inputs["control"]
     patterns = ["scenes/house/topdown.png", "assets_built/assets.png", f"{layout.settled_dir}/*/*/preview.png"]
     return build_report(
         layout.at(RESULTS_DIR),
@@ -120,6 +121,7 @@ def report(layout: Layout, run: str) -> dict:
         runs=[run],
         control=control,
         assets=asset_health(layout.root),
+        houses=inputs["houses"],
     )
 
 

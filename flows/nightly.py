@@ -147,7 +147,8 @@ def report(layout: Layout, run: str, found: Trends | None = None) -> dict:
     """The night's report with the same pictures as the DVC report (the house plan, the asset sheet)
     but the night's own scene previews, captioned, and the trends section; a markdown artifact, one row per
     policy, and one of the trends."""
-    control = report_inputs(layout.at(PARAMS), layout.root)["control"]
+    inputs = report_inputs(layout.at(PARAMS), layout.root)
+    control = inputs["control"]
     settled = layout.settled_dir
     patterns = [
         "scenes/house/topdown.png",
@@ -164,6 +165,7 @@ def report(layout: Layout, run: str, found: Trends | None = None) -> dict:
         control=control,
         assets=asset_health(layout.root),
         trends=found,
+        houses=inputs["houses"],
     )
     rows = "\n".join(
         f"| {policy}{' (control)' if policy == control else ''} | {m['episodes']} | {m['success_rate']:.3f} "

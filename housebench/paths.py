@@ -15,6 +15,8 @@ ASSETS_COLLISION = Path("assets_built/collision")
 ASSETS_SIM = Path("assets_built/sim")
 DROPTEST = Path("assets_built/droptest.json")  # the drop test's verdicts (the tasks stage and the report read them)
 HOUSE_DIR = Path("scenes/house")
+HOUSES_FILE = HOUSE_DIR / "houses.json"  # the house set: the houses built, and the bad ones with their reasons
+GRID = "grid"  # the id of the ``house:`` section's house (the default set's only house)
 TASKS_DIR = Path("scenes/tasks")
 SETTLED_DIR = Path("scenes/settled")
 ANNOTATIONS_DIR = Path("annotations")
@@ -52,6 +54,16 @@ class Layout:
     def at(self, path: Path) -> Path:
         """``path`` under this layout's root."""
         return Path(self.root) / path
+
+    def house_dir(self, house: str = GRID) -> Path:
+        """Where house ``house`` (an id of ``houses.json``) lies: ``scenes/house/`` for the ``grid`` house,
+        ``scenes/house/<id>/`` for any other; each holds ``house.usda`` and ``topdown.png``."""
+        return self.at(HOUSE_DIR) if house == GRID else self.at(HOUSE_DIR) / _named(house, "house")
+
+    def house_annotations(self, house: str = GRID) -> Path:
+        """The annotations of house ``house``: ``annotations/house.json`` for the ``grid`` house, else
+        ``house.json`` beside its ``house.usda``."""
+        return self.at(ANNOTATIONS_DIR / "house.json") if house == GRID else self.house_dir(house) / "house.json"
 
     def variants(self) -> list[tuple[str, str]]:
         """Every ``(task, variant)`` with a task layer (``task.usda``), sorted."""

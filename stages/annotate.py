@@ -1,7 +1,8 @@
 """DVC stage `annotate`: ground-truth annotations of every settled task scene.
 
-Reads ``scenes/settled/``, ``scenes/tasks/*/*/task.json``, ``annotations/house.json`` and
-``annotations/assets.json``; writes ``annotations/scenes/<task>__<variant>.json``.
+Reads ``scenes/settled/``, ``scenes/tasks/*/*/task.json``, each variant's house annotations
+(``annotations/house.json``, ``scenes/house/<id>/house.json``) and ``annotations/assets.json``; writes
+``annotations/scenes/<task>__<variant>.json``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,11 @@
 """DVC stage ``tasks``: sample every task spec into seeded variants (task layer + ``task.json``).
 
-Reads ``params.yaml:tasks``, ``tasks/*.json``, ``annotations/house.json``, ``annotations/assets.json``.
-Writes ``scenes/tasks/<task>/<variant>/{task.usda, task.json}`` and ``scenes/tasks/choices.json``
-(how often each choice was drawn, for the report), all at once (atomic).
+Reads ``params.yaml:tasks``, ``tasks/*.json``, the house set (``scenes/house/houses.json``) and each house's
+annotations (``annotations/house.json``, ``scenes/house/<id>/house.json``), ``annotations/assets.json``. Writes
+``scenes/tasks/<task>/<variant>/{task.usda, task.json}`` (every task in every house: ``v000`` in the grid house,
+``p003_v000`` in house ``p003``), ``scenes/tasks/choices.json`` (how often each choice was drawn, for the report)
+and ``scenes/tasks/unsampled.json`` (the variants a procedural house could not hold, with why), all at once
+(atomic).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from housebench.assets.build import PhysicsParams
 from housebench.assets.collision import CollisionParams
 from housebench.assets.importer import ImportParams
 from housebench.demos.generate import DemosParams
+from housebench.house.houses import HousesParams
 from housebench.house.params import HouseParams
 from housebench.params import Section, load_section, missing_keys
 from housebench.pipeline.plan import PlanParams
@@ -32,6 +33,7 @@ MODELS = {
     "physics": PhysicsParams,
     "droptest": DropParams,
     "house": HouseParams,
+    "houses": HousesParams,
     "tasks": SamplerParams,
     "settle": SettleParams,
     "rollout": RolloutParams,

@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from housebench.demos.generate import JobSource
+from housebench.jsonfile import load_model
 from housebench.paths import Layout
 from housebench.provenance import code_commit
 from housebench.rollout.episode import EpisodeJob
 from housebench.rollout.plan import RolloutParams, check_policies, job_provenance
-from housebench.tasks.splits import SplitParams, split_of
+from housebench.tasks.spec import TaskVariant
+from housebench.tasks.splits import SplitParams, held_out_houses, variant_split
 
 from .scenario import Component, Start, component, load_component
 from .task import PREFIX, ComponentEpisode, scene_files
@@ -54,6 +56,7 @@ def start_job(
 ) -> ComponentJob:
     """The job of one start of ``comp``, run by ``policy`` with episode seed ``seed``."""
     scene, task_file, annotations = scene_files(layout, comp, start.id)
+    variant_file = load_model(TaskVariant, task_file)
     return ComponentJob(
         run=run,
         task=f"{PREFIX}{comp.name}",
@@ -68,7 +71,7 @@ def start_job(
         control_dt=params.control_dt,
         pose_noise_m=params.pose_noise_m,
         policy_entry=policy_entry or {},
-        provenance=job_provenance(layout, task_file, scene, commit),
+        provenance=job_provenance(layout, task_file, scene, commit, variant_file),
         choices={
             "component.verb": comp.verb,
             "component.args": json.dumps(start.args, sort_keys=True),
@@ -76,6 +79,7 @@ def start_job(
         },
         track=params.track,
         split=split,
+        house=variant_file.house,
         image_size=params.image_size,
         component_file=comp.path,
     )
@@ -94,7 +98,7 @@ def component_jobs(
     split is ``split`` when given, else the file's ``split``, else its base scene's by the rule of ``splits``."""
     check_policies(params, policy_entries)
     splits = splits or SplitParams()
-    commit = code_commit(layout.root)
+    commit, held = code_commit(layout.root), held_out_houses(layout)
     return [
         start_job(
             run,
@@ -105,7 +109,7 @@ def component_jobs(
             policy,
             params.seed + episode,
             (policy_entries or {}).get(policy),
-            split or comp.spec.split or split_of(start.task, start.variant, splits),
+            split or comp.spec.split or variant_split(layout, start.task, start.variant, splits, held),
             commit,
         )
         for comp in comps

@@ -35,7 +35,7 @@ from housebench.rollout.episode import EpisodeJob
 from housebench.rollout.plan import RolloutParams, job_provenance
 from housebench.skills.tuning import config_hash, from_overrides
 from housebench.tasks.spec import TaskVariant
-from housebench.tasks.splits import SPLITS, SplitParams, split_of
+from housebench.tasks.splits import SPLITS, SplitParams, held_out_houses, variant_split
 
 
 class ImageParams(Section):
@@ -80,11 +80,13 @@ def recording_name(job: EpisodeJob) -> str:
 
 
 def split_variants(layout: Layout, task: str, split: str, splits: SplitParams) -> list[str]:
-    """The task's settled variants in ``split`` (by the rule of ``splits``), sorted."""
+    """The task's settled variants in ``split`` (by the rule of ``splits``; a held-out house's are ``test``),
+    sorted."""
+    held = held_out_houses(layout)
     return sorted(
         v
         for t, v in layout.variants()
-        if t == task and split_of(t, v, splits) == split and layout.settled_scene(t, v).is_file()
+        if t == task and variant_split(layout, t, v, splits, held) == split and layout.settled_scene(t, v).is_file()
     )
 
 

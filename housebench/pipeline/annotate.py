@@ -1,11 +1,11 @@
-"""The annotate stage's work: ground truth of every settled scene, the house plus every prop at its rest
-pose (``SceneAnnotations``)."""
+"""The annotate stage's work: ground truth of every settled scene, its house (the variant's, of the house set)
+plus every prop at its rest pose (``SceneAnnotations``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from housebench.annotations.files import load_house_and_assets
+from housebench.annotations.files import load_assets, load_house
 from housebench.annotations.schema import AssetsFile, HouseAnnotations, PlacedObject, SceneAnnotations
 from housebench.house.query import HouseQuery
 from housebench.io import atomic_dir, r6, write_json
@@ -36,11 +36,14 @@ def annotate_scene(scene_usd: Path, task: TaskVariant, house: HouseAnnotations, 
 
 def annotate_all(layout: Layout) -> list[str]:
     """Annotate every variant of ``layout``; returns the scene names written."""
-    house, assets = load_house_and_assets(layout)
+    assets, houses = load_assets(layout), {}
     written = []
     with atomic_dir(layout.at(layout.scene_annotations_dir)) as tmp:
         for task, variant in track(layout.variants(), "annotate", "scene"):
             variant_file = load_model(TaskVariant, layout.task_dir(task, variant) / "task.json")
+            house = houses.get(variant_file.house) or houses.setdefault(
+                variant_file.house, load_house(layout, variant_file.house)
+            )
             scene = annotate_scene(layout.settled_scene(task, variant), variant_file, house, assets)
             write_json(tmp / layout.scene_annotations(task, variant).name, scene.model_dump(mode="json"))
             written.append(scene.scene)

@@ -1,6 +1,7 @@
-"""The settle stage's work: the house's own stability check, then every task scene of a layout settled,
-checked and previewed (``preview.png``: the props from nearly overhead; ``plan.png``: the house plan with
-the props marked where they rest)."""
+"""The settle stage's work: each house's own stability check (``house_check.json`` for the grid house,
+``house_check_<id>.json`` for any other of the house set), then every task scene of a layout settled, checked and
+previewed (``preview.png``: the props from nearly overhead; ``plan.png``: its house's plan with the props marked
+where they rest)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,13 @@ from typing import Annotated
 from PIL import Image
 from pydantic import Field
 
-from housebench import paths
 from housebench.annotations.schema import HouseAnnotations
+from housebench.house.houses import load_house_set
 from housebench.house.picture import label_props
 from housebench.io import atomic_dir, write_json
 from housebench.jsonfile import load_model
 from housebench.params import Section
-from housebench.paths import Layout
+from housebench.paths import GRID, Layout
 from housebench.progress import Progress
 from housebench.sim.offscreen import use_offscreen_gl
 from housebench.sim.settle import CHECK_FILE, SCENE_FILE, check_house, settle_scene
@@ -57,25 +58,39 @@ def _eye(task_dir: Path) -> tuple[float, float] | None:
     return float(x), float(y)
 
 
-def _write_plan(layout: Layout, props: dict[str, tuple[float, float]], out: Path) -> None:
-    """The house's labelled plan with the props marked where they rest (when the house stage drew one)."""
-    plan, house = layout.at(paths.HOUSE_DIR / "topdown.png"), layout.at(paths.ANNOTATIONS_DIR / "house.json")
+def house_check_file(house: str) -> str:
+    """``house_check.json`` (the grid house), ``house_check_<id>.json`` (any other)."""
+    return HOUSE_CHECK if house == GRID else f"house_check_{house}.json"
+
+
+def _write_plan(layout: Layout, house_id: str, props: dict[str, tuple[float, float]], out: Path) -> None:
+    """The labelled plan of house ``house_id`` with the props marked where they rest (when the house stage drew
+    one)."""
+    plan, house = layout.house_dir(house_id) / "topdown.png", layout.house_annotations(house_id)
     if plan.is_file() and house.is_file():
         label_props(Image.open(plan), load_model(HouseAnnotations, house), props).save(out)
 
 
 def settle_all(layout: Layout, settings: SettleParams, backend: str = "mujoco") -> list[dict]:
-    """Check the house, settle every task scene of ``layout``; returns each scene's check report
-    (the house's first, as scene ``house``)."""
+    """Check the houses, settle every task scene of ``layout``; returns each scene's check report (the houses'
+    first: the grid house as scene ``house``, any other as ``house/<id>``)."""
     use_offscreen_gl()
     from housebench.sim.preview import write_preview
     from housebench.sim.registry import make_backend
 
     sim_backend = make_backend(backend, cache_max_mb=settings.mjcf_cache_mb)
     params = settings.model_dump()
-    reports = [{"scene": "house", **check_house(sim_backend, layout.at(paths.HOUSE_DIR) / "house.usda", params)}]
+    houses = dict.fromkeys([GRID, *load_house_set(layout).ids()])  # the grid house is built either way
+    reports = [
+        {
+            "scene": "house" if h == GRID else f"house/{h}",
+            **check_house(sim_backend, layout.house_dir(h) / "house.usda", params),
+        }
+        for h in houses
+    ]
     with atomic_dir(layout.at(layout.settled_dir)) as tmp:
-        write_json(tmp / HOUSE_CHECK, reports[0])
+        for house, report in zip(houses, reports, strict=True):
+            write_json(tmp / house_check_file(house), report)
         variants = layout.variants()
         with Progress("settle", len(variants), "scene") as bar:
             for task, variant in variants:
@@ -89,7 +104,8 @@ def settle_all(layout: Layout, settings: SettleParams, backend: str = "mujoco") 
                     }
                     sim = sim_backend.load(out / SCENE_FILE)
                     write_preview(sim, _eye(task_dir), tuple(params["preview"]), out / PREVIEW)
-                    _write_plan(layout, {n: o.pos[:2] for n, o in sim.get_state().objects.items()}, out / PLAN)
+                    props = {n: o.pos[:2] for n, o in sim.get_state().objects.items()}
+                    _write_plan(layout, load_model(TaskVariant, task_dir / "task.json").house, props, out / PLAN)
                 except Exception as err:
                     raise SystemExit(f"{task_dir / 'task.usda'}: settle failed: {err}") from err
                 write_json(out / CHECK_FILE, report)
@@ -99,5 +115,6 @@ def settle_all(layout: Layout, settings: SettleParams, backend: str = "mujoco") 
                     f"skipped={report['skipped']} t={report['settle_time']}s"
                 )
                 bar.update()
-    print(f"house check: passed={reports[0]['passed']}")
+    for report in reports[: len(houses)]:
+        print(f"house check {report['scene']}: passed={report['passed']}")
     return reports

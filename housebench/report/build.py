@@ -9,6 +9,7 @@ from typing import Any
 
 from housebench.io import atomic_dir, check_output, write_json
 from housebench.report import page, plots
+from housebench.report.houses import houses_html, summarize_houses
 from housebench.report.phases import phases_html, summarize_phases
 from housebench.report.pictures import check_picture
 from housebench.report.summary import metrics, summarize
@@ -52,6 +53,7 @@ def build_report(
     assets: list[dict[str, Any]] | None = None,
     verification: dict[str, Any] | None = None,
     trends: Trends | None = None,
+    houses: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Write the report for every run under ``results_dir`` (or only ``runs``) into ``out_dir``
     (replaced atomically).
@@ -62,8 +64,9 @@ def build_report(
     the policy every other is set beside; ``assets`` the asset health rows
     (:func:`housebench.report.assets.asset_health`). The same inputs give the same bytes. Returns
     the metrics. ``trends`` (a nightly run's comparison with the last nights) adds the ``#trends`` section and
-    ``trends.png``, right after the summary. ``out_dir`` may never hold a results table; ``guard`` and ``force`` as in
-    :func:`housebench.io.check_output`.
+    ``trends.png``, right after the summary; ``houses`` (the house set, ``scenes/house/houses.json``) the
+    ``#houses`` section after it, when there are several houses or a bad one. ``out_dir`` may never hold a
+    results table; ``guard`` and ``force`` as in :func:`housebench.io.check_output`.
     """
     tables = [Path(results_dir) / table for table in SCHEMAS]
     check_output(Path(out_dir), tables, guard, force)
@@ -73,6 +76,7 @@ def build_report(
     con = connect(results_dir, runs)
     sections = summarize(con, control)
     phase_rows = summarize_phases(con)
+    house_rows = summarize_houses(con, control)
     con.close()
     summary = metrics(sections)
     tasks, progress = _by_track(sections["tasks"]), _by_track(sections["progress"])
@@ -93,6 +97,7 @@ def build_report(
         ]
         phases = phases_html(phase_rows, tmp / "phases.png")
         lead = [trends_html(trends, tmp / "trends.png")] if trends is not None else []
+        lead += [part for part in [houses_html(house_rows, houses)] if part]
         html = page.render(title, sections, control, figures, pictures, assets, verification, extra=[phases], lead=lead)
         (tmp / "index.html").write_text(html, encoding="utf-8")
         labelled = [{**r, "label": f"{r['task']} / {r['policy']}"} for r in tasks]

@@ -1,6 +1,7 @@
 """What the report reads besides the Parquet, in one place for the DVC stage, the CLI and the nightly
-flow: the ``report`` params (title, pictures, control), the asset health of ``assets_built/`` and the
-skill verification stage's status table.
+flow: the ``report`` params (title, pictures, control), the asset health of ``assets_built/``, the skill
+verification stage's status table and the house set (``scenes/house/houses.json``: the bad houses and why;
+``scenes/tasks/unsampled.json``: the variants a house could not hold).
 
 Asset health lists every asset the stages saw: the drop test's verdict and its reasons, hull count and
 collider, and every asset an asset stage refused (its ``failed.json``), with the reason.
@@ -14,7 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from housebench.params import PARAMS, load_section
-from housebench.paths import ASSETS_COLLISION, ASSETS_IMPORTED, ASSETS_SIM, DROPTEST, RESULTS_DIR, TASK_SPECS_DIR
+from housebench.paths import (
+    ASSETS_COLLISION,
+    ASSETS_IMPORTED,
+    ASSETS_SIM,
+    DROPTEST,
+    HOUSES_FILE,
+    RESULTS_DIR,
+    TASK_SPECS_DIR,
+    TASKS_DIR,
+)
 from housebench.report.pictures import ReportParams, caption, report_pictures
 
 VERIFICATION = RESULTS_DIR / "verification" / "status.json"  # the verify stage's status table
@@ -50,10 +60,18 @@ def asset_health(root: Path = Path()) -> list[dict[str, Any]] | None:
     return [rows[n] for n in sorted(rows)] or None
 
 
+def house_record(root: Path = Path()) -> dict[str, Any] | None:
+    """The house set (``houses.json``: ``houses``, ``bad``) with the variants a house could not hold
+    (``scenes/tasks/unsampled.json``: ``unsampled``); None before the house stage ran."""
+    record = _read(Path(root) / HOUSES_FILE)
+    unsampled = _read(Path(root) / TASKS_DIR / "unsampled.json").get("unsampled", [])
+    return {**record, "unsampled": unsampled} if record else None
+
+
 def report_inputs(params: Path = PARAMS, root: Path = Path(), pictures: Sequence[Path] | None = None) -> dict[str, Any]:
     """``build_report``'s keyword arguments from ``params``' ``report`` section: title, control,
-    captioned pictures (``pictures`` instead of the section's ``scene_images`` when given) and asset
-    health; ``runs`` as the section names them."""
+    captioned pictures (``pictures`` instead of the section's ``scene_images`` when given), asset
+    health and the house set; ``runs`` as the section names them."""
     section = load_section("report", ReportParams, params)
     specs = Path(root) / TASK_SPECS_DIR
     shown = (
@@ -68,4 +86,5 @@ def report_inputs(params: Path = PARAMS, root: Path = Path(), pictures: Sequence
         "assets": asset_health(root),
         "verification": _read(Path(root) / VERIFICATION) or None,
         "runs": section.runs,
+        "houses": house_record(root),
     }

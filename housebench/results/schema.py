@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 PARTITION = "run"
 STATUSES = ("success", "fail", "crash")
 TRACKS = ("state", "vision")
@@ -57,6 +57,12 @@ EPISODES = _schema(
         _RUN,
         _TASK,
         _VARIANT,
+        _field(
+            "house",
+            pa.string(),
+            "the house the variant was sampled in: 'grid' (params.yaml house:) or a procedural house's id, e.g. "
+            "'p003' (params.yaml houses:, scenes/house/houses.json)",
+        ),
         _SEED,
         _POLICY,
         _field(

@@ -42,7 +42,7 @@ from housebench.rollout.stored import dump_outcome, load_outcome
 from housebench.sim.registry import make_backend
 
 ENTRIES = "[!.]*.json"  # an entry's file (temp files of unfinished writes start with a dot)
-ROW_ONLY = ("run", "split", "choices", "provenance")  # job fields the rows copy and the episode never reads
+ROW_ONLY = ("run", "split", "house", "choices", "provenance")  # job fields the rows copy and the episode never reads
 LIBRARIES = ("mujoco", "gymnasium-robotics", "usd-core", "numpy", "scipy", "ompl")  # simulate and plan
 EPISODE_CODE = "housebench.rollout.episode"  # the episode loop, the simulator backends, the evaluator, the registry
 

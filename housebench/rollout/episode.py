@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from housebench.paths import GRID
 from housebench.policy.base import Policy, PolicyContext
 from housebench.policy.registry import REMOTE_PREFIX, PolicySpec, resolve
 from housebench.rollout.env import Episode, Event
@@ -43,6 +44,7 @@ class EpisodeJob:
     choices: dict = field(default_factory=dict)  # the variant's sampled choices, for the report
     track: str = "state"  # what the policy is shown (housebench.policy.base.TRACKS)
     split: str = ""  # train, val or test (housebench.tasks.splits)
+    house: str = GRID  # the house the variant was sampled in (an id of scenes/house/houses.json)
     image_size: tuple[int, int] = (160, 120)  # the vision track's head camera, width x height
     skills: dict = field(default_factory=dict)  # params.yaml's ``skills:`` (tuning overrides; empty: the defaults)
 

@@ -21,7 +21,7 @@ from housebench.rollout.cluster import RayParams
 from housebench.rollout.episode import EpisodeJob
 from housebench.sim.registry import BACKENDS, check_backend
 from housebench.tasks.spec import TaskVariant
-from housebench.tasks.splits import SplitParams, split_of
+from housebench.tasks.splits import SplitParams, held_out_houses, split_of
 
 MAX_EPISODES = 10_000  # episodes per variant and policy
 MAX_POLICIES = 32  # policies in one run
@@ -98,7 +98,7 @@ def job_provenance(
     variant_file = variant_file or load_model(TaskVariant, task_file)
     return {
         "code_commit": commit,
-        "scene_hash": scene_hash(layout.at(paths.HOUSE_DIR / "house.usda"), task_file.parent, scene.parent),
+        "scene_hash": scene_hash(layout.house_dir(variant_file.house) / "house.usda", task_file.parent, scene.parent),
         "assets_hash": assets_hash(layout.at(paths.ASSETS_SIM), [o.asset for o in variant_file.objects.values()]),
     }
 
@@ -113,12 +113,12 @@ def plan_jobs(
 ) -> list[EpisodeJob]:
     """One job per settled variant x policy x episode seed, in a stable order; ``policy_entries`` is the
     ``policies`` section of params.yaml (each policy's class and params). Each variant's split is ``split`` when
-    given (a held-out run), else the rule of ``splits``."""
+    given (a held-out run), else ``test`` in a held-out house, else the rule of ``splits``."""
     check_policies(params, policy_entries)
     check_backend(params.backend)  # not installed: one line, before anything is replaced
     splits = splits or SplitParams()
     commit = code_commit(layout.root)
-    jobs = []
+    held, jobs = held_out_houses(layout), []
     for task, variant in layout.variants():
         task_file = layout.task_dir(task, variant) / "task.json"
         scene = layout.settled_scene(task, variant)
@@ -144,7 +144,8 @@ def plan_jobs(
                         provenance=provenance,
                         choices=variant_file.choices,
                         track=params.track,
-                        split=split or split_of(task, variant, splits),
+                        split=split or split_of(task, variant, splits, variant_file.house in held),
+                        house=variant_file.house,
                         image_size=params.image_size,
                     )
                 )

@@ -25,6 +25,7 @@ def records(outcomes: list[EpisodeOutcome]) -> dict[str, list[dict]]:
             "run": job.run,
             "task": job.task,
             "variant": job.variant,
+            "house": job.house,
             "seed": job.seed,
             "policy": job.policy,
             "policy_class": out.policy_class,
@@ -66,7 +67,7 @@ def verdict_rows(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The episode row and its condition rows from the evaluator's ``verdict``.
 
-    ``meta`` holds the episode's provenance columns (run, task, variant, seed, policy, policy_class,
+    ``meta`` holds the episode's provenance columns (run, task, variant, house, seed, policy, policy_class,
     policy_version, track, split, backend, backend_version, code_commit, scene_hash, assets_hash, host,
     started_at, wall_s, sim_s, steps, horizon_s).
     A crashed episode has no verdict: pass ``verdict=None`` and ``crash_reason``.

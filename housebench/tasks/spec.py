@@ -36,6 +36,7 @@ from pydantic import AfterValidator, Field, model_validator
 from housebench.jsonfile import SpecError, load_model
 from housebench.names import check_name, name_problem
 from housebench.numbers import Quat, Vec3
+from housebench.paths import GRID
 from housebench.tasks.goal import Goal, Name, Node, Places, Strict, check_slots
 from housebench.tasks.thermal import ThermalSetup
 
@@ -119,6 +120,7 @@ class TaskVariant(Strict):
     version: Literal[1] = 1
     task: Name
     variant: Name
+    house: Name = GRID  # the house (an id of ``scenes/house/houses.json``) the variant is sampled in
     seed: int
     instruction: str
     spec_hash: str  # sha256 of the spec file's bytes

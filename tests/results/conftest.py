@@ -55,6 +55,7 @@ def run_records(run: str, day: int) -> dict[str, list[dict]]:
                     "run": run,
                     "task": task,
                     "variant": f"v{seed % 2:03d}",
+                    "house": "grid",
                     "seed": seed,
                     "policy": policy,
                     "policy_class": CLASSES[policy],

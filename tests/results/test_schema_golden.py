@@ -17,13 +17,14 @@ S, I32, I64, F64, B, D = pa.string(), pa.int32(), pa.int64(), pa.float64(), pa.b
 UTC_US = pa.timestamp("us", tz="UTC")
 NULL = True  # the column may hold nulls
 
-GOLDEN_VERSION = 5
+GOLDEN_VERSION = 6
 GOLDEN: dict[str, list[tuple]] = {
     "episodes": [
         ("episode_id", S),
         ("run", S),
         ("task", S),
         ("variant", S),
+        ("house", S),
         ("seed", I64),
         ("policy", S),
         ("policy_class", S),

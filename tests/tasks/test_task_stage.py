@@ -66,6 +66,7 @@ def test_stage_writes_variants_byte_identically(repo):
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
         "choices.json",
         *(f"put_fruit_in_container/v00{i}/{f}" for i in (0, 1) for f in ("task.json", "task.usda")),
+        "unsampled.json",
     ]
     variant = TaskVariant.model_validate_json((out / "put_fruit_in_container/v001/task.json").read_text())
     assert variant.seed == 1 and variant.variant == "v001" and set(variant.objects) == {"apple", "bowl"}
