@@ -19,6 +19,7 @@ from housebench.skill_library.contracts import World
 from housebench.skill_library.runtime import MAX_ATTEMPTS, SubgraphRun
 from housebench.skill_library.subgraph import PlanNode, chain
 from housebench.skills.base import SkillContext
+from housebench.skills.drive import Stepper
 from housebench.state import Observation
 
 
@@ -33,11 +34,11 @@ class SkillPolicy(PlannedPolicy):
 
     def __init__(self, params: Params | None = None) -> None:
         super().__init__(params or self.Params())
-        self.gen, self.primed, self.run = None, False, None
+        self.stepper, self.run = None, None
 
     def reset(self, ctx: PolicyContext, obs: Observation) -> None:
         task, scene = require_state(ctx, self.name)
-        self.gen, self.primed = None, False
+        self.stepper = None
         verb = task.choices.get("component.verb")
         if verb is None:
             ctx.log("plan", ok=False, reason=f"{task.task} is no component task", nodes=[])
@@ -50,4 +51,4 @@ class SkillPolicy(PlannedPolicy):
         self.run = SubgraphRun(
             chain([node], scene=f"{task.task}/{task.variant}"), world, skill_ctx, self.params.attempts
         )
-        self.gen = self.run.run(obs)
+        self.stepper = Stepper(self.run.run(obs))

@@ -17,6 +17,12 @@
 The base joints move the robot in its prim's frame: ``/World/Robot``'s translate and rotateZ are the start
 pose, so ``q = 0`` on the base joints is the start, unlike MuJoCo's world-coordinate base joints.
 Angular limits, targets and gains are per degree, as UsdPhysics wants.
+
+The asset itself is the converter's zero pose (every joint at 0: the arm straight out). A scene that
+references it says where the robot starts with :func:`author_home`: each joint's child link at the home
+pose (:data:`housebench.robot.fetch.HOME`) and each joint's state (``PhysicsJointStateAPI``, PhysX's schema,
+which Isaac Sim and Newton's PhysX resolver read), so an engine that reads the scene alone starts the arm
+tucked, as the MuJoCo backend's keyframe does.
 """
 
 from __future__ import annotations
@@ -31,7 +37,8 @@ from pathlib import Path
 
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
-from housebench.robot.fetch import BASE_JOINTS, HOME, PREFIX, USD_ASSET, model_dir
+from housebench.robot.fetch import PREFIX, USD_ASSET, model_dir
+from housebench.robot.home_usd import AXES, home_joints
 from housebench.robot.model import fetch_spec
 
 ROOT = "/fetch"  # the asset's default prim (the converter names it after the model)
@@ -96,7 +103,7 @@ def _prims(stage: Usd.Stage) -> dict[str, Usd.Prim]:
 
 def _drives(stage: Usd.Stage) -> None:
     joints = {PREFIX + p.GetName(): p for p in stage.Traverse() if p.IsA(UsdPhysics.Joint)}
-    targets = {**dict.fromkeys(BASE_JOINTS, 0.0), **HOME}
+    targets = home_joints()
     for name, (kp, kv, max_force) in actuator_gains().items():
         prim = joints[name]
         angular = prim.IsA(UsdPhysics.RevoluteJoint)
@@ -142,6 +149,25 @@ def _massless_frames(stage: Usd.Stage) -> None:
                 prim.RemoveProperty(attr.GetName())
 
 
+def _joint_refs(stage: Usd.Stage) -> None:
+    """MuJoCo's joint reference (``ref``: the joint value at which the child sits in its MJCF frame; Fetch's
+    head tilt has 0.06 rad), which the converter leaves out, turned into the joint's frame in the child
+    (``localRot1`` turned by ``ref`` about the axis), so a USD joint position is MuJoCo's joint value: limits,
+    drive targets and the scene's joint state mean the same pose in both (idempotent)."""
+    spec = fetch_spec()
+    for prim in stage.Traverse():
+        if not (prim.IsA(UsdPhysics.RevoluteJoint) or prim.IsA(UsdPhysics.PrismaticJoint)):
+            continue
+        ref = float(spec.joint(prim.GetName()).ref)
+        if ref == 0.0:
+            continue
+        assert prim.IsA(UsdPhysics.RevoluteJoint), f"{prim.GetPath()}: a slide's ref is not handled"
+        rot1 = UsdPhysics.Joint(prim).GetLocalRot1Attr()
+        turned = Gf.Quatf(Gf.Rotation(AXES[prim.GetAttribute("physics:axis").Get()], math.degrees(ref)).GetQuat())
+        assert rot1.Get() in (Gf.Quatf(1.0), turned), f"{prim.GetPath()}: localRot1 {rot1.Get()}"
+        rot1.Set(turned)
+
+
 def finish(converted: Path, out: Path) -> None:
     """Flatten the converter's asset into ``out`` with drives, gravity compensation and cameras."""
     stage = Usd.Stage.Open(str(converted))
@@ -160,6 +186,7 @@ def finish(converted: Path, out: Path) -> None:
         if prim.HasAPI(UsdPhysics.ArticulationRootAPI):
             prim.CreateAttribute("physxArticulation:enabledSelfCollisions", Sdf.ValueTypeNames.Bool, False).Set(False)
     _massless_frames(stage)
+    _joint_refs(stage)
     _drives(stage)
     _cameras(stage, _prims(stage))
     stage.GetRootLayer().documentation = "Fetch (gymnasium-robotics MJCF, MIT) as a UsdPhysics articulation"

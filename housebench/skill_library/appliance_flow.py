@@ -32,13 +32,12 @@ from housebench.skills.front import lead_in, opening_front, owner
 from housebench.skills.navigate import Navigate, arrive
 from housebench.skills.place import Release
 from housebench.skills.press import Press, WaitUntil
+from housebench.skills.tuning import tuning
 from housebench.skills.view import side_held, support_of
 from housebench.state import Action, Observation
 from housebench.tasks import goal as g
 from housebench.tasks.thermal import ThermalSetup
 
-STAGE_OUT = 0.3  # m in front of the appliance's handle: where on the staging surface the item goes
-STAGE_MIN_Z, STAGE_MAX_Z = 0.3, 1.25  # m: a staging surface is no floor, and a top-down place reaches it
 Outcome = tuple[SkillFailure | None, Observation]
 RunSkill = Callable[[Skill, Observation], Generator[Action, Observation, Outcome]]
 
@@ -61,8 +60,8 @@ class ApplianceFlow:
         for k, step in enumerate(self.steps):
             self.rest = self.steps[k + 1 :]
             if step.verb == "close" or (step.verb == "open" and not side_held(self.ctx, obs)):
-                # a hand pointing down swings the arm round the door's wrong side; a level one left by a side
-                # place, carried round the open door to the close's stance, shoved it open (1.27 -> 1.78 rad)
+                # a hand pointing down swings the arm round the door's wrong side; a level empty hand carried round
+                # an open door to the close's stance sweeps through the door's swing
                 _, obs = yield from self.skill(Pose("tuck"), obs)
             obs = yield from getattr(self, "_" + step.verb)(step, obs)
         return obs
@@ -81,8 +80,8 @@ class ApplianceFlow:
             return obs
         obs = yield from self._retried(lambda: Open(step.target), step.describe(), obs)
         if self._outside(step.target, obs):
-            # the carry arm, driven round the door's free edge from the pull's stance, swung it shut (microwave
-            # 1.38 -> 0.25 rad): tucked, the base goes round to the opening first
+            # an arm out, driven round the door's free edge from the pull's stance, sweeps the door's swing:
+            # tucked, the base goes round to the opening first
             front = opening_front(self.ctx, obs, step.target)
             self.ctx.log("decision", step=step.describe(), choice="tuck, round to the opening", base=front)
             _, obs = yield from self.skill(Pose("tuck"), obs)
@@ -187,10 +186,9 @@ class ApplianceFlow:
         """Where the base can stand in front of the appliance's opening clear of its open door
         (:func:`lead_in`: the microwave's), there, the place's own approach doing the rest; else (the fridge)
         the arm to the carry pose and the base to the side place's own stance as the planned policy's navigate
-        drives there, facing the way there and turned at the stance (:func:`arrive`). Driven and turned by the
-        place's own approach, the carried item swung the open fridge door shut (7 of restock_fridge's 20
-        variants stalled on it); driven on from in front of the microwave that way, the place into it stalled
-        (heat_soda_can 19 -> 16/20)."""
+        drives there, facing the way there and turned at the stance (:func:`arrive`): a turn on the way, with
+        the item held out, sweeps the open door's swing, and from in front of an opening the place's own
+        approach is the shorter way in."""
         front = lead_in(self.ctx, obs, support)
         if front is not None:  # the last leg in: square to the opening, off the door's edge
             self.ctx.log("decision", step=step.describe(), choice="round to the opening", base=front)
@@ -215,23 +213,27 @@ class ApplianceFlow:
             return None
         owners = {a.name for a in self.ctx.scene.house.appliances}
         cx, cy = (app.cavity[0] + app.cavity[3]) / 2, (app.cavity[1] + app.cavity[4]) / 2
+        low, high = tuning().appliance.stage_heights_m
         tops = [
             s
             for s in self.ctx.scene.house.supports
-            if s.clearance is None and s.owner not in owners and STAGE_MIN_Z <= s.height <= STAGE_MAX_Z
+            if s.clearance is None and s.owner not in owners and low <= s.height <= high
         ]
         best = min(tops, key=lambda s: box_distance(s.box, (cx, cy)), default=None)
         return None if best is None or best.name == under.name else best
 
     def _stage(self, obj: str, stage: Support, app: ApplianceAnnotation, obs: Observation) -> Script:
-        """Top-down pick, and place on ``stage`` at the spot nearest a point ``STAGE_OUT`` in front of
-        ``app``'s door handle (the stage's front edge: a side pick reaches only so deep)."""
+        """Top-down pick, and place on ``stage`` at the spot nearest a point ``skills.appliance.stage_out_m`` in
+        front of ``app``'s door handle (the stage's front edge: a side pick reaches only so deep)."""
         failure, obs = yield from self.skill(choose("pick", Noun(self.ctx, obs, obj, supports=[stage]))[1][0], obs)
         if obs.holding(obj):
             part = HouseQuery(self.ctx.scene.house).parts.get(app.door) if app.door else None
             box = app.cavity
             at = (
-                [c + n * STAGE_OUT for c, n in zip(part.handle.center, part.handle.normal, strict=True)]
+                [
+                    c + n * tuning().appliance.stage_out_m
+                    for c, n in zip(part.handle.center, part.handle.normal, strict=True)
+                ]
                 if part
                 else ((box[0] + box[3]) / 2, (box[1] + box[4]) / 2)
             )

@@ -22,15 +22,13 @@ from dataclasses import dataclass, field
 from housebench.annotations.schema import ApplianceAnnotation, Support
 from housebench.skills.base import SkillContext
 from housebench.skills.front import owner
+from housebench.skills.tuning import tuning
 from housebench.state import SimState
 from housebench.tasks import goal as g
 from housebench.tasks import refs
 from housebench.tasks.context import Context
 from housebench.tasks.geometry import centre, in_box
 from housebench.tasks.thermal import ThermalSetup, time_to_chill, time_to_heat
-
-REACH_Z = 0.9  # m: the shelf height a carry into an appliance tries first (then the next nearest)
-WAIT_MARGIN_S = 10.0  # s added to the thermal model's time to the target
 
 
 @dataclass
@@ -66,8 +64,9 @@ def appliance_at(state: SimState, ctx: SkillContext, obj: str) -> ApplianceAnnot
 
 
 def _inside(app: ApplianceAnnotation, ctx: SkillContext) -> list[Support]:
-    """The surfaces inside ``app``, the one nearest ``REACH_Z`` first."""
-    return sorted(refs.inside_supports(app.name, ctx.scene.house), key=lambda s: abs(s.height - REACH_Z))
+    """The surfaces inside ``app``, the one nearest ``skills.appliance.reach_z_m`` first."""
+    reach = tuning().appliance.reach_z_m
+    return sorted(refs.inside_supports(app.name, ctx.scene.house), key=lambda s: abs(s.height - reach))
 
 
 def plan(ctx: SkillContext, state: SimState) -> list[Step]:
@@ -176,8 +175,8 @@ def _doors(ctx: SkillContext):
 
 
 def wait_budget(conditions: list[g.Condition], temperatures: dict[str, float], setup: ThermalSetup) -> float:
-    """Seconds until ``conditions`` hold under the thermal model (a microwave heating at its rate, the
-    fridge relaxing towards ``fridge_c``), plus ``WAIT_MARGIN_S``; inf when the fridge cannot get there."""
+    """Seconds until ``conditions`` hold under the thermal model (a microwave heating at its rate, the fridge
+    relaxing towards ``fridge_c``), plus ``skills.appliance.wait_margin_s``; inf when the fridge cannot get there."""
     need = [0.0]
     for cond in conditions:
         for obj in cond.items:
@@ -186,4 +185,4 @@ def wait_budget(conditions: list[g.Condition], temperatures: dict[str, float], s
                 need.append(time_to_heat(t, cond.min_c, setup))
             elif isinstance(cond, g.Chilled):
                 need.append(time_to_chill(t, cond.max_c, setup))
-    return max(need) + WAIT_MARGIN_S
+    return max(need) + tuning().appliance.wait_margin_s

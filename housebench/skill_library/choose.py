@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from housebench.annotations.schema import Support
+from housebench.skill_library.contracts import World
 from housebench.skills.base import Skill, SkillContext
 from housebench.skills.flat_pinch import PickOverhang, PlaceAtEdge
 from housebench.skills.flat_push import PushToEdge
@@ -120,6 +122,17 @@ def choose(verb: str, noun: Noun) -> tuple[Way, tuple[Skill, ...]]:
     """The first way of ``verb`` whose rule holds for ``noun``, and its skills."""
     way = next(w for w in ways(verb) if w.holds(noun))
     return way, way.make(noun)
+
+
+def for_call(verb: str, args: dict[str, Any], world: World, ctx: SkillContext, obs: Observation) -> tuple[Skill, ...]:
+    """The way's skills for a library call of ``pick`` (bound for where the plan sets the item next), ``place`` or
+    ``insert`` (``drop`` too)."""
+    obj = args["object"]
+    if verb == "pick":
+        return choose(verb, Noun(ctx, obs, obj, supports=world.bound_supports(obj)))[1]
+    if verb == "place":
+        return choose(verb, Noun(ctx, obs, obj, support=world.support(args["support"])))[1]
+    return choose("insert", Noun(ctx, obs, obj, container=args["container"]))[1]
 
 
 def table_rows() -> list[dict[str, str]]:

@@ -50,6 +50,15 @@ class World:
     def query(self) -> HouseQuery:
         return HouseQuery(self.scene.house)
 
+    def support(self, ref: str) -> Support:
+        """The (first) support a name or place alias stands for."""
+        return refs.supports(ref, self.places, self.scene.house)[0]
+
+    def bound_supports(self, obj: str) -> list[Support]:
+        """The supports the plan being run sets ``obj`` on next (none for a container or nothing)."""
+        where = self.bound_for.get(obj)
+        return refs.supports(where, self.places, self.scene.house) if where else []
+
     def pose(self, name: str) -> ObjectState:
         if name not in self.state.objects:
             raise ContractError(f"'{name}' is missing from the state")

@@ -18,6 +18,7 @@ from housebench.annotations.schema import Support
 from housebench.skills.base import SkillContext
 from housebench.skills.navigate import planner
 from housebench.skills.side import low_ceiling
+from housebench.skills.tuning import tuning
 from housebench.skills.view import support_of
 from housebench.state import Observation
 from housebench.tasks import goal as g
@@ -79,12 +80,9 @@ def plan_moves(ctx: SkillContext, obs: Observation) -> list[Move]:
     return sorted(todo, key=lambda m: m.obj not in containers)  # containers that move go first
 
 
-WAY = 1.0  # m: a surface is within the robot's reach when the floor it can drive on comes this near it
-
-
 def in_reach(ctx: SkillContext, obs: Observation, supports: list[Support], skip: tuple[str, ...]) -> bool:
     """Whether the floor's largest free piece, with the props but ``skip`` in the way, comes within
-    ``WAY`` of one of ``supports``."""
+    ``skills.script.way_m`` of one of ``supports``."""
     base = planner(ctx, obs, skip)
     rows, cols = np.nonzero(base.main)
     xs = base.grid.x0 + cols * base.grid.resolution
@@ -92,7 +90,7 @@ def in_reach(ctx: SkillContext, obs: Observation, supports: list[Support], skip:
     for support in supports:
         xmin, ymin, xmax, ymax = support.box
         dx, dy = np.maximum(np.maximum(xmin - xs, xs - xmax), 0.0), np.maximum(np.maximum(ymin - ys, ys - ymax), 0.0)
-        if (np.hypot(dx, dy) <= WAY).any():
+        if (np.hypot(dx, dy) <= tuning().script.way_m).any():
             return True
     return False
 
@@ -169,16 +167,12 @@ def choose_surface(ctx: SkillContext, obs: Observation, move: Move, near) -> Sup
     )
 
 
-MAX_PLACE_HEIGHT = 1.25  # m: surfaces above this are out of a top-down place's reach
-MAX_SIDE_HEIGHT = 1.35  # m: ... and of a place from the side
-
-
 def placeable(support: Support, height: float) -> bool:
     """A surface a top-down place reaches and has room above, or one under a ceiling a place from the
     side reaches."""
     if low_ceiling(support, height):
-        return support.height <= MAX_SIDE_HEIGHT
-    return support.height <= MAX_PLACE_HEIGHT
+        return support.height <= tuning().script.max_side_height_m
+    return support.height <= tuning().script.max_place_height_m
 
 
 def box_distance(box, xy) -> float:

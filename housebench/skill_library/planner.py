@@ -1,12 +1,12 @@
 """A symbolic planner over the evaluator's predicates: a task variant's goal -> a skill subgraph.
 
-The operators are the library's own contracts (:data:`OPERATORS`), grounded over the task's objects,
-the supports its goal and its objects name, the appliances it uses and the doors that enclose them,
-with a staging surface beside each appliance with a door (to free the hand for a door). A contract's
-preconditions (plus the access rule, read on the symbolic state) gate it and its postconditions are
-its effects (:mod:`housebench.skill_library.symbolic`). Weighted A* (f = g + 2 h; h counts the goal's
-unmet items, weighted by the skills each needs) finds a chain of calls; the goal test is the task's
-own goal tree, slots and bindings expanded by the evaluator's ``Context``.
+The operators are the library's own contracts (:data:`OPERATORS`), grounded over the task's objects, the supports
+its goal and its objects name, the appliances it uses and the doors that enclose them, with a staging surface beside
+each appliance with a door (to free the hand for a door). A contract's preconditions (plus the access rule, read on
+the symbolic state) gate it and its postconditions are its effects (:mod:`housebench.skill_library.symbolic`).
+Weighted A* (f = g + w h, ``plan.weight``; h counts the goal's unmet items, weighted by the
+skills each needs) finds a chain of calls; the goal test is the task's own goal tree, slots and bindings expanded by
+the evaluator's ``Context``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from housebench.skill_library import symbolic
 from housebench.skill_library.contracts import Grounded, World, enclosure_doors, ground
 from housebench.skill_library.library import skills
 from housebench.skill_library.subgraph import PlanNode, Subgraph, chain
+from housebench.skills.tuning import tuning
 from housebench.tasks import goal as g
 from housebench.tasks import refs
 from housebench.tasks.context import Context
@@ -29,10 +30,6 @@ from housebench.tasks.spec import TaskVariant
 from housebench.tasks.thermal import ThermalSetup, time_to_chill, time_to_heat
 
 OPERATORS = ("navigate", "pick", "place", "insert", "stack", "lay", "lift", "open", "close", "heat", "chill")
-ITEM_COST = {"on": 4, "near": 4, "inside": 4, "stacked": 4, "lying": 4, "at_edge": 5, "heated": 8, "chilled": 8}
-WAIT_MARGIN_S = 5.0
-STAGING_HEIGHT = (0.4, 1.1)  # metres: where the arm sets things down comfortably
-REACH_Z = 0.9  # metres: the level under a ceiling (a fridge shelf) a place from the side reaches best
 
 MAX_EXPANSIONS = 200_000  # the upper bound of every A* budget in params (10x the default; minutes, not hours)
 
@@ -53,10 +50,10 @@ class Operator:
 
 
 def _preference(support: Support) -> tuple:
-    """Open tops first, then levels under a ceiling nearest :data:`REACH_Z` (the search takes the first
+    """Open tops first, then levels under a ceiling nearest ``skills.appliance.reach_z_m`` (the search takes the first
     that fits)."""
     covered = support.clearance is not None
-    return covered, abs(support.height - REACH_Z) if covered else 0.0, support.name
+    return covered, abs(support.height - tuning().appliance.reach_z_m) if covered else 0.0, support.name
 
 
 def _goal_leaves(node: g.Node) -> list[g.Condition]:
@@ -116,12 +113,12 @@ class Problem:
         return [a for a in house.appliances if a.name in used]
 
     def _staging(self, appliance) -> Support:
-        """The open surface at working height (:data:`STAGING_HEIGHT`) nearest the appliance's cavity,
+        """The open surface at working height (``skills.planner.staging_heights_m``) nearest the appliance's cavity,
         on no appliance."""
         x0, y0, _, x1, y1, _ = appliance.cavity
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         owners = {a.name for a in self.world.scene.house.appliances}
-        low, high = STAGING_HEIGHT
+        low, high = tuning().planner.staging_heights_m
         free = [
             s
             for s in self.world.scene.house.supports
@@ -167,14 +164,14 @@ class Problem:
         return list({(o.verb, o.args): o for o in ops}.values())
 
     def _heat(self, obj: str, appliance, min_c: float) -> Operator:
-        seconds = math.ceil(time_to_heat(self._start_c(obj), min_c, self.thermal) + WAIT_MARGIN_S)
+        seconds = math.ceil(time_to_heat(self._start_c(obj), min_c, self.thermal) + tuning().appliance.wait_margin_s)
         return self.operator("heat", object=obj, appliance=appliance.name, min_c=min_c, seconds=float(seconds))
 
     def _chill(self, obj: str, appliance, max_c: float) -> Operator | None:
         need = time_to_chill(self._start_c(obj), max_c, self.thermal)
         if math.isinf(need):
             return None
-        seconds = math.ceil(need + WAIT_MARGIN_S)
+        seconds = math.ceil(need + tuning().appliance.wait_margin_s)
         return self.operator("chill", object=obj, appliance=appliance.name, max_c=max_c, seconds=float(seconds))
 
     # ---- search ------------------------------------------------------------------------------
@@ -217,7 +214,7 @@ class Problem:
             return sum(self._unmet(c, state) for c in node.all_of)
         if isinstance(node, g.AnyOf):
             return min(self._unmet(c, state) for c in node.any_of)
-        cost = ITEM_COST.get(node.predicate, 2)
+        cost = tuning().planner.cost(node.predicate)
         if isinstance(node, g.Inside):
             return self._inside(node, state, cost)
         if isinstance(node, g.Stacked):

@@ -24,7 +24,10 @@ Z-up, metres, kilograms, defaultPrim ``/World``.
 - ``/World/Cameras/topdown`` is an orthographic camera over the whole house, below the lintels.
 - ``/World/Robot`` references the robot asset (:data:`housebench.robot.fetch.USD_ASSET`, copied beside the
   layer as ``fetch.usda``: a UsdPhysics articulation) with ``translate`` + ``rotateZ`` ops (its start pose)
-  and ``housebench:robot = "fetch"``, which the MuJoCo backend resolves to its own model of the same robot.
+  and ``housebench:robot = "fetch"``, which the MuJoCo backend resolves to its own model of the same robot
+  (started from its keyframe). Over the asset's zero pose, the layer puts the robot in its home pose
+  (:func:`housebench.robot.home_usd.author_home`: each joint's child link posed, each joint's
+  ``state:<angular|linear>:physics:position``), so any UsdPhysics engine starts the arm tucked.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from housebench.house.parts import Part
 from housebench.house.picture import ASPECT, topdown_view
 from housebench.io import r6
 from housebench.robot.fetch import IMPRATIO, USD_ASSET
+from housebench.robot.home_usd import author_home
 from housebench.usd.paths import COLLISION_GROUPS, HOUSE_ROOT, PROPS_PATH, ROBOT_PATH, TOPDOWN_CAMERA
 
 PART_DENSITY = 400.0  # kg/m^3 of doors, drawers, buttons and keys
@@ -200,6 +204,7 @@ def write_house_usd(house: House, path: Path) -> None:
     robot.AddTranslateOp().Set(Gf.Vec3d(x, y, 0.0))
     robot.AddRotateZOp().Set(math.degrees(yaw))
     robot.GetPrim().CreateAttribute("housebench:robot", Sdf.ValueTypeNames.String).Set("fetch")
+    author_home(stage, ROBOT_PATH)
     stage.GetRootLayer().Save()
 
 

@@ -1,8 +1,10 @@
 """Every skill tuning number is a field of a config model (housebench/skills/tuning/): the numeric literals left in
-``housebench/skills/**/*.py`` are trivially geometric (0, 1, 2, halves), an index, a rounding's digits, or listed in
-``literals_allowed.txt`` (the few numbers that tune nothing: robot facts, geometry, numerical epsilons, each with
-its reason). A literal not listed fails this test (make it a tuning field); a listed one that is gone fails it too
-(shrink the list). ``python -m tests.skills.test_literals`` prints the list the code has now."""
+``housebench/skills/**/*.py`` and in the brains above them (``housebench/skill_library/``, ``housebench/policy/``,
+listed as ``skill_library/<file>`` and ``policy/<file>``) are trivially geometric (0, 1, 2, halves), an index, a
+rounding's digits, or listed in ``literals_allowed.txt`` (the few numbers that tune nothing: robot facts, geometry,
+numerical epsilons, each with its reason). A literal not listed fails this test (make it a tuning field); a listed
+one that is gone fails it too (shrink the list). ``python -m tests.skills.test_literals`` prints the list the code
+has now."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SKILLS = ROOT / "housebench" / "skills"
+BRAINS = {"": SKILLS, "skill_library/": ROOT / "housebench/skill_library", "policy/": ROOT / "housebench/policy"}
 ALLOWED = Path(__file__).with_name("literals_allowed.txt")
 CONFIG = "tuning"  # the config models' package: every number there is a default
 TRIVIAL = {0, 1, 2, 0.5}  # |value| of the trivially geometric numbers
@@ -44,11 +47,12 @@ def literals(path: Path) -> Counter[str]:
 
 def current() -> dict[tuple[str, str], int]:
     out = {}
-    for path in sorted(SKILLS.rglob("*.py")):
-        name = path.relative_to(SKILLS).as_posix()  # side/fit.py
-        if name.split("/")[0] != CONFIG:
-            for value, count in literals(path).items():
-                out[(name, value)] = count
+    for prefix, folder in BRAINS.items():
+        for path in sorted(folder.rglob("*.py")):
+            name = prefix + path.relative_to(folder).as_posix()  # side/fit.py, skill_library/moves.py
+            if name.split("/")[0] != CONFIG:
+                for value, count in literals(path).items():
+                    out[(name, value)] = count
     return out
 
 
@@ -66,7 +70,7 @@ def allowed() -> dict[tuple[str, str], int]:
 def test_no_unnamed_tuning_number():
     found, listed = current(), allowed()
     new = [f"{n} {v} x{c - listed.get((n, v), 0)}" for (n, v), c in sorted(found.items()) if c > listed.get((n, v), 0)]
-    assert not new, f"numeric literals in housebench/skills not in a tuning model (skills/tuning/): {new}"
+    assert not new, f"numeric literals in the skills or the brains not in a tuning model (skills/tuning/): {new}"
     gone = [
         f"{n} {v} (listed {c}, found {found.get((n, v), 0)})"
         for (n, v), c in listed.items()

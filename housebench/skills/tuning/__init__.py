@@ -3,7 +3,8 @@
 Every number a skill is tuned by (a height, a margin, a speed, a list of distances tried, a time budget) is a
 documented field of its family's model (``moving.py``: every skill's time budget, driving, the arm's motions,
 tuck and reset, contact, doors; ``taking.py``: pick, grasps, place, the hand, press, knob, the appliance front;
-``level.py``: flat items at an edge, side grasps); what stays inline in ``skills/`` is trivially geometric (0, 1, 2,
+``level.py``: flat items at an edge, side grasps; ``brains.py``: the numbers the script, the appliance flow, the
+runtime's executors and the planner decide by); what stays inline in ``skills/`` is trivially geometric (0, 1, 2,
 halves), an index, or listed with its reason in ``tests/skills/literals_allowed.txt`` (robot facts such as the
 gripper's dimensions, numerical epsilons, a cache's size), which ``tests/skills/test_literals.py`` checks.
 
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from housebench.params import PARAMS, Section, load_section, sections
+from housebench.skills.tuning.brains import ApplianceTuning, PlannerTuning, RuntimeTuning, ScriptTuning
 from housebench.skills.tuning.level import EdgeTuning, SideTuning
 from housebench.skills.tuning.moving import (
     ArticulateTuning,
@@ -68,6 +70,10 @@ class SkillTuning(Section):
     articulate: ArticulateTuning = ArticulateTuning()
     edge: EdgeTuning = EdgeTuning()
     side: SideTuning = SideTuning()
+    script: ScriptTuning = ScriptTuning()
+    appliance: ApplianceTuning = ApplianceTuning()
+    runtime: RuntimeTuning = RuntimeTuning()
+    planner: PlannerTuning = PlannerTuning()
 
 
 DEFAULT = SkillTuning()
