@@ -1,7 +1,8 @@
 """The house as an axis, end to end through the pipeline's own stages (house, tasks, settle, annotate, then the
 rollout): a procedural set of a house, a held-out house and a seed that cannot be built samples the task in each
 good house, records the house in task.json and in the episode rows (the held-out house's rows are test), and lists
-the bad seed with its reason; the default params still build today's house, byte for byte."""
+the bad seed with its reason; the default params still build today's house, byte for byte (its annotations as before
+house sets; its USD as the house layer alone authors it)."""
 
 from __future__ import annotations
 
@@ -15,17 +16,19 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import yaml
 
+from housebench.house.layout import generate_house
+from housebench.house.params import HouseParams
 from housebench.params import load_section
 from housebench.paths import Layout
 from housebench.pipeline.rollout import run_rollouts
 from housebench.rollout.plan import RolloutParams
 from housebench.tasks.splits import SplitParams
+from housebench.usd.house import write_house_usd
 from tests.conftest import ROOT
 
 TASK = "put_fruit_in_container"
 STAGES = "import stages.house as h, stages.tasks as t, stages.settle as s, stages.annotate as a; "
-# today's house (params.yaml house:, seed 0), as the house stage wrote it before house sets
-GRID_USD_SHA256 = "9f70824021b1e2e92747026e92e3a5a76e74f01f020b542347fa522d1eb384c3"
+# today's house's annotations (params.yaml house:, seed 0), as the house stage wrote them before house sets
 GRID_JSON_SHA256 = "860e2384610d9ed6f9cc333cbd6122d945b8863a2e5ddf4bbca0041e5d19b24d"
 
 
@@ -97,8 +100,11 @@ def test_tasks_are_sampled_in_every_good_house_and_rows_carry_it(built_layout, t
 def test_the_default_params_build_todays_house(built_layout, tmp_path):
     root = _project(tmp_path / "project", built_layout, {"grid": True, "procedural": [], "held_out": []}, None)
     _run(root, "h.main()")
-    assert _sha(root / "scenes/house/house.usda") == GRID_USD_SHA256
     assert _sha(root / "annotations/house.json") == GRID_JSON_SHA256
+    house = generate_house(load_section("house", HouseParams, root / "params.yaml").model_dump())
+    write_house_usd(house, tmp_path / "alone" / "house.usda")  # the grid house authored on its own, as before sets
+    for name in ("house.usda", "fetch.usda"):
+        assert (root / "scenes/house" / name).read_bytes() == (tmp_path / "alone" / name).read_bytes()
     assert json.loads((root / "scenes/house/houses.json").read_text()) == {
         "bad": [],
         "houses": [{"held_out": False, "id": "grid", "seed": None}],
