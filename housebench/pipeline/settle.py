@@ -47,12 +47,16 @@ class SettleParams(Section):
 HOUSE_CHECK, PREVIEW, PLAN = "house_check.json", "preview.png", "plan.png"
 
 
-def _eye(task_dir: Path) -> tuple[float, float] | None:
-    """Where the preview camera stands: the first prop's robot base pose in ``task.json``, else
-    the robot start (None without a ``task.json``)."""
-    if not (task_dir / "task.json").exists():
+def _variant(task_dir: Path) -> TaskVariant | None:
+    """The variant's ``task.json`` (None for a hand-made task layer without one: it stands on the grid house)."""
+    return load_model(TaskVariant, task_dir / "task.json") if (task_dir / "task.json").exists() else None
+
+
+def _eye(variant: TaskVariant | None) -> tuple[float, float] | None:
+    """Where the preview camera stands: the first prop's robot base pose, else the robot start (None without a
+    ``task.json``)."""
+    if variant is None:
         return None
-    variant = load_model(TaskVariant, task_dir / "task.json")
     bases = [o.base for o in variant.objects.values() if o.base]
     x, y = (bases[0] if bases else variant.robot_start)[:2]
     return float(x), float(y)
@@ -103,9 +107,10 @@ def settle_all(layout: Layout, settings: SettleParams, backend: str = "mujoco") 
                         **settle_scene(sim_backend, task_dir / "task.usda", out, params),
                     }
                     sim = sim_backend.load(out / SCENE_FILE)
-                    write_preview(sim, _eye(task_dir), tuple(params["preview"]), out / PREVIEW)
+                    spec = _variant(task_dir)
+                    write_preview(sim, _eye(spec), tuple(params["preview"]), out / PREVIEW)
                     props = {n: o.pos[:2] for n, o in sim.get_state().objects.items()}
-                    _write_plan(layout, load_model(TaskVariant, task_dir / "task.json").house, props, out / PLAN)
+                    _write_plan(layout, spec.house if spec else GRID, props, out / PLAN)
                 except Exception as err:
                     raise SystemExit(f"{task_dir / 'task.usda'}: settle failed: {err}") from err
                 write_json(out / CHECK_FILE, report)
