@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from housebench.io import write_json
+from housebench.skill_library.choose import table_rows
 from housebench.skill_library.library import library, library_version
 from housebench.skill_library.model import Arg, Family, Output, SkillNode, SkillPath, Step
 from housebench.skill_library.relations import edge_rows, relations
@@ -96,6 +97,7 @@ class CatalogFile(Strict):
     predicates: dict[str, str]  # name -> the sentence pattern
     skills: list[SkillEntry]
     relations: list[dict[str, str]]  # every edge: from, to, kind, on
+    choices: list[dict[str, str]]  # the choice table: which way of a verb a noun gets (verb, way, when)
 
 
 def _entry(skill: SkillNode, rows: list[dict[str, str]], verbs: dict[str, str], version: str) -> SkillEntry:
@@ -126,6 +128,7 @@ def build_catalog() -> CatalogFile:
         predicates=dict(sorted(PHRASES.items())),
         skills=[_entry(s, rows, verbs, version) for s in skills],
         relations=rows,
+        choices=table_rows(),
     )
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from housebench.skill_library.catalog import build_catalog
 from housebench.skill_library.choose import TABLE, Noun, choose, table_rows, ways
 from housebench.state import ObjectState
 from tests.conftest import built_episode
@@ -39,6 +40,7 @@ def test_every_verb_ends_in_a_way_that_always_holds_and_the_catalog_shows_them_a
     for verb in {w.verb for w in TABLE}:
         assert ways(verb)[-1].rule in ("from above", "above the container's cavity, lowered below its rim")
     assert [(r["verb"], r["way"]) for r in table_rows()] == [(w.verb, w.name) for w in TABLE]
+    assert build_catalog().choices == table_rows()  # the catalog a model reads shows the table
 
 
 @pytest.fixture(scope="module")
