@@ -1,7 +1,8 @@
 """The tasks stage's work: sample every task spec into seeded variants (task layer + ``task.json``) in every
 house of the house set (``scenes/house/houses.json``), and count the choices drawn.
 
-Variant ``i`` of a task is sampled with seed ``tasks.seed + i`` in each house: named ``vNNN`` in the grid house
+Variant ``i`` of a task is sampled with seed ``tasks.seed + i`` in each house (or, with
+``tasks.spread_over_houses``, only in house ``i mod n`` of the set's ``n``): named ``vNNN`` in the grid house
 (today's names), ``<house>_vNNN`` in any other (``p003_v000``); its ``task.json`` records the house and its task
 layer stands on that house's ``house.usda``. A variant that cannot be sampled in the grid house fails the stage, as
 always; one that cannot be sampled in a procedural house is listed with its reason in ``unsampled.json`` (the
@@ -71,6 +72,8 @@ def sample_all(
             errors.append(str(err))
             continue
         for (house_id, house), i in itertools.product(houses.items(), indices):
+            if params.spread_over_houses and list(houses)[i % len(houses)] != house_id:
+                continue  # variant i belongs to one house of the set
             name = variant_name(house_id, i)
             try:
                 variant = sample_variant(path.stem, spec, digest, name, params.seed + i, house, assets, params)

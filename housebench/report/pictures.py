@@ -76,6 +76,8 @@ KNOWN = {
 def caption(path: Path, specs_dir: Path) -> str:
     """What ``path`` shows, in one line."""
     path = Path(path)
+    if path.name == "topdown.png" and path.parent.name != "house":  # scenes/house/<id>/topdown.png
+        return f"{KNOWN[path.name]}: house {path.parent.name} (README, Many houses)"
     if path.name in KNOWN:
         return KNOWN[path.name]
     scene = path.name in SCENE_PICTURES

@@ -43,6 +43,9 @@ class SamplerParams(Section):
     clearance: float = Field(0.005, ge=0.0, le=0.5)  # drop height above the support; gap to obstacles
     margin: float = Field(0.02, ge=0.0, le=1.0)  # between footprints, and to a support's edges
     max_tries: int = Field(200, ge=1, le=100_000)  # positions tried per object before giving up
+    # True: variant i is sampled only in house i mod n of the house set's n houses, so variants_per_task counts
+    # over the whole set (20 over 20 houses: one in each); False: every variant in every house
+    spread_over_houses: bool = False
 
 
 def _candidates(spec: TaskSpec, obj: ObjectSpec, height: float, house: HouseAnnotations) -> list[Support]:

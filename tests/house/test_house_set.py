@@ -3,6 +3,8 @@ left out, and a layout without ``houses.json`` is the grid house alone."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
 from pydantic import ValidationError
@@ -81,3 +83,12 @@ def test_an_unstable_house_is_listed_with_its_reason_and_left_out(monkeypatch, t
     assert record.bad[0].reason == "unstable over 3.0 s of physics: a part opened 0.500 (tolerance 0.02)"
     assert not (tmp_path / "scenes/house/p003").exists()
     assert load_house_set(Layout(tmp_path)) == record and (tmp_path / "annotations/house.json").is_file()
+
+
+def test_each_house_plan_in_the_report_names_its_house():
+    from housebench.report.pictures import KNOWN, caption
+
+    assert caption(Path("scenes/house/topdown.png"), Path("tasks")) == KNOWN["topdown.png"]
+    assert "house p003" in caption(Path("scenes/house/p003/topdown.png"), Path("tasks"))
+    params = yaml.safe_load((ROOT / "params.yaml").read_text())
+    assert "scenes/house/*/topdown.png" in params["report"]["scene_images"]  # every house's plan is shown

@@ -135,3 +135,25 @@ def test_a_variant_a_procedural_house_cannot_hold_is_listed_not_fatal(built_layo
     assert [(v.variant, v.house) for v in variants] == [("v000", "grid")]
     assert [(u["house"], u["task"], u["variant"]) for u in unsampled] == [("p008", "recycle_and_store", "p008_v000")]
     assert "no free, reachable spot for 'bin'" in unsampled[0]["reason"]
+
+
+def test_spread_over_houses_samples_variant_i_in_house_i_mod_n_only(built_layout):
+    """With ``tasks.spread_over_houses`` the task's variants go round the set, one house each: the count is the
+    set's, not each house's; without it every variant is sampled in every house."""
+    from housebench.annotations.files import load_assets, load_house
+    from housebench.house.annotate import house_annotations
+    from housebench.house.params import HouseParams
+    from housebench.house.procedural import procedural_house
+    from housebench.pipeline.tasks import sample_all
+    from housebench.tasks.sampler import SamplerParams
+
+    house = load_section("house", HouseParams, ROOT / "params.yaml").model_dump()
+    houses = {"grid": load_house(built_layout), "p003": house_annotations(procedural_house(3, house))}
+    specs = [built_layout.at(Path(f"tasks/{TASK}.json"))]
+    params = load_section("tasks", SamplerParams, ROOT / "params.yaml")
+    assets, only = load_assets(built_layout), {TASK: [0, 1, 2]}
+    spread, _ = sample_all(params.model_copy(update={"spread_over_houses": True}), houses, assets, specs, only=only)
+    assert [(v.variant, v.house) for v in spread] == [("p003_v001", "p003"), ("v000", "grid"), ("v002", "grid")]
+    every, _ = sample_all(params, houses, assets, specs, only=only)
+    assert len(every) == 6
+    assert {v.variant: v.objects for v in every}["p003_v001"] == spread[0].objects  # the same draw either way
