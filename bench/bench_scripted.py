@@ -7,6 +7,7 @@ simulated time per episode, and the histogram of the failing skill and its measu
 Episodes run through :func:`housebench.rollout.episode.run_episode` (the rollout's own loop); one JSON
 line per episode goes to ``--out`` (appended; a rerun skips what it holds). Episodes go round robin over
 the tasks (every task's v000, then every v001, ...), so a run cut short is balanced across tasks.
+``--houses p100 p101`` runs those houses' variants (``p100_v000``; default: the grid house's);
 ``--only v003 v007`` reruns chosen variants; ``--summary`` prints the table of an existing ``--out``
 without running anything.
 """
@@ -20,7 +21,8 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from housebench.paths import bench_rows
+from housebench.paths import GRID, bench_rows
+from housebench.pipeline.tasks import variant_name
 from housebench.rollout.episode import EpisodeJob, EpisodeOutcome, run_episode
 
 HORIZON_S = 400.0  # for tasks whose spec names none; the scripted policy stops when it is done
@@ -52,6 +54,7 @@ def row(job: EpisodeJob, out: EpisodeOutcome) -> dict:
     return {
         "task": job.task,
         "variant": job.variant,
+        "house": json.loads(job.task_file.read_text(encoding="utf-8")).get("house", GRID),
         "policy": job.policy,
         "success": bool(verdict and verdict.success),
         "progress": verdict.progress if verdict else 0.0,
@@ -78,52 +81,62 @@ def jobs(
     horizon_s: float = HORIZON_S,
     only: list[str] = (),
     seed: int | None = None,
+    houses: list[str] = (GRID,),
 ) -> list[EpisodeJob]:
     out = []
-    for task in tasks:
-        for k in range(variants):
-            variant = f"v{k:03d}"
-            if only and variant not in only:
-                continue
-            scene = root / "scenes/settled" / task / variant / "scene.usda"
-            if not scene.exists():
-                continue
-            task_file = root / "scenes/tasks" / task / variant / "task.json"
-            horizon = json.loads(task_file.read_text()).get("horizon_s") or horizon_s
-            out.append(
-                EpisodeJob(
-                    run="bench",
-                    task=task,
-                    variant=variant,
-                    seed=k if seed is None else seed,
-                    policy=policy,
-                    backend="mujoco",
-                    scene=scene,
-                    task_file=task_file,
-                    annotations=root / "annotations/scenes" / f"{task}__{variant}.json",
-                    horizon_s=horizon,
-                    control_dt=0.1,
-                    pose_noise_m=0.002,
-                )
+    for task, house, k in ((t, h, k) for t in tasks for h in houses for k in range(variants)):
+        variant = variant_name(house, k)
+        if only and variant not in only:
+            continue
+        scene = root / "scenes/settled" / task / variant / "scene.usda"
+        if not scene.exists():
+            continue
+        task_file = root / "scenes/tasks" / task / variant / "task.json"
+        horizon = json.loads(task_file.read_text()).get("horizon_s") or horizon_s
+        out.append(
+            EpisodeJob(
+                run="bench",
+                task=task,
+                variant=variant,
+                seed=k if seed is None else seed,
+                policy=policy,
+                backend="mujoco",
+                scene=scene,
+                task_file=task_file,
+                annotations=root / "annotations/scenes" / f"{task}__{variant}.json",
+                horizon_s=horizon,
+                control_dt=0.1,
+                pose_noise_m=0.002,
             )
+        )
     return out
 
 
-def summary(rows: list[dict]) -> str:
-    """A markdown table: task, n, successes, rate [95 % interval], mean wall and sim s; then failures."""
+def _rate_lines(rows: list[dict], key: str) -> list[str]:
+    """Markdown rows by ``key`` (task or house): n, successes, rate [95 % interval], mean wall and sim s; then all."""
     lines = [
-        "| task | n | success | rate [95 % CI] | wall s / episode | sim s / episode |",
+        f"| {key} | n | success | rate [95 % CI] | wall s / episode | sim s / episode |",
         "|---|---|---|---|---|---|",
     ]
-    by_task: dict[str, list[dict]] = {}
+    groups: dict[str, list[dict]] = {}
     for row in rows:
-        by_task.setdefault(row["task"], []).append(row)
-    for task, group in sorted(by_task.items()):
+        groups.setdefault(row.get(key, "grid"), []).append(row)
+    for name, group in [*sorted(groups.items()), ("all", rows)]:
         n, k = len(group), sum(r["success"] for r in group)
         lo, hi = wilson(k, n)
         wall = sum(r["wall_s"] for r in group) / n
         sim = sum(r["sim_s"] for r in group) / n
-        lines.append(f"| {task} | {n} | {k} | {k / n:.0%} [{lo:.0%}, {hi:.0%}] | {wall:.1f} | {sim:.1f} |")
+        lines.append(f"| {name} | {n} | {k} | {k / n:.0%} [{lo:.0%}, {hi:.0%}] | {wall:.1f} | {sim:.1f} |")
+    return lines
+
+
+def summary(rows: list[dict]) -> str:
+    """Markdown tables: by task (and by house, when the rows hold more than one); then the failures."""
+    if not rows:
+        return "no episodes"
+    lines = _rate_lines(rows, "task")
+    if len({r.get("house", "grid") for r in rows}) > 1:
+        lines += ["", *_rate_lines(rows, "house")]
     failures = Counter(r["failure"] or ("crash" if r["crash"] else "goal unmet") for r in rows if not r["success"])
     lines += ["", "| failing skill:reason | episodes |", "|---|---|"]
     lines += [f"| {name} | {count} |" for name, count in failures.most_common()]
@@ -140,6 +153,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=bench_rows("scripted"))
     parser.add_argument("--horizon", type=float, default=HORIZON_S, help="for tasks whose spec names none")
     parser.add_argument("--only", nargs="+", default=[], help="these variants only (v003 v007 ...)")
+    parser.add_argument("--houses", nargs="+", default=[GRID], help="the houses' variants (grid, p100 ...)")
     parser.add_argument("--seed", type=int, help="every episode's seed (default: the variant's index; the rollout: 0)")
     parser.add_argument("--summary", action="store_true", help="summarize --out, run nothing")
     args = parser.parse_args()
@@ -153,7 +167,9 @@ def main() -> None:
         done = {(r["task"], r["variant"]) for r in rows if r["policy"] == args.policy}
     todo = [
         j
-        for j in jobs(args.root, args.tasks, args.variants, args.policy, args.horizon, args.only, args.seed)
+        for j in jobs(
+            args.root, args.tasks, args.variants, args.policy, args.horizon, args.only, args.seed, args.houses
+        )
         if (j.task, j.variant) not in done
     ]
     todo.sort(key=lambda j: (j.variant, j.task))  # round robin over tasks: a partial run stays balanced
