@@ -10,6 +10,7 @@ from housebench.paths import BENCH_RUNS, bench_rows
 from tests.conftest import ROOT
 
 FIGURES = (".png", ".svg")  # pictures RESULTS.md shows
+PROGRAMS = (".py", ".sh")  # benchmark programs and the recipes that run them (device.sh)
 # a rows file named in bench/ (bench/x.jsonl), not under runs/bench/
 ROWS_IN_BENCH = re.compile(r"(?<![\w/])bench/[\w<>{},]+\.(?:jsonl|csv|parquet|json)\b")
 
@@ -23,7 +24,7 @@ def stray(paths: list[str]) -> list[str]:
     return [
         p
         for p in paths
-        if not (p == "bench/RESULTS.md" or (p.endswith(".py") and p.count("/") == 1) or p.endswith(FIGURES))
+        if not (p == "bench/RESULTS.md" or (p.endswith(PROGRAMS) and p.count("/") == 1) or p.endswith(FIGURES))
     ]
 
 
