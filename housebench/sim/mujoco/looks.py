@@ -23,7 +23,7 @@ import numpy as np
 from pxr import Gf, Usd, UsdGeom, UsdShade
 
 from housebench.sim.mujoco.bodies import HULL_GROUP, VISUAL_GROUP, rigid, to_frame
-from housebench.usd.looks import CEILING, DIFFUSE_ATTR, LIGHTS, TILE_ATTR
+from housebench.usd.looks import CEILING, DIFFUSE_ATTR, LIGHTS, LOOKS, TILE_ATTR
 
 CEILING_GROUP = 4  # hidden by default (MuJoCo shows groups 0-2); named cameras show it
 CEILING_THICKNESS = 0.02  # metres
@@ -39,6 +39,13 @@ def _texture_file(material: UsdShade.Material) -> str:
         if shader and shader.GetIdAttr().Get() == "UsdUVTexture":
             return shader.GetInput("file").Get().resolvedPath
     raise ValueError(f"{material.GetPath()}: no UsdUVTexture")
+
+
+def texture_files(stage: Usd.Stage) -> list[str]:
+    """The resolved paths of the house's textures, in the order of their materials."""
+    looks = stage.GetPrimAtPath(LOOKS)
+    materials = [UsdShade.Material(p) for p in (looks.GetChildren() if looks else [])]
+    return [_texture_file(m) for m in materials if m.GetPrim().HasAttribute(TILE_ATTR)]
 
 
 def _material(spec: mujoco.MjSpec, material: UsdShade.Material) -> str:
