@@ -28,14 +28,9 @@ from housebench.house.geometry import Box
 from housebench.house.layout import House
 from housebench.house.looks import STYLES, SURFACES, house_style, surface_of, texture
 from housebench.io import r6
-from housebench.usd.paths import HOUSE_ROOT
+from housebench.usd.paths import CEILING, DIFFUSE_ATTR, HOUSE_ROOT, LIGHTS, LOOKS, TILE_ATTR
 
-LOOKS = "/World/Looks"
-CEILING = "/World/Ceiling"
-LIGHTS = "/World/Lights"
 TEXTURES = "textures"  # folder beside house.usda
-TILE_ATTR = "housebench:tileMetres"
-DIFFUSE_ATTR = "housebench:diffuse"
 STYLE_ATTR = "housebench:style"
 ROUGHNESS = 0.8
 NITS_PER_DIFFUSE = 3000.0  # the SphereLight's intensity for MuJoCo's diffuse 1 (a bright room lamp)

@@ -1,5 +1,5 @@
-"""A house's looks in MuJoCo (:mod:`housebench.usd.looks` authors them): textures on the house's boxes, its
-ceilings and its room lights, none of which touches the physics.
+"""A house's looks in MuJoCo, read from the stage (:mod:`housebench.usd.looks` authors them): textures on the
+house's boxes, its ceilings and its room lights, none of which touches the physics.
 
 - A box bound to a material with ``housebench:tileMetres`` gets a visual twin: a mesh geom of the same box (no
   contact, no mass: contype, conaffinity and density 0, :data:`VISUAL_GROUP`) whose texture coordinates are the
@@ -23,7 +23,7 @@ import numpy as np
 from pxr import Gf, Usd, UsdGeom, UsdShade
 
 from housebench.sim.mujoco.bodies import HULL_GROUP, VISUAL_GROUP, rigid, to_frame
-from housebench.usd.looks import CEILING, DIFFUSE_ATTR, LIGHTS, LOOKS, TILE_ATTR
+from housebench.usd.paths import CEILING, DIFFUSE_ATTR, LIGHTS, LOOKS, TILE_ATTR
 
 CEILING_GROUP = 4  # hidden by default (MuJoCo shows groups 0-2); named cameras show it
 CEILING_THICKNESS = 0.02  # metres
