@@ -19,7 +19,8 @@ Colour = tuple[float, float, float]
 SURFACES = ("floor", "wall", "ceiling", "wood", "fabric", "counter")  # the textured classes, in a fixed order
 FABRIC_OWNERS = ("sofa", "armchair", "bed")
 COUNTER_OWNERS = ("counter", "kitchen_island")
-FLAT_OWNERS = ("fridge", "microwave", "stove", "tv", "bathtub", "toilet", "sink")  # keep their display colour
+FLAT_OWNERS = ("fridge", "microwave", "stove", "bathtub", "toilet", "sink")  # keep their display colour
+FLAT_NAMES = ("tv",)  # ... and these owners by their exact name (the tv stand is wood)
 STYLE_SALT = 3101  # keeps the style's draw apart from the layout's, which uses the bare seed
 BOARDS = 6  # planks across one floor tile
 BOARD_SEAMS = 2  # seams along one board per tile
@@ -96,7 +97,7 @@ STYLES: dict[str, dict[str, Finish]] = {
 def surface_of(box_name: str) -> str | None:
     """The textured class a house box shows (by its owner), or None for a flat-coloured one."""
     owner = box_name.split("/")[0]
-    if box_name.endswith("/handle") or owner.startswith(FLAT_OWNERS):
+    if box_name.endswith("/handle") or owner.startswith(FLAT_OWNERS) or owner in FLAT_NAMES:
         return None
     if owner == "floor":
         return "floor"
