@@ -18,8 +18,9 @@ from housebench.usd.house import write_house_usd
 from housebench.usd.looks import looks_for
 from housebench.usd.paths import CEILING, LIGHTS, LOOKS, TILE_ATTR
 
-# distinct colours the head camera shows of each class over four headings: the five styles show 184-277, 244-262
-# and 387-471 (floor, wall, furniture), flat colours 15, 20 and 51
+# distinct colours the head camera shows of each class over four headings: the grid house in each of the five styles
+# shows 184-277, 244-262 and 387-471 (floor, wall, furniture), flat 15, 20 and 51; procedural houses 0-3 show
+# 183-253, 138-322 and 238-550, flat at most 14, 33 and 42 (bench/bench_looks.py)
 MIN_COLOURS = {"floor": 100, "wall": 150, "furniture": 200}
 HEADINGS = (0.0, 0.5 * np.pi, np.pi, 1.5 * np.pi)  # added to the robot's start yaw
 HEAD_TILT = 0.35  # rad, down: floor, walls and furniture in one view
