@@ -64,7 +64,7 @@ def _material(stage: Usd.Stage, surface: str, file: str, tile_m: float) -> UsdSh
     surface_shader.CreateInput("roughness", Sdf.ValueTypeNames.Float).Set(ROUGHNESS)
     reader = UsdShade.Shader.Define(stage, f"{path}/St")
     reader.CreateIdAttr("UsdPrimvarReader_float2")
-    reader.CreateInput("varname", Sdf.ValueTypeNames.Token).Set("st")
+    reader.CreateInput("varname", Sdf.ValueTypeNames.String).Set("st")
     image = UsdShade.Shader.Define(stage, f"{path}/Texture")
     image.CreateIdAttr("UsdUVTexture")
     image.CreateInput("file", Sdf.ValueTypeNames.Asset).Set(Sdf.AssetPath(file))

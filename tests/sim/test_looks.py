@@ -6,7 +6,7 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 import pytest
-from pxr import Usd, UsdLux, UsdShade
+from pxr import Usd, UsdLux, UsdShade, UsdValidation
 from usd_fixtures import house_params
 
 from housebench.house.looks import STYLES, SURFACES
@@ -133,6 +133,8 @@ def test_looks_leave_the_physics_as_it_was(houses):
 def test_looks_in_usd_materials_ceilings_and_a_light_per_room(houses, house):
     path, model = houses["looks"]
     stage = Usd.Stage.Open(str(path))
+    validators = UsdValidation.ValidationRegistry().GetOrLoadAllValidators()
+    assert [e.GetMessage() for e in UsdValidation.ValidationContext(validators).Validate(stage)] == []
     materials = {p.GetName(): p for p in stage.GetPrimAtPath(LOOKS).GetChildren() if p.HasAttribute(TILE_ATTR)}
     assert sorted(materials) == sorted(SURFACES)
     for prim in materials.values():
