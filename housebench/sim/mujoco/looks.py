@@ -74,9 +74,8 @@ def _box_mesh(half: np.ndarray, world: np.ndarray, tile_m: float) -> tuple[list,
             base = len(verts)
             for du, dv in _CORNERS:
                 corner = np.zeros(3)
-                corner[axis], corner[across[0]], corner[across[1]] = sign * half[axis], du, dv
-                corner[across[0]] *= half[across[0]]
-                corner[across[1]] *= half[across[1]]
+                corner[axis] = sign * half[axis]
+                corner[across] = (du * half[across[0]], dv * half[across[1]])
                 verts.append(corner)
             points = to_frame(np.array(verts[base:]), world, np.eye(4))
             normal = np.abs(np.array(world)[axis, :3])
