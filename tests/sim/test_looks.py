@@ -6,8 +6,9 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 import pytest
+import yaml
 from pxr import Usd, UsdLux, UsdShade, UsdValidation
-from usd_fixtures import house_params
+from usd_fixtures import REPO, house_params
 
 from housebench.house.looks import STYLES, SURFACES
 from housebench.robot import fetch
@@ -160,3 +161,23 @@ def test_a_house_style_is_drawn_from_its_seed():
     drawn = [house_style(seed, styles) for seed in range(40)]
     assert drawn == [house_style(seed, styles) for seed in range(40)] and set(drawn) == set(styles)
     assert {house_style(seed, ["nordic"]) for seed in range(5)} == {"nordic"}
+
+
+@pytest.mark.parametrize(
+    ("looks", "error"),
+    [
+        ({"styles": ["marble"]}, "house.looks.styles[0]: Input should be"),
+        ({"texture_px": 4}, "house.looks.texture_px: Input should be greater than or equal to 8"),
+        ({"shadows": True}, "house.looks.shadows: unknown key"),
+    ],
+)
+def test_bad_looks_params_are_one_line_naming_the_key(tmp_path, looks, error):
+    from housebench.house.params import HouseParams
+    from housebench.params import load_section
+
+    params = yaml.safe_load((REPO / "params.yaml").read_text())
+    params["house"]["looks"] = {**params["house"]["looks"], **looks}
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
+    with pytest.raises(SystemExit) as err:
+        load_section("house", HouseParams, tmp_path / "params.yaml")
+    assert str(err.value).startswith(f"{tmp_path / 'params.yaml'}: {error}") and "\n" not in str(err.value)
