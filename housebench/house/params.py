@@ -3,10 +3,11 @@ parts. The generator reads it as a plain mapping (``HouseParams.model_dump()``).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
+from housebench.house.looks import STYLES
 from housebench.params import Section
 
 Metres = Annotated[float, Field(gt=0, le=100)]
@@ -42,6 +43,15 @@ class Parts(Section):
     knob: Damped
 
 
+class Looks(Section):
+    """Materials, textures and lights (README "Looks"): what the cameras see; no collider, mass or contact reads
+    them."""
+
+    styles: list[Literal[tuple(STYLES)]] = Field(max_length=len(STYLES))  # type: ignore[valid-type]
+    texture_px: int = Field(ge=8, le=1024)  # side of every texture, pixels
+    room_light: float = Field(ge=0, le=1)  # brightness of each room's light (MuJoCo's diffuse)
+
+
 class HouseParams(Section):
     seed: int = Field(ge=0)
     size: list[Metres] = Field(min_length=2, max_length=2)  # x, y extents inside the outer walls
@@ -58,3 +68,4 @@ class HouseParams(Section):
     bookcase_low: Bookcase
     bookcase_tall: Bookcase
     parts: Parts
+    looks: Looks

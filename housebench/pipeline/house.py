@@ -19,6 +19,7 @@ from housebench.paths import Layout
 from housebench.sim.offscreen import use_offscreen_gl
 from housebench.tasks.needs import task_needs
 from housebench.usd.house import write_house_usd
+from housebench.usd.looks import looks_for
 from housebench.usd.paths import TOPDOWN
 
 TOPDOWN_HEIGHT = 900  # pixels
@@ -34,10 +35,13 @@ def unstable_reason(check: dict[str, Any], p: dict[str, Any]) -> str:
     return f"unstable over {check['duration']} s of physics: " + "; ".join(why or ["failed"])
 
 
-def _write(built: Built, folder: Path, backend: Any) -> None:
+def _write(built: Built, folder: Path, backend: Any, house: dict[str, Any]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    write_house_usd(built.house, folder / "house.usda")
-    image = backend.load(folder / "house.usda").render(TOPDOWN, round(TOPDOWN_HEIGHT * ASPECT), TOPDOWN_HEIGHT)
+    seed = house["seed"] if built.entry.seed is None else built.entry.seed
+    write_house_usd(built.house, folder / "house.usda", looks_for(seed, house["looks"]))
+    # the plan draws the colliders in their flat colours: the textures would add about 0.7 MB a house to a map
+    sim = backend.load(folder / "house.usda")
+    image = sim.render(TOPDOWN, round(TOPDOWN_HEIGHT * ASPECT), TOPDOWN_HEIGHT, collision=True)
     label_rooms(image, built.annotations).save(folder / "topdown.png")
 
 
@@ -55,13 +59,13 @@ def write_house_set(
     grid, built, bad = build_set(houses, house, task_needs(layout.at(paths.TASK_SPECS_DIR)))
     kept = []
     with atomic_dir(layout.at(paths.HOUSE_DIR)) as tmp:
-        _write(grid, tmp, backend)
+        _write(grid, tmp, backend, house)
         for one in built:
             if one is grid:
                 kept.append(one.entry)
                 continue
             folder = tmp / one.entry.id
-            _write(one, folder, backend)
+            _write(one, folder, backend, house)
             check = stability(backend.load(folder / "house.usda"), settle)
             if not check["passed"]:
                 bad.append(BadHouse(id=one.entry.id, seed=one.entry.seed, reason=unstable_reason(check, settle)))

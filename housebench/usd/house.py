@@ -21,6 +21,8 @@ Z-up, metres, kilograms, defaultPrim ``/World``.
 - ``/World/CollisionGroups`` says who touches whom (the MuJoCo backend's contype / conaffinity): the
   static house and the moving parts never touch each other (a part sits in its frame), parts never touch
   parts, the robot never touches itself; props touch everything.
+- With :class:`~housebench.usd.looks.Looks`, the house's materials, textures (``textures/`` beside the layer),
+  ceilings and room lights (:mod:`housebench.usd.looks`); without, every box shows its display colour.
 - ``/World/Cameras/topdown`` is an orthographic camera over the whole house, below the lintels.
 - ``/World/Robot`` references the robot asset (:data:`housebench.robot.fetch.USD_ASSET`, copied beside the
   layer as ``fetch.usda``: a UsdPhysics articulation) with ``translate`` + ``rotateZ`` ops (its start pose)
@@ -45,6 +47,7 @@ from housebench.house.picture import ASPECT, topdown_view
 from housebench.io import r6
 from housebench.robot.fetch import IMPRATIO, USD_ASSET
 from housebench.robot.home_usd import author_home
+from housebench.usd.looks import Looks, write_looks
 from housebench.usd.paths import COLLISION_GROUPS, HOUSE_ROOT, PROPS_PATH, ROBOT_PATH, TOPDOWN_CAMERA
 
 PART_DENSITY = 400.0  # kg/m^3 of doors, drawers, buttons and keys
@@ -169,9 +172,9 @@ def _topdown_camera(stage: Usd.Stage, house: House) -> None:
     cam.CreateClippingRangeAttr(Gf.Vec2f(0.05, 10.0))
 
 
-def write_house_usd(house: House, path: Path) -> None:
-    """Write ``house`` to ``path`` (a new ``.usda`` file; same house, same bytes) and the robot asset
-    beside it."""
+def write_house_usd(house: House, path: Path, looks: Looks | None = None) -> None:
+    """Write ``house`` to ``path`` (a new ``.usda`` file; same house, same bytes) and the robot asset beside it;
+    with ``looks``, its textures too."""
     stage = Usd.Stage.CreateNew(str(path))
     UsdGeom.SetStageUpAxis(stage, UsdGeom.Tokens.z)
     UsdGeom.SetStageMetersPerUnit(stage, 1.0)
@@ -195,6 +198,8 @@ def write_house_usd(house: House, path: Path) -> None:
         _cube(stage, f"{HOUSE_ROOT}/{box.name}", box, (0.0, 0.0, 0.0))
     for part in house.parts:
         _part(stage, part)
+    if looks is not None:
+        write_looks(stage, house, looks, Path(path).parent)
     _collision_groups(stage, house)
     _topdown_camera(stage, house)
     shutil.copyfile(USD_ASSET, Path(path).parent / ROBOT_FILE)

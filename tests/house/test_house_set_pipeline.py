@@ -24,6 +24,7 @@ from housebench.pipeline.rollout import run_rollouts
 from housebench.rollout.plan import RolloutParams
 from housebench.tasks.splits import SplitParams
 from housebench.usd.house import write_house_usd
+from housebench.usd.looks import TEXTURES, looks_for
 from tests.conftest import ROOT
 
 TASK = "put_fruit_in_container"
@@ -101,10 +102,12 @@ def test_the_default_params_build_todays_house(built_layout, tmp_path):
     root = _project(tmp_path / "project", built_layout, {"grid": True, "procedural": [], "held_out": []}, None)
     _run(root, "h.main()")
     assert _sha(root / "annotations/house.json") == GRID_JSON_SHA256
-    house = generate_house(load_section("house", HouseParams, root / "params.yaml").model_dump())
-    write_house_usd(house, tmp_path / "alone" / "house.usda")  # the grid house authored on its own, as before sets
-    for name in ("house.usda", "fetch.usda"):
-        assert (root / "scenes/house" / name).read_bytes() == (tmp_path / "alone" / name).read_bytes()
+    params = load_section("house", HouseParams, root / "params.yaml").model_dump()
+    alone = tmp_path / "alone" / "house.usda"  # the grid house authored on its own, as before sets
+    write_house_usd(generate_house(params), alone, looks_for(params["seed"], params["looks"]))
+    textures = sorted(f"{TEXTURES}/{p.name}" for p in (alone.parent / TEXTURES).iterdir())
+    for name in ("house.usda", "fetch.usda", *textures):
+        assert (root / "scenes/house" / name).read_bytes() == (alone.parent / name).read_bytes()
     assert json.loads((root / "scenes/house/houses.json").read_text()) == {
         "bad": [],
         "houses": [{"held_out": False, "id": "grid", "seed": None}],
@@ -113,6 +116,7 @@ def test_the_default_params_build_todays_house(built_layout, tmp_path):
         "fetch.usda",
         "house.usda",
         "houses.json",
+        TEXTURES,
         "topdown.png",
     ]
 

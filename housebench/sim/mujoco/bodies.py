@@ -9,6 +9,8 @@ in its way.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import mujoco
 import numpy as np
 from pxr import Gf, Usd, UsdGeom, UsdPhysics, UsdShade
@@ -128,12 +130,13 @@ def _mass(body: mujoco.MjsBody, prim: Usd.Prim, world: Gf.Matrix4d, frame: np.nd
 
 
 def add_rigid_body(
-    spec: mujoco.MjSpec, prim: Usd.Prim, cache: UsdGeom.XformCache, name: str, cls: int
+    spec: mujoco.MjSpec, prim: Usd.Prim, cache: UsdGeom.XformCache, name: str, cls: int, dress: Callable | None = None
 ) -> mujoco.MjsBody:
     """A rigid body prim as a world child at its pose: mass from ``PhysicsMassAPI`` (mass, or the
     density of its geoms), convex mesh colliders, visual meshes, box and sphere geoms for its Cubes and
-    Spheres, all in collision class ``cls``. The caller adds its joint (free for props, hinge or slide
-    for parts)."""
+    Spheres, all in collision class ``cls``; ``dress(spec, body, geom, prim, world)`` is called on each box
+    geom (the house's looks, :func:`housebench.sim.mujoco.looks.dress_box`). The caller adds its joint (free for
+    props, hinge or slide for parts)."""
     world = cache.GetLocalToWorldTransform(prim)
     pos, quat, frame = rigid(world)
     body = spec.worldbody.add_body(name=name, pos=pos, quat=quat)
@@ -143,6 +146,8 @@ def add_rigid_body(
         child_world = cache.GetLocalToWorldTransform(child)
         if child.IsA(UsdGeom.Cube) and child.HasAPI(UsdPhysics.CollisionAPI):
             geom = add_box(body, child, child_world, frame, cls, f"{name}/{child.GetName()}")
+            if dress is not None:
+                dress(spec, body, geom, child, child_world)
             if density:
                 geom.density = float(density)
         elif child.IsA(UsdGeom.Sphere) and child.HasAPI(UsdPhysics.CollisionAPI):

@@ -1,7 +1,7 @@
 """Compiled-model cache: a composed stage's MuJoCo model saved as MJB, keyed by content hashes.
 
-The key hashes every layer the stage uses (sublayers, referenced assets; by content, not path),
-the compiler's own source (:mod:`.compile` and every housebench module it imports), and the MuJoCo
+The key hashes every layer the stage uses (sublayers, referenced assets; by content, not path), the house's
+textures, the compiler's own source (:mod:`.compile` and every housebench module it imports), and the MuJoCo
 and gymnasium-robotics versions: a change to any of them compiles afresh. The cache lives in
 ``$HOUSEBENCH_MJCF_CACHE`` or ``.cache/mjcf`` under the working directory and is bounded: after a
 new entry is written, the least recently used entries are removed until the cache holds at most
@@ -21,6 +21,7 @@ from pxr import Usd
 
 from housebench.hashing import code_hash, prune_cache
 from housebench.sim.mujoco.compile import compile_stage
+from housebench.sim.mujoco.looks import texture_files
 
 MAX_BYTES = 500 * 2**20  # default bound of the cache (about 60 compiled house scenes)
 
@@ -37,11 +38,13 @@ def toolchain_key() -> str:
 
 
 def stage_key(stage: Usd.Stage) -> str:
-    """SHA-256 over the contents of every layer ``stage`` uses, plus :func:`toolchain_key`."""
+    """SHA-256 over the contents of every layer ``stage`` uses and of the house's textures (the model embeds
+    them; a layer names them by path only), plus :func:`toolchain_key`."""
     layers = sorted(
         hashlib.sha256(_layer_bytes(layer)).hexdigest() for layer in stage.GetUsedLayers() if not layer.anonymous
     )
-    return hashlib.sha256("\n".join([toolchain_key(), *layers]).encode()).hexdigest()
+    textures = [hashlib.sha256(Path(path).read_bytes()).hexdigest() for path in texture_files(stage)]
+    return hashlib.sha256("\n".join([toolchain_key(), *layers, *textures]).encode()).hexdigest()
 
 
 def _layer_bytes(layer) -> bytes:

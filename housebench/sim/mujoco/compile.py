@@ -7,6 +7,7 @@
   hinge / slide joint named after the part's path under ``/World/House`` (``fridge/door``), see
   :mod:`.joints`;
 - other rigid bodies (props) -> bodies with a free joint named after the prim (:mod:`.bodies`);
+- the house's looks (:mod:`.looks`): textured visual twins of its boxes, ceilings, room lights;
 - ``UsdGeom.Camera`` prims -> cameras named after the path under ``/World/Cameras``;
 - ``/World/Robot`` with ``housebench:robot = "fetch"`` -> Fetch (:mod:`housebench.robot.model`),
   its planar base joints set to the prim's x, y and yaw in keyframe ``home``.
@@ -29,6 +30,7 @@ from housebench.robot import fetch
 from housebench.robot.model import fetch_spec, manipulation_options
 from housebench.sim.mujoco.bodies import AFFINITY, HOUSE, MATTE, PROP, ROBOT, add_box, add_rigid_body, rigid
 from housebench.sim.mujoco.joints import add_part, find_joints
+from housebench.sim.mujoco.looks import add_ceilings_and_lights, dress_box
 from housebench.usd.paths import CAMERAS, HOUSE_ROOT
 
 TIMESTEP = 0.002
@@ -120,13 +122,15 @@ def compile_stage(stage: Usd.Stage) -> mujoco.MjModel:
             it.PruneChildren()
         elif prim.IsA(UsdGeom.Cube) and prim.HasAPI(UsdPhysics.CollisionAPI):
             body = _static_body(spec, statics, prim.GetPath())
-            add_box(body, prim, world, _WORLD, HOUSE, _name(prim.GetPath(), "/World"))
+            geom = add_box(body, prim, world, _WORLD, HOUSE, _name(prim.GetPath(), "/World"))
+            dress_box(spec, body, geom, prim, world)
         elif prim.IsA(UsdGeom.Camera):
             _add_camera(spec, prim, world)
         elif prim.GetAttribute("housebench:robot").Get() == "fetch":
             robot_start = _robot_start(world)
             spec.attach(fetch_spec(ROBOT, AFFINITY[ROBOT]), prefix=fetch.PREFIX, frame=spec.worldbody.add_frame())
             it.PruneChildren()  # the robot's USD articulation: MuJoCo has its own model of it
+    add_ceilings_and_lights(spec, stage)
     spec.add_key(name=HOME_KEY)
     model = spec.compile()
     for name, value in (fetch.home_qpos(robot_start) if robot_start else {}).items():

@@ -16,6 +16,7 @@ import numpy as np
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
 from housebench.sim.mujoco.bodies import PART, add_rigid_body, rigid
+from housebench.sim.mujoco.looks import dress_box
 from housebench.usd.paths import ROBOT_PATH
 
 ROBOT = Sdf.Path(ROBOT_PATH)  # the robot's own joints: the backend attaches its own model of the robot
@@ -55,7 +56,7 @@ def _world_frame(joint: UsdPhysics.Joint, cache: UsdGeom.XformCache) -> tuple[np
 
 def add_part(spec: mujoco.MjSpec, prim: Usd.Prim, joint_prim: Usd.Prim, cache: UsdGeom.XformCache, name: str) -> None:
     """The part ``prim`` as a body on a hinge or slide joint named ``name``, closed at q = 0."""
-    body = add_rigid_body(spec, prim, cache, name, PART)
+    body = add_rigid_body(spec, prim, cache, name, PART, dress_box)
     revolute = joint_prim.IsA(UsdPhysics.RevoluteJoint)
     joint = UsdPhysics.RevoluteJoint(joint_prim) if revolute else UsdPhysics.PrismaticJoint(joint_prim)
     pivot, axis = _world_frame(joint, cache)

@@ -14,6 +14,7 @@ import numpy as np
 from housebench.robot import fetch
 from housebench.sim.backend import View
 from housebench.sim.mujoco.bodies import HULL_GROUP
+from housebench.sim.mujoco.looks import CEILING_GROUP
 from housebench.state import FINGERS, HOUSE_CONTACT, ObjectState, Observation, SimState
 
 ROBOT_CAMERAS = ("head", "third")  # the robot's head camera and a view from behind and above it
@@ -239,6 +240,7 @@ class MujocoSimulation:
             base = tuple(float(self.data.qpos[self._joints[joint]]) for joint in fetch.BASE_JOINTS)
             camera = View(*fetch.third_person_view(base))
         option = mujoco.MjvOption()
+        option.geomgroup[CEILING_GROUP] = isinstance(camera, str)  # a free camera looks in from above the ceilings
         if collision:
             option.geomgroup[:] = 0
             option.geomgroup[[0, HULL_GROUP]] = 1
