@@ -10,7 +10,7 @@ from housebench.skill_library.appliance_flow import ApplianceFlow
 from housebench.skill_library.appliance_plan import Step
 from housebench.skills.base import Reason, SkillFailure
 from housebench.tasks import goal as g
-from tests.conftest import Played
+from tests.conftest import Played, built_episode
 from tests.skills.test_appliance_flow import _ctx_state, _obs
 
 
@@ -144,3 +144,16 @@ def test_the_wait_is_only_for_items_shut_in_their_appliance():
         "skip: not in it, or open",
         "skip",
     ]
+
+
+def test_a_carry_through_a_door_picks_and_places_from_the_side_even_on_an_open_top():
+    """The arm reaches through the open door level, so the flow asks the choice table for the through-a-door way;
+    the same juice, held by a hand pointing down, would be picked and placed on the counter from above."""
+    _, ctx, obs = built_episode("restock_fridge", "v000", horizon_s=5.0)
+    counter = [s for s in ctx.scene.house.supports if s.name == "counter_south/top"]
+    flow = ApplianceFlow(ctx, obs, attempts=1, skill=Played())
+    pick, place = (
+        flow._way("pick", obs, "juice", supports=counter),
+        flow._way("place", obs, "juice", support=counter[0]),
+    )
+    assert (type(pick).__name__, type(place).__name__) == ("SidePick", "SidePlace")

@@ -163,3 +163,16 @@ def test_what_the_appliance_flow_carries_is_no_move_of_the_script():
     flow = next(d["appliance_flow"] for kind, d in events if kind == "decision" and "appliance_flow" in d)
     carried = {step.split()[1] for step in flow if step.startswith("carry")}
     assert carried and not any(m.split(" -> ")[0] in carried for m in planned), (carried, planned)
+
+
+def test_a_pick_is_chosen_for_where_the_move_sets_the_item_down():
+    """A can bound for a level too low for a hand from above is picked from the side (a place from the side needs
+    the level hand); bound for the table, from above."""
+    script, obs, _ = _script("arrange_drinks", lambda s, o: (SkillFailure("pick", Reason.MISSED), o), attempts=1)
+    level = next(s for s in script.ctx.scene.house.supports if s.name == "bookcase_low/level_1")  # 0.38 m high
+    table = next(s for s in script.ctx.scene.house.supports if s.name == "dining_table/top")
+    for support, way in ((level, "SidePick"), (table, "Pick")):
+        script.skill.skills.clear()
+        for _ in script._move(Move("can", supports=[support]), obs, {}):
+            raise AssertionError("a played move asked for an action")
+        assert [type(s).__name__ for s in script.skill.skills] == [way], (support.name, script.skill.skills)
