@@ -11,7 +11,7 @@ from housebench.skill_library.appliance_plan import Step
 from housebench.skills.base import Reason, SkillFailure
 from housebench.tasks import goal as g
 from tests.conftest import Played, built_episode
-from tests.skills.test_appliance_flow import _ctx_state, _obs
+from tests.skills.test_appliance_flow import _ctx_state, _obs, _steps
 
 
 def _held(obs, obj: str):
@@ -119,6 +119,13 @@ def test_a_start_is_pressed_only_with_something_inside_and_the_door_shut():
         return [name for name, _ in skills], [d["choice"] for d in decisions if "choice" in d]
 
     assert skipped(()) == (["Press"], [])  # the oatmeal starts inside, the door shut: pressed
+    missed, decisions = _flow(
+        "heat_breakfast_preloaded",
+        lambda s: [Step("press", "microwave/start_button")],
+        lambda skill, obs: (SkillFailure("press", Reason.STALLED), obs),
+    )
+    assert [name for name, _ in missed] == ["Press", "Press"]  # a press that failed is tried again, ``attempts``
+    assert [d["choice"] for d in decisions if "choice" in d] == ["again", "again"]
     assert skipped(("microwave/door",)) == ([], ["skip: door open (it would not run)"])
     skills, decisions = _flow("heat_soda_can", lambda s: [Step("press", "microwave/start_button")], None)
     assert skills == [] and decisions[-1]["choice"] == "skip: nothing inside"  # the can is still on the counter
@@ -157,3 +164,15 @@ def test_a_carry_through_a_door_picks_and_places_from_the_side_even_on_an_open_t
         flow._way("place", obs, "juice", support=counter[0]),
     )
     assert (type(pick).__name__, type(place).__name__) == ("SidePick", "SidePlace")
+
+
+def test_a_door_found_open_is_shut_before_the_wait():
+    """The fridge left open (no carry needs it): shut with the others, so it neither warms nor blocks the way."""
+    assert _steps("heat_soda_can", opened=("fridge/door",)) == [
+        "open microwave/door",
+        "carry can",
+        "close microwave/door",
+        "press microwave/start_button",
+        "close fridge/door",
+        "wait",
+    ]
