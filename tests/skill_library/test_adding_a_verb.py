@@ -8,17 +8,15 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from housebench.rollout.env import Episode
 from housebench.skill_library import library as library_module
 from housebench.skill_library import runtime as runtime_module
 from housebench.skill_library.catalog import build_catalog
-from housebench.skill_library.contracts import World
 from housebench.skill_library.library import SKILLS_FILE, load_library, skills
-from housebench.skill_library.runtime import SubgraphRun
-from housebench.skill_library.subgraph import PlanNode, chain
+from housebench.skill_library.subgraph import PlanNode
 from housebench.skill_library.verification import load_scenarios
-from housebench.skills.base import VERBS, Skill, SkillContext
+from housebench.skills.base import VERBS, Skill
 from housebench.state import Action
+from tests.skill_library.test_runtime import _run
 
 ENTRY = {
     "verb": "settle",
@@ -75,18 +73,7 @@ def test_a_skill_and_its_entry_are_all_a_new_verb_takes(settle, files):
     assert entry.relations["next"], "its hand_empty leads to no pick: relations not generated"
     assert [s.scene for s in load_scenarios() if s.verb == "settle"] == ["put_fruit_in_container/v000"]
 
-    episode = Episode(*files, horizon_s=5.0)
-    obs = episode.reset(0)
-    world = World(episode.scene, dict(episode.task.goal.roles), state=obs.state)
-    ctx = SkillContext(task=episode.task, scene=episode.scene, control_dt=0.1, log=episode.log, initial=obs.state)
-    run = SubgraphRun(chain([PlanNode(id="n1", verb="settle", args={"seconds": 0.5})]), world, ctx, attempts=1)
-    gen = run.run(obs)
-    try:
-        action = next(gen)
-        while not episode.done:
-            action = gen.send(episode.step(action))
-    except StopIteration:
-        pass
+    episode, run = _run(files, [PlanNode(id="n1", verb="settle", args={"seconds": 0.5})], horizon=5.0, attempts=1)
     assert run.results == [{"node": "n1", "verb": "settle", "ok": True}]
     path = next(d for _, kind, d in episode.events if kind == "node_path")
     assert path["path"] == "hold_still" and 0.5 <= episode.time < 1.0
