@@ -20,9 +20,8 @@ import numpy as np
 
 from housebench.annotations.schema import ApplianceAnnotation, Support
 from housebench.house.query import HouseQuery
-from housebench.skill_library.appliance_plan import Step, appliance_at, plan, wait_budget
+from housebench.skill_library.appliance_plan import Step, appliance_at, plan, staging_surface, wait_budget
 from housebench.skill_library.choose import Noun, choose
-from housebench.skill_library.moves import box_distance
 from housebench.skills.articulate import Close, Open
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
 from housebench.skills.body import Pose
@@ -207,19 +206,11 @@ class ApplianceFlow:
 
     def _staging(self, obj: str, step: Step, obs: Observation) -> Support | None:
         """Where an item with no side grasp where it stands is set down first (from above) for one: the
-        open top nearest the appliance it goes into, if it stands on another open top (None else)."""
+        appliance's :func:`staging_surface`, if the item stands on another open top (None else)."""
         app, under = owner(self.ctx.scene.house, step.supports), support_of(self.ctx, obs, obj)
         if app is None or under is None or under.clearance is not None:
             return None
-        owners = {a.name for a in self.ctx.scene.house.appliances}
-        cx, cy = (app.cavity[0] + app.cavity[3]) / 2, (app.cavity[1] + app.cavity[4]) / 2
-        low, high = tuning().appliance.stage_heights_m
-        tops = [
-            s
-            for s in self.ctx.scene.house.supports
-            if s.clearance is None and s.owner not in owners and low <= s.height <= high
-        ]
-        best = min(tops, key=lambda s: box_distance(s.box, (cx, cy)), default=None)
+        best = staging_surface(self.ctx.scene.house, app)
         return None if best is None or best.name == under.name else best
 
     def _stage(self, obj: str, stage: Support, app: ApplianceAnnotation, obs: Observation) -> Script:

@@ -19,6 +19,7 @@ from typing import Any
 
 from housebench.annotations.schema import Support
 from housebench.skill_library import symbolic
+from housebench.skill_library.appliance_plan import staging_surface
 from housebench.skill_library.contracts import Grounded, World, enclosure_doors, ground
 from housebench.skill_library.library import skills
 from housebench.skill_library.subgraph import PlanNode, Subgraph, chain
@@ -93,7 +94,7 @@ class Problem:
     # ---- operators ---------------------------------------------------------------------------
     def _supports(self) -> list[Support]:
         """Where objects may be set down: the goal's supports, where objects start, inside the
-        appliances in play, and a staging surface beside each appliance with a door."""
+        appliances in play, and the staging surface beside each appliance with a door (the scripted flow's own)."""
         found: list[Support] = []
         for cond in _goal_leaves(self.variant.goal.condition):
             if isinstance(cond, g.OnSupport):
@@ -102,8 +103,8 @@ class Problem:
         for appliance in self._appliances():
             inside = refs.inside_supports(appliance.name, self.world.scene.house)
             found += sorted(inside, key=_preference)[:1]
-            if appliance.door:
-                found.append(self._staging(appliance))
+            if appliance.door and (stage := staging_surface(self.world.scene.house, appliance)):
+                found.append(stage)
         return list({s.name: s for s in found}.values())
 
     def _appliances(self):
@@ -111,20 +112,6 @@ class Problem:
         used = set(self.thermal.appliances)
         used |= {o.inside for o in self.variant.objects.values() if o.inside and refs.appliance(o.inside, house)}
         return [a for a in house.appliances if a.name in used]
-
-    def _staging(self, appliance) -> Support:
-        """The open surface at working height (``skills.planner.staging_heights_m``) nearest the appliance's cavity,
-        on no appliance."""
-        x0, y0, _, x1, y1, _ = appliance.cavity
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        owners = {a.name for a in self.world.scene.house.appliances}
-        low, high = tuning().planner.staging_heights_m
-        free = [
-            s
-            for s in self.world.scene.house.supports
-            if s.clearance is None and s.owner not in owners and low <= s.height <= high
-        ]
-        return min(free, key=lambda s: math.hypot((s.box[0] + s.box[2]) / 2 - cx, (s.box[1] + s.box[3]) / 2 - cy))
 
     def operator(self, verb: str, **args: Any) -> Operator:
         skill = skills()[verb]

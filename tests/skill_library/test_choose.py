@@ -13,6 +13,7 @@ from housebench.skill_library.catalog import build_catalog
 from housebench.skill_library.choose import TABLE, Noun, choose, table_rows, ways
 from housebench.state import ObjectState
 from tests.conftest import built_episode
+from tests.skills.test_appliance_flow import _level_hand
 
 ROOT = Path(__file__).resolve().parents[2]
 WAY_SKILLS = {"Pick", "SidePick", "PickOverhang", "Place", "SidePlace", "PlaceAtEdge"}  # made by the table only
@@ -104,3 +105,38 @@ def test_an_insert_goes_in_above_the_rim(fridge):
     ctx, obs, _ = fridge
     way, skills = choose("insert", Noun(ctx, obs, "juice", container="milk"))
     assert way.name == "above_rim" and skills[0].container == "milk" and skills[0].support is None
+
+
+def test_an_item_held_level_is_set_down_from_the_side_even_on_an_open_top():
+    """A side grasp's level hand cannot turn down over an open top: the place is from the side; the same item in a
+    hand that points down goes from above."""
+    ctx, level, _ = _level_hand("heat_breakfast_preloaded", "v000")
+    counter = next(s for s in ctx.scene.house.supports if s.name == "counter_south/top")
+    assert _way("place", ctx, level, "oatmeal", support=counter) == ("side", ["SidePlace"])
+    _, _, tucked = built_episode("heat_breakfast_preloaded", "v000", horizon_s=5.0)
+    assert _way("place", ctx, tucked, "oatmeal", support=counter) == ("top", ["Place"])
+
+
+def _without_edge_pinch(ctx, obj: str):
+    asset = ctx.scene.objects[obj].asset
+    kept = [p for p in asset.grasps if p.kind != "edge_pinch_after_push"]
+    placed = ctx.scene.objects[obj].model_copy(update={"asset": asset.model_copy(update={"grasps": kept})})
+    scene = ctx.scene.model_copy(update={"objects": {**ctx.scene.objects, obj: placed}})
+    return dataclasses.replace(ctx, scene=scene)
+
+
+def test_an_item_no_hand_from_above_fits_is_slid_and_pinched_only_if_it_offers_the_pinch(books):
+    ctx, obs, s = books
+    assert _way("pick", ctx, obs, "book", supports=[s["bookcase_low/top"]])[0] == "slide_and_pinch"
+    assert _way("pick", _without_edge_pinch(ctx, "book"), obs, "book", supports=[s["bookcase_low/top"]])[0] == "top"
+
+
+def test_the_first_row_that_holds_wins(books):
+    """A flat book bound under a low ceiling or through a door is still slid and pinched (the slide-and-pinch row
+    comes before the side row), and held by its end it is set down at the edge there (at_edge before side)."""
+    ctx, obs, s = books
+    low = s["bookcase_low/level_1"]  # a 0.38 m level: too low for a hand from above
+    assert _way("pick", ctx, obs, "book", supports=[low])[0] == "slide_and_pinch"
+    assert _way("pick", ctx, obs, "book", supports=[s["bookcase_low/top"]], through_door=True)[0] == "slide_and_pinch"
+    assert _way("place", ctx, obs, "book", support=low)[0] == "at_edge"
+    assert _way("place", ctx, obs, "book", support=s["bookcase_low/top"], through_door=True)[0] == "at_edge"

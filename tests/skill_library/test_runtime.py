@@ -68,7 +68,29 @@ def test_a_failing_node_reports_measured_predicates_and_fallbacks(files):
     assert not pre["ok"] and pre["failed"][0].startswith("holding apple: touched by no finger")
     failed = next(d for _, kind, d in episode.events if kind == "node_failed")
     assert failed["stage"] == "pre" and failed["failed"] == ["holding"] and "pick (holding)" in failed["fallbacks"]
+    assert not [d for _, kind, d in episode.events if kind == "fallback"]  # the last attempt takes none
     assert [kind for _, kind, _ in episode.events][-1] == "subgraph_end"
+
+
+def test_the_run_ends_at_the_first_node_that_still_fails(files):
+    nodes = [
+        PlanNode(id="n1", verb="lift", args={"object": "apple"}),  # nothing held: its precondition fails
+        PlanNode(id="n2", verb="wait", args={"seconds": 0.1}),
+    ]
+    episode, run = _run(files, nodes, horizon=5.0, attempts=1)
+    assert run.results == [{"node": "n1", "verb": "lift", "ok": False}]
+    assert not [d for _, kind, d in episode.events if kind == "node_pre" and d["node"] == "n2"]
+    assert [(kind, d) for _, kind, d in episode.events][-1] == ("subgraph_end", {"ok": False, "node": "n1"})
+
+
+def test_a_call_that_never_ran_fails_though_its_postconditions_hold(files, monkeypatch):
+    """A ``release`` with the hand already empty: its postcondition holds, but with no way to carry it out it did not
+    run, and a plan that counted it would go on blind."""
+    monkeypatch.setitem(EXECUTORS, "release", None)
+    episode, run = _run(files, [PlanNode(id="n1", verb="release", args={"object": "apple"})], horizon=5.0, attempts=1)
+    assert run.results == [{"node": "n1", "verb": "release", "ok": False}]
+    post = next(d for _, kind, d in episode.events if kind == "node_post")
+    assert post["failed"] == [] and post["error"].endswith("no executor")
 
 
 def test_an_unjudgeable_condition_fails_the_node_not_the_run(files):
@@ -106,6 +128,39 @@ def test_a_fallback_gets_one_fallback_of_its_own(files, monkeypatch):
     episode, _ = _run(files, [PlanNode(id="n1", verb="lift", args={"object": "apple"})], horizon=10.0, attempts=2)
     taken = [(d["node"], d["verb"]) for _, kind, d in episode.events if kind == "fallback"]
     assert taken[:2] == [("n1", "pick"), ("n1/pick", "navigate")]  # the pick's base_near: drive to the apple
+    runs = [d for _, kind, d in episode.events if kind == "node_pre" and d["node"] == "n1/pick/navigate"]
+    assert len(runs) == 1  # the fallback's fallback: one try, not retried as it is
+
+
+def test_a_fallback_drives_to_what_the_failing_condition_names(files, monkeypatch):
+    """A place with the base far from the shelf: the navigate it falls back on goes to the shelf (the failing
+    ``base_near``'s target), not to the object that would fill a place too."""
+    for verb in ("navigate", "pick"):
+        monkeypatch.setitem(EXECUTORS, verb, lambda *_: _Still())
+    node = PlanNode(id="n1", verb="place", args={"object": "apple", "support": "shelf/level_1"})
+    episode, _ = _run(files, [node], horizon=10.0, attempts=2)
+    taken = [(d["verb"], d["args"]) for _, kind, d in episode.events if kind == "fallback"]
+    assert taken == [("navigate", {"target": "shelf/level_1"})], taken
+
+
+def test_a_fallback_with_no_way_to_run_is_passed_over(files, monkeypatch):
+    monkeypatch.setitem(EXECUTORS, "pick", None)  # the lift's only fallback (nothing held: pick) cannot run
+    episode, run = _run(files, [PlanNode(id="n1", verb="lift", args={"object": "apple"})], horizon=5.0, attempts=2)
+    assert run.results == [{"node": "n1", "verb": "lift", "ok": False}]
+    assert not [d for _, kind, d in episode.events if kind == "fallback"]
+
+
+def test_a_nested_call_that_fails_ends_its_parent(files, monkeypatch):
+    for verb in ("navigate", "pick", "place"):
+        monkeypatch.setitem(EXECUTORS, verb, lambda *_: _Still())
+    node = PlanNode(id="n1", verb="fetch", args={"object": "apple", "support": "shelf/level_1"})
+    episode, run = _run(files, [node], horizon=20.0, attempts=1)
+    assert run.results == [{"node": "n1", "verb": "fetch", "ok": False}]
+    children = [d for _, kind, d in episode.events if kind == "node_post" and d["node"].startswith("n1.")]
+    failed = next(d for d in children if not d["ok"])
+    assert children[-1] is failed, [d["node"] for d in children]  # nothing called after it
+    post = next(d for _, kind, d in episode.events if kind == "node_post" and d["node"] == "n1")
+    assert post["error"] == f"call {failed['node']} ({failed['verb']}) failed"
 
 
 def test_each_call_sees_the_call_the_plan_makes_next(files, monkeypatch):
@@ -124,3 +179,23 @@ def test_each_call_sees_the_call_the_plan_makes_next(files, monkeypatch):
     ]
     _run(files, nodes, horizon=40.0, attempts=1)
     assert seen == [("look", {"object": "apple"}), None]
+
+
+class _Forever(Skill):
+    """An executor stand-in that never finishes: only its time budget stops it."""
+
+    name = "forever"
+    timeout_s = 0.5
+
+    def body(self, ctx, obs):
+        while True:
+            yield Action()
+
+
+def test_a_call_past_its_time_budget_is_stopped_and_tried_again(files, monkeypatch):
+    monkeypatch.setitem(EXECUTORS, "count", lambda *_: _Forever())
+    episode, run = _run(files, [PlanNode(id="n1", verb="count", args={"role": "fruit"})], horizon=20.0, attempts=2)
+    assert run.results == [{"node": "n1", "verb": "count", "ok": False}]
+    posts = [d for _, kind, d in episode.events if kind == "node_post"]
+    assert len(posts) == 2 and all(d["error"].startswith("forever: timeout") for d in posts), posts
+    assert episode.time < 5.0  # two budgets of 0.5 s, not the episode's 20 s

@@ -23,7 +23,7 @@ class ApplianceTuning(Section):
     reach_z_m: float = Field(0.9, gt=0)  # the level under a ceiling a carry into an appliance tries first, m
     wait_margin_s: float = Field(10.0, ge=0)  # added to the thermal model's time to the target temperature, s
     stage_out_m: float = Field(0.3, ge=0)  # a staged item goes this far in front of the appliance's handle, m
-    stage_heights_m: tuple[float, float] = (0.3, 1.25)  # a staging surface is no floor and within a place's reach, m
+    stage_heights_m: tuple[float, float] = (0.3, 1.25)  # both brains' staging surface: no floor, in a place's reach, m
 
 
 class RuntimeTuning(Section):
@@ -51,7 +51,6 @@ class PlannerTuning(Section):
     item_cost: int = Field(4, ge=1)  # an unmet goal item (on, near, inside, stacked, lying) in the heuristic
     edge_cost: int = Field(5, ge=1)  # ... an item at an edge (push, then pinch)
     thermal_cost: int = Field(8, ge=1)  # ... a heated or chilled item (door, carry, start, wait)
-    staging_heights_m: tuple[float, float] = (0.4, 1.1)  # where the arm sets an item down to free the hand, m
 
     def cost(self, predicate: str) -> int:
         """What an unmet goal item of ``predicate`` adds to the heuristic (2, one more call, for any other)."""
