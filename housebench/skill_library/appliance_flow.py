@@ -20,8 +20,9 @@ import numpy as np
 
 from housebench.annotations.schema import ApplianceAnnotation, Support
 from housebench.house.query import HouseQuery
-from housebench.skill_library.appliance_plan import Step, appliance_at, plan, staging_surface, wait_budget
+from housebench.skill_library.appliance_plan import Step, appliance_at, plan, wait_budget
 from housebench.skill_library.choose import Noun, choose
+from housebench.skill_library.staging import staging_surface
 from housebench.skills.articulate import Close, Open
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
 from housebench.skills.body import Pose

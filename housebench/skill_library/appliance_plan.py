@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from housebench.annotations.schema import ApplianceAnnotation, HouseAnnotations, Support
-from housebench.skill_library.moves import box_distance
+from housebench.annotations.schema import ApplianceAnnotation, Support
 from housebench.skills.base import SkillContext
 from housebench.skills.front import owner
 from housebench.skills.tuning import tuning
@@ -62,21 +61,6 @@ def appliance_at(state: SimState, ctx: SkillContext, obj: str) -> ApplianceAnnot
         return None
     point = centre(pose, ctx.scene.objects[obj].asset)
     return next((a for a in ctx.scene.house.appliances if a.cavity and in_box(point, a.cavity)), None)
-
-
-def staging_surface(house: HouseAnnotations, appliance: ApplianceAnnotation) -> Support | None:
-    """Where both brains set an item down beside ``appliance`` to free the hand (a door) or to take it again from
-    the side: the open top of no appliance, within ``skills.appliance.stage_heights_m`` (no floor, and low enough for
-    a place from above), whose box edge comes nearest the cavity's centre (None when the house has none).
-
-    The edge, not the surface's centre: a long counter whose end stands beside the microwave is nearer than a small
-    table whose middle is, and a side pick reaches only so deep from the edge the base stands at."""
-    x0, y0, _, x1, y1, _ = appliance.cavity
-    middle = ((x0 + x1) / 2, (y0 + y1) / 2)
-    owners = {a.name for a in house.appliances}
-    low, high = tuning().appliance.stage_heights_m
-    tops = [s for s in house.supports if s.clearance is None and s.owner not in owners and low <= s.height <= high]
-    return min(tops, key=lambda s: box_distance(s.box, middle), default=None)
 
 
 def _inside(app: ApplianceAnnotation, ctx: SkillContext) -> list[Support]:

@@ -9,7 +9,6 @@ surface a place goes to. Plans only: :mod:`housebench.skill_library.script` runs
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,6 +24,7 @@ from housebench.tasks import goal as g
 from housebench.tasks import refs
 from housebench.tasks.context import Context
 from housebench.tasks.evaluator import evaluate
+from housebench.tasks.geometry import box_distance
 
 
 @dataclass
@@ -173,9 +173,3 @@ def placeable(support: Support, height: float) -> bool:
     if low_ceiling(support, height):
         return support.height <= tuning().script.max_side_height_m
     return support.height <= tuning().script.max_place_height_m
-
-
-def box_distance(box, xy) -> float:
-    """How far the point ``xy`` lies outside the 2-D ``box`` (xmin, ymin, xmax, ymax); 0 inside it."""
-    xmin, ymin, xmax, ymax = box[:4]
-    return math.hypot(max(xmin - xy[0], 0, xy[0] - xmax), max(ymin - xy[1], 0, xy[1] - ymax))

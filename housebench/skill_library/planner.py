@@ -19,9 +19,9 @@ from typing import Any
 
 from housebench.annotations.schema import Support
 from housebench.skill_library import symbolic
-from housebench.skill_library.appliance_plan import staging_surface
 from housebench.skill_library.contracts import Grounded, World, enclosure_doors, ground
 from housebench.skill_library.library import skills
+from housebench.skill_library.staging import staging_surface
 from housebench.skill_library.subgraph import PlanNode, Subgraph, chain
 from housebench.skills.tuning import tuning
 from housebench.tasks import goal as g

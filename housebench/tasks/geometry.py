@@ -65,6 +65,12 @@ def in_cavity(
     return profile.holds((np.asarray(point) - np.asarray(container.pos)) @ rotation(container.quat), below, above)
 
 
+def box_distance(box, xy) -> float:
+    """How far the point ``xy`` lies outside the 2-D ``box`` (xmin, ymin, xmax, ymax); 0 inside it."""
+    xmin, ymin, xmax, ymax = box[:4]
+    return math.hypot(max(xmin - xy[0], 0, xy[0] - xmax), max(ymin - xy[1], 0, xy[1] - ymax))
+
+
 def in_box(point: np.ndarray, box: tuple[float, ...]) -> bool:
     """Whether ``point`` lies in the axis-aligned box ``[xmin, ymin, zmin, xmax, ymax, zmax]`` (faces in)."""
     return all(box[i] <= point[i] <= box[i + 3] for i in range(3))
