@@ -50,6 +50,7 @@ def stance_search(
     walls: tuple[str, ...] = (),
     reach: float | None = None,
     lean: float = 0.0,
+    leaves: bool = False,
 ):
     """(base pose, (pre joints, at joints, rotation, option index)) from which the IK reaches one of
         ``options`` (pad target, rotations) and the pre-pose ``pre`` off it, or None. Poses (default: rings
@@ -57,7 +58,9 @@ def stance_search(
         the height-aware footprint, inside a room and near the floor's largest free piece, and within ``reach``
     (m, horizontal) of a target. With
         ``clear_of``, the arm at the pre-pose keeps clear of the house and the props but those, and at the
-        target runs into no part of the house (:func:`arm_clear`) nor the containers ``walls``. ``lean``
+        target runs into no part of the house (:func:`arm_clear`) nor the containers ``walls``. With ``leaves``,
+        the arm at the pre-pose and at the target keeps clear of every open door's leaf (:func:`leaves_clear`).
+        ``lean``
         (rad): each rotation :func:`leaned` away from the pose by that much. Default ``reach``:
     ``skills.pick.reach_m``."""
     tune = tuning().pick
@@ -91,7 +94,9 @@ def stance_search(
                 if not hi.ok():
                     continue
                 lo = solver.solve(hi.joints, target, rot, max_iters=tune.ik_iters, frozen=descent)
-                if lo.ok() and (clear_of is None or clear(hi.joints, lo.joints, clear_of)):
+                if not lo.ok() or (leaves and not leaves_clear(ctx, obs, hi.joints, lo.joints)):
+                    continue
+                if clear_of is None or clear(hi.joints, lo.joints, clear_of):
                     return hi.joints, lo.joints, rot, k
         return None
 
@@ -111,6 +116,15 @@ def stance_search(
     else:
         poses = (p for p in poses if accept(p))
     return first_reaching(poses, reaches)
+
+
+def leaves_clear(ctx: SkillContext, obs: Observation, *joints: dict[str, float]) -> bool:
+    """Whether the bare arm at each of ``joints`` keeps ``planning.arm.MARGIN`` off every articulated part where it
+    stands now: an open door's leaf gives way to an arm that pushes it (it swings shut behind the hand, no joint
+    stalls), so only this check sees it."""
+    scene = arm_planner(ctx).scene
+    scene.sync(obs.joints, {}, None, obs.parts)
+    return not any(scene.touches_parts(j) for j in joints)
 
 
 def still(walls: tuple[str, ...]) -> tuple[str, ...]:
