@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import numpy as np
 from scipy.spatial.transform import Rotation, Slerp
 
-from housebench.planning.arm import STEP, ArmPlanner, ArmScene
+from housebench.planning.arm import DEEPER, STEP, ArmPlanner, ArmScene
 from housebench.robot.fetch import BASE_JOINTS, TORSO_JOINT
 from housebench.robot.kinematics import ARM, top_down
 from housebench.skills.base import Reason, SkillContext, SkillFailure, SkillGen
@@ -68,14 +68,26 @@ def clear_path(
     return [dict(zip(ARM, map(float, q))) for q in found[1:]] if found else waypoints
 
 
+def leaf_pairs(scene: ArmScene, joints: dict[str, float], allowed: dict | None = None) -> list[tuple[int, int]]:
+    """The pairs of the arm (or the held box) at ``joints`` with an articulated part that run into it (a negative
+    distance; where a motion started in one, deeper than there by ``planning.arm.DEEPER``): a leaf the arm passes
+    within the planner's margin of stays where it is, one it runs into swings."""
+    allowed = allowed or {}
+    parts = scene.part_geoms
+    return [
+        p
+        for p, dist in scene.contacts(joints).items()
+        if (p[0] in parts or p[1] in parts) and dist < min(0.0, allowed.get(p, np.inf) - DEEPER)
+    ]
+
+
 def leaf_hit(planner: ArmPlanner, path: list[list[float]]) -> list[tuple[int, int]]:
-    """The first contact with an articulated part (an open door's leaf) along the straight joint segments
-    through ``path``, checked every ``planning.arm.STEP``, or [] when none comes that near."""
-    parts = planner.scene.part_geoms
+    """The first run into an articulated part (an open door's leaf, :func:`leaf_pairs`) along the straight joint
+    segments through ``path``, checked every ``planning.arm.STEP``, or [] when there is none."""
     for a, b in zip(path, path[1:]):
         a, b = np.asarray(a, float), np.asarray(b, float)
         for t in np.linspace(0.0, 1.0, max(1, math.ceil(np.max(np.abs(b - a)) / STEP)) + 1)[1:]:
-            if hits := [p for p in planner.hits(a + (b - a) * t) if p[0] in parts or p[1] in parts]:
+            if hits := leaf_pairs(planner.scene, dict(zip(planner.names, a + (b - a) * t)), planner.allowed):
                 return hits
     return []
 

@@ -17,7 +17,7 @@ from housebench.robot.kinematics import top_down
 from housebench.skills.base import SkillContext
 from housebench.skills.grasp import tilted
 from housebench.skills.legs import base_joints
-from housebench.skills.motion import arm_clear, arm_planner, ready_arm
+from housebench.skills.motion import arm_clear, arm_planner, leaf_pairs, ready_arm
 from housebench.skills.navigate import obstacle_boxes, planner
 from housebench.skills.tuning import tuning
 from housebench.skills.view import ik, wrap
@@ -59,7 +59,7 @@ def stance_search(
     (m, horizontal) of a target. With
         ``clear_of``, the arm at the pre-pose keeps clear of the house and the props but those, and at the
         target runs into no part of the house (:func:`arm_clear`) nor the containers ``walls``. With ``leaves``,
-        the arm at the pre-pose and at the target keeps clear of every open door's leaf (:func:`leaves_clear`).
+        the arm at the pre-pose and at the target runs into no open door's leaf (:func:`leaves_clear`).
         ``lean``
         (rad): each rotation :func:`leaned` away from the pose by that much. Default ``reach``:
     ``skills.pick.reach_m``."""
@@ -119,12 +119,12 @@ def stance_search(
 
 
 def leaves_clear(ctx: SkillContext, obs: Observation, *joints: dict[str, float]) -> bool:
-    """Whether the bare arm at each of ``joints`` keeps ``planning.arm.MARGIN`` off every articulated part where it
-    stands now: an open door's leaf gives way to an arm that pushes it (it swings shut behind the hand, no joint
-    stalls), so only this check sees it."""
+    """Whether the bare arm at each of ``joints`` runs into no articulated part where it stands now
+    (:func:`leaf_pairs`): an open door's leaf gives way to an arm that pushes it (it swings shut behind the hand, no
+    joint stalls), so only this check sees it."""
     scene = arm_planner(ctx).scene
     scene.sync(obs.joints, {}, None, obs.parts)
-    return not any(scene.touches_parts(j) for j in joints)
+    return not any(leaf_pairs(scene, j) for j in joints)
 
 
 def still(walls: tuple[str, ...]) -> tuple[str, ...]:
