@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import numpy as np
 from scipy.spatial.transform import Rotation, Slerp
 
-from housebench.planning.arm import DEEPER, STEP, ArmPlanner, ArmScene
+from housebench.planning.arm import ArmPlanner, ArmScene
 from housebench.robot.fetch import BASE_JOINTS, TORSO_JOINT
 from housebench.robot.kinematics import ARM, top_down
 from housebench.skills.base import Reason, SkillContext, SkillFailure, SkillGen
@@ -48,19 +48,17 @@ def arm_clear(
     return all(dist >= 0.0 for dist in scene.contacts(joints).values()) if touch else not scene.contacts(joints)
 
 
-def clear_path(
-    skill: str, obs: Observation, ctx: SkillContext, waypoints: list[dict[str, float]], leaves: bool = False
-) -> list[dict]:
+def clear_path(skill: str, obs: Observation, ctx: SkillContext, waypoints: list[dict[str, float]]) -> list[dict]:
     """``waypoints`` when the joint path from the measured joints through them keeps clear of the house
     and the props (what the hand holds attached to it, with what lies in it); else an RRT-Connect path
     round what it hits to the last one; ``waypoints`` as they are when the planner finds none (logged
-    either way). With ``leaves``, only a path that touches an open door's leaf is planned round."""
+    either way)."""
     planner = arm_planner(ctx)
     planner.scene.sync(obs.joints, obstacles(ctx, obs), held(obs), obs.parts)
     start = [obs.joints[j] for j in ARM]
     planner.start(start)
     path = [start, *([w.get(j, obs.joints[j]) for j in ARM] for w in waypoints)]
-    hit = leaf_hit(planner, path) if leaves else planner.first_hit(path)
+    hit = planner.first_hit(path)
     if not hit:
         return waypoints
     found = planner.plan(start, path[-1])
@@ -68,28 +66,11 @@ def clear_path(
     return [dict(zip(ARM, map(float, q))) for q in found[1:]] if found else waypoints
 
 
-def leaf_pairs(scene: ArmScene, joints: dict[str, float], allowed: dict | None = None) -> list[tuple[int, int]]:
-    """The pairs of the arm (or the held box) at ``joints`` with an articulated part that run into it (a negative
-    distance; where a motion started in one, deeper than there by ``planning.arm.DEEPER``): a leaf the arm passes
-    within the planner's margin of stays where it is, one it runs into swings."""
-    allowed = allowed or {}
+def leaf_pairs(scene: ArmScene, joints: dict[str, float]) -> list[tuple[int, int]]:
+    """The pairs of the arm at ``joints`` with an articulated part (a door's leaf) that run into it: a negative
+    distance. A leaf the arm passes within the planner's margin of stays where it is; one it runs into swings."""
     parts = scene.part_geoms
-    return [
-        p
-        for p, dist in scene.contacts(joints).items()
-        if (p[0] in parts or p[1] in parts) and dist < min(0.0, allowed.get(p, np.inf) - DEEPER)
-    ]
-
-
-def leaf_hit(planner: ArmPlanner, path: list[list[float]]) -> list[tuple[int, int]]:
-    """The first run into an articulated part (an open door's leaf, :func:`leaf_pairs`) along the straight joint
-    segments through ``path``, checked every ``planning.arm.STEP``, or [] when there is none."""
-    for a, b in zip(path, path[1:]):
-        a, b = np.asarray(a, float), np.asarray(b, float)
-        for t in np.linspace(0.0, 1.0, max(1, math.ceil(np.max(np.abs(b - a)) / STEP)) + 1)[1:]:
-            if hits := leaf_pairs(planner.scene, dict(zip(planner.names, a + (b - a) * t)), planner.allowed):
-                return hits
-    return []
+    return [p for p, dist in scene.contacts(joints).items() if (p[0] in parts or p[1] in parts) and dist < 0.0]
 
 
 def hold(obs: Observation, seconds: float, ctx: SkillContext, **action) -> SkillGen:
@@ -130,18 +111,16 @@ def move_arm(
     ctx: SkillContext,
     speed: float | None = None,
     avoid: bool = False,
-    leaves: bool = False,
     **extra,
 ) -> SkillGen:
     """Through each joint-space waypoint in turn, interpolated at ``speed`` (default ``skills.motion.joint_speed``,
     at most ``end_held_speed`` for a flat item held by its end); settles at the last one. ``avoid``: round the
-    house and the props where the path would hit them (:func:`clear_path`); ``leaves``: so only where it would
-    touch an open door's leaf."""
+    house and the props where the path would hit them (:func:`clear_path`)."""
     speed = tuning().motion.joint_speed if speed is None else speed
     if end_held(ctx, obs):
         speed = min(speed, tuning().motion.end_held_speed)
-    if avoid or leaves:
-        waypoints = clear_path(skill, obs, ctx, list(waypoints), leaves=not avoid)
+    if avoid:
+        waypoints = clear_path(skill, obs, ctx, list(waypoints))
     current = {j: obs.joints[j] for j in ARM}
     target = current
     for waypoint in waypoints:
@@ -197,12 +176,11 @@ def cartesian(
     fallback: dict[str, float] | None = None,
     avoid: bool = False,
     frozen: tuple[str, ...] = BASE_JOINTS,
-    leaves: bool = False,
     **extra,
 ) -> SkillGen:
     """The grasp frame along a straight line (:func:`line_waypoints`, ``frozen`` joints still); where the IK
     loses the line, one joint motion to the goal solved from ``fallback`` (joints that reach it from the planned base
-    pose) for the base where it stands, or to ``fallback`` itself when that solve misses. ``avoid``, ``leaves``: as
+    pose) for the base where it stands, or to ``fallback`` itself when that solve misses. ``avoid``: as
     for :func:`move_arm`."""
     tune = tuning().motion
     try:
@@ -214,7 +192,7 @@ def cartesian(
         result = ik(ctx).solve({**obs.joints, **fallback, **base}, goal_pos, rot)
         good = result.ok(tune.ik_pos_tol_m, tune.ik_rot_tol)
         waypoints, speed = [result.joints if good else fallback], tune.joint_speed
-    return (yield from move_arm(skill, obs, waypoints, ctx, speed=speed, avoid=avoid, leaves=leaves, **extra))
+    return (yield from move_arm(skill, obs, waypoints, ctx, speed=speed, avoid=avoid, **extra))
 
 
 def ready_arm(ctx: SkillContext) -> dict[str, float]:

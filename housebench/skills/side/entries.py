@@ -79,9 +79,8 @@ def outline_entries(asset: AssetAnnotation, pose: ObjectState, support: Support,
 
 def entry_stance(skill: Skill, ctx: SkillContext, obs: Observation, entries: list[Entry], skip: tuple[str, ...] = ()):
     """(base pose, joints at the pre-pose, joints at the target, the entry) of the first entry the IK
-    reaches from a stance facing its edge, or ``UNREACHABLE``; the arm at the pre-pose and the target keeps
-    off every open door's leaf (the way to the pre-pose is planned round one: ``leaves`` of
-    :func:`housebench.skills.motion.cartesian`)."""
+    reaches from a stance facing its edge, or ``UNREACHABLE``; the arm at the pre-pose and the target runs into
+    no open door's leaf (a leaf gives way to the arm: run into across the opening, it swings shut)."""
     for entry in entries:
         poses = edge_stances(entry.edge, entry.pad, entry.ahead)
         clear_of = (skill.target(), *skip) if entry.aslant else None

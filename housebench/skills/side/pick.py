@@ -82,9 +82,7 @@ class SidePick(Pick):
         box = np.array(world_box(obs.objects[self.obj], asset))
         pad, rot, back, gap = entry.pad, entry.rot, entry.back, opening(entry.width)
         obs = yield from approach(self, ctx, obs, base)
-        obs = yield from cartesian(
-            self.name, obs, ctx, pad + back, rot, fallback=out, avoid=entry.aslant, leaves=True, gripper=gap
-        )
+        obs = yield from cartesian(self.name, obs, ctx, pad + back, rot, fallback=out, avoid=entry.aslant, gripper=gap)
         short = pad + back * min(
             1.0, (entry.depth + (FINGER_HALF + ts.short_m)) / float(np.linalg.norm(back))
         )  # tips just short of it

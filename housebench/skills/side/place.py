@@ -102,7 +102,7 @@ class SidePlace(Place):
         bottom, top = self._room(ctx)
         raise_ = UP * max(0.0, min(ts.raise_m, top - bottom))
         obs = yield from approach(self, ctx, obs, base, skip=(self.obj,), head_on=True)
-        obs = yield from cartesian(self.name, obs, ctx, target + back + raise_, rot, fallback=out, leaves=True)
+        obs = yield from cartesian(self.name, obs, ctx, target + back + raise_, rot, fallback=out)
         if not obs.holding(self.obj):
             raise self.fail(Reason.DROPPED, where="approach", height=round(obs.objects[self.obj].pos[2], 3))
         obs = yield from cartesian(self.name, obs, ctx, target + raise_, rot, fallback=at)

@@ -110,9 +110,7 @@ def turn_item(pick: SidePick, ctx: SkillContext, obs: Observation, support: Supp
         push = ts.turn_over_m + min(ts.turn_stroke_m, room)
         yaw0, pad, rot = yaw_of(obs.objects[pick.obj]), entry.pad, entry.rot
         obs = yield from approach(pick, ctx, obs, base)
-        obs = yield from cartesian(
-            pick.name, obs, ctx, pad + entry.back, rot, fallback=out, leaves=True, gripper=CLOSED
-        )
+        obs = yield from cartesian(pick.name, obs, ctx, pad + entry.back, rot, fallback=out, gripper=CLOSED)
         obs = yield from cartesian(pick.name, obs, ctx, pad, rot, fallback=at, gripper=CLOSED)
         obs = yield from cartesian(pick.name, obs, ctx, pad + a * push, rot, step=ts.contact_step_m, gripper=CLOSED)
         obs = yield from cartesian(pick.name, obs, ctx, pad + entry.back, rot, gripper=CLOSED)
