@@ -66,13 +66,6 @@ def clear_path(skill: str, obs: Observation, ctx: SkillContext, waypoints: list[
     return [dict(zip(ARM, map(float, q))) for q in found[1:]] if found else waypoints
 
 
-def leaf_pairs(scene: ArmScene, joints: dict[str, float]) -> list[tuple[int, int]]:
-    """The pairs of the arm at ``joints`` with an articulated part (a door's leaf) that run into it: a negative
-    distance. A leaf the arm passes within the planner's margin of stays where it is; one it runs into swings."""
-    parts = scene.part_geoms
-    return [p for p, dist in scene.contacts(joints).items() if (p[0] in parts or p[1] in parts) and dist < 0.0]
-
-
 def hold(obs: Observation, seconds: float, ctx: SkillContext, **action) -> SkillGen:
     """Keep the current targets (or ``action``'s) for ``seconds``."""
     for _ in range(max(1, round(seconds / ctx.control_dt))):

@@ -17,13 +17,14 @@ from housebench.robot.kinematics import top_down
 from housebench.skills.base import SkillContext
 from housebench.skills.grasp import tilted
 from housebench.skills.legs import base_joints
-from housebench.skills.motion import arm_clear, arm_planner, leaf_pairs, ready_arm
-from housebench.skills.navigate import obstacle_boxes, planner
+from housebench.skills.motion import arm_clear, arm_planner, ready_arm
+from housebench.skills.navigate import obstacle_boxes, part_points, planner
 from housebench.skills.tuning import tuning
 from housebench.skills.view import ik, wrap
 from housebench.state import Observation
 
 HAND_BODIES = ("gripper", "wrist_roll")  # links rigid with the hand (the wrist roll is the last joint)
+PART = "part:"  # the arm planning scene names an articulated part's body so
 
 
 Option = tuple[np.ndarray, list[np.ndarray]]  # target position of the pad, rotations to try there
@@ -59,7 +60,7 @@ def stance_search(
     (m, horizontal) of a target. With
         ``clear_of``, the arm at the pre-pose keeps clear of the house and the props but those, and at the
         target runs into no part of the house (:func:`arm_clear`) nor the containers ``walls``. With ``leaves``,
-        the arm at the pre-pose and at the target runs into no open door's leaf (:func:`leaves_clear`).
+        the arm at the pre-pose and at the target runs into no open door's leaf from outside (:func:`leaves_clear`).
         ``lean``
         (rad): each rotation :func:`leaned` away from the pose by that much. Default ``reach``:
     ``skills.pick.reach_m``."""
@@ -119,12 +120,26 @@ def stance_search(
 
 
 def leaves_clear(ctx: SkillContext, obs: Observation, *joints: dict[str, float]) -> bool:
-    """Whether the bare arm at each of ``joints`` runs into no articulated part where it stands now
-    (:func:`leaf_pairs`): an open door's leaf gives way to an arm that pushes it (it swings shut behind the hand, no
-    joint stalls), so only this check sees it."""
+    """Whether the bare arm at each of ``joints`` runs into no open door's leaf from its outer face (the face its
+    handle is on, turned with it): a leaf gives way to the arm without stalling it, so run into from outside it
+    swings shut across the opening behind the hand and only this check sees it; from inside it swings further open,
+    off the opening (the grid fridge's milk pick pushes it so)."""
     scene = arm_planner(ctx).scene
     scene.sync(obs.joints, {}, None, obs.parts)
-    return not any(leaf_pairs(scene, j) for j in joints)
+    model, data, parts = scene.model, scene.data, HouseQuery(ctx.scene.house).parts
+    for at in joints:
+        scene.contacts(at)  # leaves this pose's contacts in ``data.contact``
+        for a, b, dist in zip(data.contact.geom1, data.contact.geom2, data.contact.dist):
+            leaf, arm = (a, b) if a in scene.part_geoms else (b, a)
+            part = parts.get(model.body(int(model.geom_bodyid[leaf])).name.removeprefix(PART))
+            if dist >= 0.0 or leaf not in scene.part_geoms or part is None or part.handle is None:
+                continue
+            pivot, normal = part_points(
+                part, [part.pivot, np.add(part.pivot, part.handle.normal)], obs.parts[part.name]
+            )
+            if (data.geom_xpos[arm] - pivot) @ (normal - pivot) > 0.0:
+                return False
+    return True
 
 
 def still(walls: tuple[str, ...]) -> tuple[str, ...]:
