@@ -120,15 +120,14 @@ def arm_room(boxes: list[tuple[float, ...]], bounds: tuple[float, ...], res: flo
 def planner(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> BasePlanner:
     """A base planner over the free floor with the props and open parts where they stand now (but
     ``skip``). The house's own part of the grid and its graph are built once per house (:func:`_house_floor`): a
-    cell is free when it is free of the house and of what moves. An open part stands where the house's boxes stand
-    for the carry arm's room too: a door's leaf gives way to the arm (no joint stalls), so a path hugging it with
-    the arm out swept it shut."""
+    cell is free when it is free of the house and of what moves. A roomy path keeps the carry arm's room off an open
+    part as off the house's boxes, round its goal too: a door's leaf gives way to the arm (no joint stalls), so a path
+    hugging it with the arm out swept it shut."""
     bounds, house, graph, room = ctx.tool("house_floor", lambda: _house_floor(ctx))  # hashed once per context
     props = free_grid(moving_boxes(ctx, obs, skip), bounds, ctx.scene.house.robot.footprint, house.resolution)
     parts = [part_box(part, q) for part, q in _open_parts(ctx, obs, skip).values()]
-    if parts:
-        room = room & arm_room(parts, bounds, house.resolution, tuning().navigate.arm_top_m)
-    return BasePlanner(FloorGrid(props.x0, props.y0, props.resolution, house.free & props.free), graph, room)
+    keep = arm_room(parts, bounds, house.resolution, tuning().navigate.arm_top_m) if parts else None
+    return BasePlanner(FloorGrid(props.x0, props.y0, props.resolution, house.free & props.free), graph, room, keep)
 
 
 class Navigate(Skill):
