@@ -120,10 +120,10 @@ def stance_search(
 
 
 def leaves_clear(ctx: SkillContext, obs: Observation, *joints: dict[str, float]) -> bool:
-    """Whether the bare arm at each of ``joints`` runs into no open door's leaf from its outer face (the face its
-    handle is on, turned with it): a leaf gives way to the arm without stalling it, so run into from outside it
-    swings shut across the opening behind the hand and only this check sees it; from inside it swings further open,
-    off the opening (the grid fridge's milk pick pushes it so)."""
+    """Whether the bare arm at each of ``joints`` runs into no open part from its outer face (the face its handle is
+    on, moved with it): a door's leaf gives way to the arm without stalling it, so run into from outside it swings
+    shut across the opening behind the hand, and only this check sees it; run into from inside, it swings further
+    open, off the opening."""
     scene = arm_planner(ctx).scene
     scene.sync(obs.joints, {}, None, obs.parts)
     model, data, parts = scene.model, scene.data, HouseQuery(ctx.scene.house).parts
@@ -131,13 +131,13 @@ def leaves_clear(ctx: SkillContext, obs: Observation, *joints: dict[str, float])
         scene.contacts(at)  # leaves this pose's contacts in ``data.contact``
         for a, b, dist in zip(data.contact.geom1, data.contact.geom2, data.contact.dist):
             leaf, arm = (a, b) if a in scene.part_geoms else (b, a)
-            part = parts.get(model.body(int(model.geom_bodyid[leaf])).name.removeprefix(PART))
-            if dist >= 0.0 or leaf not in scene.part_geoms or part is None or part.handle is None:
+            if dist >= 0.0 or leaf not in scene.part_geoms:
                 continue
-            pivot, normal = part_points(
-                part, [part.pivot, np.add(part.pivot, part.handle.normal)], obs.parts[part.name]
-            )
-            if (data.geom_xpos[arm] - pivot) @ (normal - pivot) > 0.0:
+            part = parts.get(model.body(int(model.geom_bodyid[leaf])).name.removeprefix(PART))
+            if part is None or part.handle is None:
+                continue
+            pivot, out = part_points(part, [part.pivot, np.add(part.pivot, part.handle.normal)], obs.parts[part.name])
+            if (data.geom_xpos[arm] - pivot) @ (out - pivot) > 0.0:
                 return False
     return True
 
