@@ -29,10 +29,17 @@ class NoPath(RuntimeError):
 
 
 class BasePlanner:
-    def __init__(self, grid: FloorGrid, wider: nx.Graph | None = None, room: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        grid: FloorGrid,
+        wider: nx.Graph | None = None,
+        room: np.ndarray | None = None,
+        keep: np.ndarray | None = None,
+    ) -> None:
         """``wider``: the graph of a grid on the same cells whose free cells include ``grid``'s; ``room``:
-        the cells (of the same shape) a roomy path keeps to."""
-        self.grid, self.wider, self.room = grid, wider, room
+        the cells (of the same shape) a roomy path keeps to; ``keep``: those it keeps to round its goal too (off an
+        open door's leaf, which gives way to the arm where a wall would stop it)."""
+        self.grid, self.wider, self.room, self.keep = grid, wider, room, keep
         labels, count = ndimage.label(grid.free)
         sizes = np.bincount(labels.ravel())[1:] if count else np.zeros(1)
         self.main = labels == (int(np.argmax(sizes)) + 1) if count else grid.free  # the floor's largest piece
@@ -80,6 +87,8 @@ class BasePlanner:
         s, g = self.nearest_free(start), self.nearest_free(goal)
         if roomy and self.room is not None:
             free = self.grid.free & (self.room | self._near(start) | self._near(goal))
+            if self.keep is not None:
+                free &= self.keep | self._near(start)
             labels, _ = ndimage.label(free)
             if labels[s] and labels[s] == labels[g]:
                 return self._path(start, goal, s, g, free)

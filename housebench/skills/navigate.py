@@ -105,25 +105,29 @@ def _build_house_floor(house: HouseAnnotations, arm_top: float) -> HouseFloor:
     bounds = (float(xs[0]) - res / 2, float(ys[0]) - res / 2)
     bounds += (bounds[0] + len(xs) * res, bounds[1] + len(ys) * res)
     free = free_grid((o.box for o in house.obstacles), bounds, house.robot.footprint, res)
-    return bounds, free, grid_graph(free.free), arm_room(house, bounds, res, arm_top)
+    return bounds, free, grid_graph(free.free), arm_room([o.box for o in house.obstacles], bounds, res, arm_top)
 
 
-def arm_room(house: HouseAnnotations, bounds: tuple[float, ...], res: float, arm_top: float) -> np.ndarray:
-    """The cells whose centre keeps :data:`ARM_SIDE` off every box of the house between the stance
+def arm_room(boxes: list[tuple[float, ...]], bounds: tuple[float, ...], res: float, arm_top: float) -> np.ndarray:
+    """The cells whose centre keeps :data:`ARM_SIDE` off every one of ``boxes`` between the stance
     footprint's ``HIGH`` and ``arm_top`` (``skills.navigate.arm_top_m``): a base there turns the carry arm
     clear of door jambs, walls and tall furniture (at the 0.28 m the footprint keeps, the upper arm struck a door
     jamb)."""
     band = Footprint(radius=0.0, base_height=HIGH, column_radius=ARM_SIDE, column=(0.0, 0.0, 0.0, 0.0), height=arm_top)
-    return free_grid((o.box for o in house.obstacles), bounds, band, res).free
+    return free_grid(boxes, bounds, band, res).free
 
 
 def planner(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> BasePlanner:
     """A base planner over the free floor with the props and open parts where they stand now (but
     ``skip``). The house's own part of the grid and its graph are built once per house (:func:`_house_floor`): a
-    cell is free when it is free of the house and of what moves."""
+    cell is free when it is free of the house and of what moves. A roomy path keeps the carry arm's room off an open
+    part as off the house's boxes, round its goal too: a door's leaf gives way to the arm (no joint stalls), so a path
+    hugging it with the arm out swept it shut."""
     bounds, house, graph, room = ctx.tool("house_floor", lambda: _house_floor(ctx))  # hashed once per context
     props = free_grid(moving_boxes(ctx, obs, skip), bounds, ctx.scene.house.robot.footprint, house.resolution)
-    return BasePlanner(FloorGrid(props.x0, props.y0, props.resolution, house.free & props.free), graph, room)
+    parts = [part_box(part, q) for part, q in _open_parts(ctx, obs, skip).values()]
+    keep = arm_room(parts, bounds, house.resolution, tuning().navigate.arm_top_m) if parts else None
+    return BasePlanner(FloorGrid(props.x0, props.y0, props.resolution, house.free & props.free), graph, room, keep)
 
 
 class Navigate(Skill):

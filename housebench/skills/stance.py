@@ -18,12 +18,13 @@ from housebench.skills.base import SkillContext
 from housebench.skills.grasp import tilted
 from housebench.skills.legs import base_joints
 from housebench.skills.motion import arm_clear, arm_planner, ready_arm
-from housebench.skills.navigate import obstacle_boxes, planner
+from housebench.skills.navigate import obstacle_boxes, part_points, planner
 from housebench.skills.tuning import tuning
 from housebench.skills.view import ik, wrap
 from housebench.state import Observation
 
 HAND_BODIES = ("gripper", "wrist_roll")  # links rigid with the hand (the wrist roll is the last joint)
+PART = "part:"  # the arm planning scene names an articulated part's body so
 
 
 Option = tuple[np.ndarray, list[np.ndarray]]  # target position of the pad, rotations to try there
@@ -50,6 +51,7 @@ def stance_search(
     walls: tuple[str, ...] = (),
     reach: float | None = None,
     lean: float = 0.0,
+    leaves: bool = False,
 ):
     """(base pose, (pre joints, at joints, rotation, option index)) from which the IK reaches one of
         ``options`` (pad target, rotations) and the pre-pose ``pre`` off it, or None. Poses (default: rings
@@ -57,7 +59,9 @@ def stance_search(
         the height-aware footprint, inside a room and near the floor's largest free piece, and within ``reach``
     (m, horizontal) of a target. With
         ``clear_of``, the arm at the pre-pose keeps clear of the house and the props but those, and at the
-        target runs into no part of the house (:func:`arm_clear`) nor the containers ``walls``. ``lean``
+        target runs into no part of the house (:func:`arm_clear`) nor the containers ``walls``. With ``leaves``,
+        the arm at the pre-pose and at the target runs into no open door's leaf from outside (:func:`leaves_clear`).
+        ``lean``
         (rad): each rotation :func:`leaned` away from the pose by that much. Default ``reach``:
     ``skills.pick.reach_m``."""
     tune = tuning().pick
@@ -91,7 +95,9 @@ def stance_search(
                 if not hi.ok():
                     continue
                 lo = solver.solve(hi.joints, target, rot, max_iters=tune.ik_iters, frozen=descent)
-                if lo.ok() and (clear_of is None or clear(hi.joints, lo.joints, clear_of)):
+                if not lo.ok() or (leaves and not leaves_clear(ctx, obs, hi.joints, lo.joints)):
+                    continue
+                if clear_of is None or clear(hi.joints, lo.joints, clear_of):
                     return hi.joints, lo.joints, rot, k
         return None
 
@@ -111,6 +117,29 @@ def stance_search(
     else:
         poses = (p for p in poses if accept(p))
     return first_reaching(poses, reaches)
+
+
+def leaves_clear(ctx: SkillContext, obs: Observation, *joints: dict[str, float]) -> bool:
+    """Whether the bare arm at each of ``joints`` runs into no open part from its outer face (the face its handle is
+    on, moved with it): a door's leaf gives way to the arm without stalling it, so run into from outside it swings
+    shut across the opening behind the hand, and only this check sees it; run into from inside, it swings further
+    open, off the opening."""
+    scene = arm_planner(ctx).scene
+    scene.sync(obs.joints, {}, None, obs.parts)
+    model, data, parts = scene.model, scene.data, HouseQuery(ctx.scene.house).parts
+    for at in joints:
+        scene.contacts(at)  # leaves this pose's contacts in ``data.contact``
+        for a, b, dist in zip(data.contact.geom1, data.contact.geom2, data.contact.dist):
+            leaf, arm = (a, b) if a in scene.part_geoms else (b, a)
+            if dist >= 0.0 or leaf not in scene.part_geoms:
+                continue
+            part = parts.get(model.body(int(model.geom_bodyid[leaf])).name.removeprefix(PART))
+            if part is None or part.handle is None:
+                continue
+            pivot, out = part_points(part, [part.pivot, np.add(part.pivot, part.handle.normal)], obs.parts[part.name])
+            if (data.geom_xpos[arm] - pivot) @ (out - pivot) > 0.0:
+                return False
+    return True
 
 
 def still(walls: tuple[str, ...]) -> tuple[str, ...]:

@@ -8,8 +8,8 @@ import pytest
 
 from housebench.annotations.schema import HouseAnnotations, SceneAnnotations, Support
 from housebench.jsonfile import load_model
-from housebench.skill_library.appliance_plan import staging_surface
 from housebench.skill_library.planner import Problem, world_of
+from housebench.skill_library.staging import staging_surface
 from housebench.tasks.spec import TaskVariant
 from tests.builtdata import built
 

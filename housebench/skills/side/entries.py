@@ -79,11 +79,14 @@ def outline_entries(asset: AssetAnnotation, pose: ObjectState, support: Support,
 
 def entry_stance(skill: Skill, ctx: SkillContext, obs: Observation, entries: list[Entry], skip: tuple[str, ...] = ()):
     """(base pose, joints at the pre-pose, joints at the target, the entry) of the first entry the IK
-    reaches from a stance facing its edge, or ``UNREACHABLE``."""
+    reaches from a stance facing its edge, or ``UNREACHABLE``; the arm at the pre-pose and the target runs into
+    no open door's leaf (a leaf gives way to the arm: run into across the opening, it swings shut)."""
     for entry in entries:
         poses = edge_stances(entry.edge, entry.pad, entry.ahead)
         clear_of = (skill.target(), *skip) if entry.aslant else None
-        found = stance_search(ctx, obs, [(entry.pad, [entry.rot])], entry.back, skip, poses, clear_of=clear_of)
+        found = stance_search(
+            ctx, obs, [(entry.pad, [entry.rot])], entry.back, skip, poses, clear_of=clear_of, leaves=True
+        )
         if found is not None:
             base, (out, at, _, _) = found
             ctx.log("stance", skill=skill.name, target=skill.target(), grasp="side", base=[round(v, 3) for v in base])
