@@ -10,8 +10,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from housebench.policy.base import PolicyContext, PolicyParams, require_state
-from housebench.skill_library.runtime import MAX_ATTEMPTS
 from housebench.skill_library.script import Script
+from housebench.skill_library.subgraph import MAX_ATTEMPTS
 from housebench.skills.base import SkillContext
 from housebench.skills.drive import Stepper
 from housebench.state import Action, Observation
