@@ -1,8 +1,9 @@
 """``scripted``: a goal-driven baseline on ground-truth annotations, built from skills.
 
-The brain is the skill library's script (:mod:`housebench.skill_library.script`): the goal's moves, the
-appliance flow, each way chosen from the choice table, each skill driven by the one driver. This policy only
-steps it, one control step per ``act``; when the script ends it says stop.
+The brain is the skill library's script (:mod:`housebench.skill_library.script`): a planner that writes the
+appliance flow's steps and the goal's moves as subgraphs the one runtime runs (as the planned policy's), each way
+chosen from the choice table, each skill driven by the one driver. This policy only steps it, one control step per
+``act``; when the script ends it says stop.
 """
 
 from __future__ import annotations

@@ -63,7 +63,8 @@ def test_an_item_no_side_grasp_reaches_is_staged_once_then_picked_from_the_side(
         ("Pick", None),
     ], skills
     assert [name for name, _ in skills if name.endswith("Pick")] == ["SidePick", "Pick", "SidePick", "SidePick"]
-    assert [d["choice"] for d in decisions if "choice" in d][:2] == ["stage", "re-pick"]
+    # the missed pick's recovery stages it once; the next miss is only a re-pick (the block again)
+    assert [d["choice"] for d in decisions if "choice" in d][:3] == ["again", "stage", "again"]
 
 
 def _unreachable_places(skill, obs):
@@ -125,7 +126,7 @@ def test_a_start_is_pressed_only_with_something_inside_and_the_door_shut():
         lambda skill, obs: (SkillFailure("press", Reason.STALLED), obs),
     )
     assert [name for name, _ in missed] == ["Press", "Press"]  # a press that failed is tried again, ``attempts``
-    assert [d["choice"] for d in decisions if "choice" in d] == ["again", "again"]
+    assert [d["choice"] for d in decisions if "choice" in d] == ["again", "again", "give up"]
     assert skipped(("microwave/door",)) == ([], ["skip: door open (it would not run)"])
     skills, decisions = _flow("heat_soda_can", lambda s: [Step("press", "microwave/start_button")], None)
     assert skills == [] and decisions[-1]["choice"] == "skip: nothing inside"  # the can is still on the counter
