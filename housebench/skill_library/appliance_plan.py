@@ -219,38 +219,30 @@ def _nodes_carry(ctx: SkillContext, s: str, step: Step, obs: Observation):
         return [], None
     o, where = step.target, step.supports[0].name
     came = support_of(ctx, obs, o) or step.supports[0]  # named as planned; measured at the carry's start
-    nodes = [
-        _node(f"{s}_release", "release", {"object": o}, block=s, when=[f"not holding:{o}", "touching"], must=False),
-        _node(f"{s}_pick", "pick", {"object": o}, block=s, when=[f"not holding:{o}"], ok_if=f"holding:{o}"),
-    ]
     app = owner(ctx.scene.house, step.supports)
     stage = staging_surface(ctx.scene.house, app) if app is not None else None
-    if stage is not None:
-        nodes += [
-            _node(f"{s}_stage_pick", "pick", {"object": o}, block=s, on="fail", when=[f"stage:{s}"]),
-            _node(
-                f"{s}_stage_place",
-                "place",
-                {"object": o, "support": stage.name},
-                block=s,
-                on="fail",
-                when=[f"stage:{s}", f"holding:{o}"],
-            ),
-            _node(f"{s}_stage_release", "release", {"object": o}, block=s, on="fail", when=[f"stage:{s}", "touching"]),
+
+    def n(kind: str, verb: str, args: dict, **rules) -> PlanNode:
+        return _node(f"{s}_{kind}", verb, {"object": o, **args}, block=s, **rules)
+
+    staging = (
+        [
+            n("stage_pick", "pick", {}, on="fail", when=[f"stage:{s}"]),
+            n("stage_place", "place", {"support": stage.name}, on="fail", when=[f"stage:{s}", f"holding:{o}"]),
+            n("stage_release", "release", {}, on="fail", when=[f"stage:{s}", "touching"]),
         ]
-    return nodes + [
+        if stage is not None
+        else []
+    )
+    return [
+        n("release", "release", {}, when=[f"not holding:{o}", "touching"], must=False),
+        n("pick", "pick", {}, when=[f"not holding:{o}"], ok_if=f"holding:{o}"),
+        *staging,
         _node(f"{s}_front", "navigate", {"target": where}, block=s, must=False),
         _node(f"{s}_legs", "navigate", {"target": where}, block=s, must=False),
-        _node(f"{s}_place", "place", {"object": o, "support": where}, block=s, done_if=f"placed:{s}"),
-        _node(
-            f"{s}_put_back",
-            "place",
-            {"object": o, "support": came.name},
-            block=s,
-            on="give_up",
-            when=[f"holding:{o}", f"origin:{s}"],
-        ),
-        _node(f"{s}_let_go", "release", {"object": o}, block=s, on="give_up", when=["touching"]),
+        n("place", "place", {"support": where}, done_if=f"placed:{s}"),
+        n("put_back", "place", {"support": came.name}, on="give_up", when=[f"holding:{o}", f"origin:{s}"]),
+        n("let_go", "release", {}, on="give_up", when=["touching"]),
     ], [f"doors_open:{s}"]
 
 
