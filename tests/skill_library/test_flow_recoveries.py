@@ -89,6 +89,25 @@ def test_a_place_out_of_reach_goes_to_the_next_surface_then_the_item_goes_back_w
     assert [d["choice"] for d in decisions if "choice" in d][-2:] == ["give up", "put back"]
 
 
+def test_a_place_that_says_done_with_the_item_still_held_is_tried_again_then_put_back():
+    """A carry is done when the item lies on the surface inside the cavity, whatever the place reported."""
+
+    def outcome(skill, obs):
+        return None, _held(obs, "juice") if type(skill).__name__ in ("SidePick", "SidePlace") else obs
+
+    skills, decisions = _flow(
+        "chill_drink",
+        lambda s: [Step("carry", "juice", [s["fridge/shelf_1"], s["fridge/shelf_2"]])],
+        outcome,
+        opened=("fridge/door",),
+        attempts=2,
+    )
+    ctx, _ = _ctx_state("chill_drink")
+    places = [where for name, where in skills if name == "SidePlace"]
+    assert places == ["fridge/shelf_1", "fridge/shelf_1", ctx.scene.objects["juice"].support], places
+    assert [d["choice"] for d in decisions if "choice" in d][-2:] == ["give up", "put back"]
+
+
 def test_a_failure_that_is_no_reach_or_room_keeps_the_surface():
     def outcome(skill, obs):
         if type(skill).__name__ == "SidePlace":

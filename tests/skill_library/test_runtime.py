@@ -303,7 +303,7 @@ def test_recoveries_run_after_their_node_fails_and_after_a_give_up(files):
 
 
 def test_no_way_ends_the_block_done(files):
-    nodes = [_node("pick", block="b"), _node("place", "place", block="b"), _node("next")]
+    nodes = [_node("pick", block="b"), _node("place", "place", block="b"), _node("lift", block="b"), _node("next")]
     played, decisions, _, run = _judged(files, nodes, [Block(id="b", attempts=2)], truth={"no_way": ("place",)})
     assert played == ["pick", "next"] and decisions == [{"node": "place", "choice": "no way"}]
     assert all(r["ok"] for r in run.results)

@@ -149,6 +149,23 @@ def test_a_toppled_item_is_stood_up_before_its_move_and_an_upright_goal_at_the_e
     assert skills[-3:] == [("Place", "milk -> dining_table/top"), ("Upright", "can"), ("Upright", "can")], skills
 
 
+def test_an_upright_that_reports_a_failure_but_stood_the_item_up_is_not_tried_again():
+    ctx, standing = _start("arrange_drinks")
+    lying = _toppled_can(standing)
+    uprights = []
+
+    def outcome(skill, obs):  # the first upright does nothing; the next one stalls, yet the can stands
+        if type(skill).__name__ != "Upright":
+            return None, obs
+        uprights.append(skill)
+        return (None, obs) if len(uprights) == 1 else (SkillFailure("upright", Reason.STALLED), standing)
+
+    script = Script(ctx, attempts=2)
+    script.skill = Played(outcome)
+    skills = [type(s).__name__ for s in script.skill.play(script, lying)]
+    assert skills[0] == "Upright" and skills[-2:] == ["Place", "Upright"], skills  # once at the end: it stands
+
+
 def test_an_item_near_another_is_placed_near_where_that_one_was_set_down():
     script, obs, _ = _script("arrange_drinks", None)
     places = {s.obj: s for s in script.skill.play(script, obs) if type(s).__name__ in ("Place", "SidePlace")}
