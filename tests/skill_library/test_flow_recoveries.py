@@ -74,27 +74,9 @@ def _unreachable_places(skill, obs):
     return None, _held(obs, "juice") if type(skill).__name__ == "SidePick" else obs
 
 
-def test_a_place_out_of_reach_goes_to_the_next_surface_then_the_item_goes_back_where_it_was():
-    skills, decisions = _flow(
-        "chill_drink",
-        lambda s: [Step("carry", "juice", [s["fridge/shelf_1"], s["fridge/shelf_2"]])],
-        _unreachable_places,
-        opened=("fridge/door",),
-        attempts=2,
-    )
-    places = [where for name, where in skills if name == "SidePlace"]
-    ctx, state = _ctx_state("chill_drink")
-    origin = ctx.scene.objects["juice"].support
-    assert places == ["fridge/shelf_1", "fridge/shelf_2", origin], places
-    assert [d["choice"] for d in decisions if "choice" in d][-2:] == ["give up", "put back"]
-
-
-def test_a_place_that_says_done_with_the_item_still_held_is_tried_again_then_put_back():
-    """A carry is done when the item lies on the surface inside the cavity, whatever the place reported."""
-
-    def outcome(skill, obs):
-        return None, _held(obs, "juice") if type(skill).__name__ in ("SidePick", "SidePlace") else obs
-
+def _juice_to_the_fridge(outcome) -> tuple[list, list, str]:
+    """The juice carried onto the fridge's two shelves, the door open, two tries: (the side places' surfaces, the
+    decisions' last two choices, where the juice started)."""
     skills, decisions = _flow(
         "chill_drink",
         lambda s: [Step("carry", "juice", [s["fridge/shelf_1"], s["fridge/shelf_2"]])],
@@ -104,8 +86,24 @@ def test_a_place_that_says_done_with_the_item_still_held_is_tried_again_then_put
     )
     ctx, _ = _ctx_state("chill_drink")
     places = [where for name, where in skills if name == "SidePlace"]
-    assert places == ["fridge/shelf_1", "fridge/shelf_1", ctx.scene.objects["juice"].support], places
-    assert [d["choice"] for d in decisions if "choice" in d][-2:] == ["give up", "put back"]
+    return places, [d["choice"] for d in decisions if "choice" in d][-2:], ctx.scene.objects["juice"].support
+
+
+def test_a_place_out_of_reach_goes_to_the_next_surface_then_the_item_goes_back_where_it_was():
+    places, last, origin = _juice_to_the_fridge(_unreachable_places)
+    assert places == ["fridge/shelf_1", "fridge/shelf_2", origin], places
+    assert last == ["give up", "put back"]
+
+
+def test_a_place_that_says_done_with_the_item_still_held_is_tried_again_then_put_back():
+    """A carry is done when the item lies on the surface inside the cavity, whatever the place reported."""
+
+    def outcome(skill, obs):
+        return None, _held(obs, "juice") if type(skill).__name__ in ("SidePick", "SidePlace") else obs
+
+    places, last, origin = _juice_to_the_fridge(outcome)
+    assert places == ["fridge/shelf_1", "fridge/shelf_1", origin], places
+    assert last == ["give up", "put back"]
 
 
 def test_a_failure_that_is_no_reach_or_room_keeps_the_surface():
