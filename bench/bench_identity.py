@@ -11,6 +11,10 @@ with its first differing event.
     ... change the code ...
     PYTHONPATH=$PWD python bench/bench_identity.py --root .cache/testdata/<hash> --check before
 
+``--ignore KIND ...`` leaves events of those kinds out of the comparison (both sides): a refactor that adds a
+bookkeeping event (the scripted policy's ``subgraph_end``, once it runs through the one runtime) is checked on the
+rest, and says so.
+
 Exit status 1 when ``--check`` finds a difference.
 """
 
@@ -69,6 +73,10 @@ def behaviour(job) -> tuple[str, dict]:
     }
 
 
+def without(row: dict, ignore: set[str]) -> dict:
+    return {**row, "events": [e for e in row["events"] if e[1] not in ignore]}
+
+
 def first_difference(a: dict, b: dict) -> str:
     for key in ("success", "crash", "steps", "sim_s", "final"):
         if a[key] != b[key]:
@@ -87,6 +95,7 @@ def main() -> None:
     parser.add_argument("--policies", nargs="+", default=["scripted", "planned"])
     parser.add_argument("--tasks", nargs="+")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--ignore", nargs="+", default=[], choices=KINDS, help="event kinds left out of --check")
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--record", metavar="NAME")
     what.add_argument("--check", metavar="NAME")
@@ -102,12 +111,14 @@ def main() -> None:
         print(f"recorded {len(rows)} episodes ({solved} solved) as {folder / args.record}.json")
         return
     kept = json.loads((folder / f"{args.check}.json").read_text())
-    differ = {k: first_difference(kept[k], rows[k]) for k in sorted(kept) if k in rows}
+    ignore = set(args.ignore)
+    both = [k for k in sorted(kept) if k in rows]
+    differ = {k: first_difference(without(kept[k], ignore), without(rows[k], ignore)) for k in both}
     differ = {k: why for k, why in differ.items() if why}
     for key, why in differ.items():
         print(f"{key}: {why}")
-    same = len([k for k in kept if k in rows]) - len(differ)
-    print(f"{same} of {len(kept)} episodes identical; {len(differ)} differ")
+    ignored = f" (events of {sorted(ignore)} left out)" if ignore else ""
+    print(f"{len(both) - len(differ)} of {len(both)} episodes identical; {len(differ)} differ{ignored}")
     sys.exit(1 if differ else 0)
 
 

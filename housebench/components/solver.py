@@ -16,8 +16,8 @@ from pydantic import Field
 from housebench.policy.base import PolicyContext, PolicyParams, require_state
 from housebench.policy.planned import PlannedPolicy
 from housebench.skill_library.contracts import World
-from housebench.skill_library.runtime import MAX_ATTEMPTS, SubgraphRun
-from housebench.skill_library.subgraph import PlanNode, chain
+from housebench.skill_library.runtime import SubgraphRun
+from housebench.skill_library.subgraph import MAX_ATTEMPTS, PlanNode, chain
 from housebench.skills.base import SkillContext
 from housebench.skills.drive import Stepper
 from housebench.state import Observation

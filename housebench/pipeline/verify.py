@@ -22,7 +22,8 @@ from housebench.progress import Progress
 from housebench.rollout.env import Episode
 from housebench.skill_library.contracts import World
 from housebench.skill_library.library import library_version
-from housebench.skill_library.runtime import MAX_ATTEMPTS, SubgraphRun
+from housebench.skill_library.runtime import SubgraphRun
+from housebench.skill_library.subgraph import MAX_ATTEMPTS
 from housebench.skill_library.verification import Scenario, load_scenarios, markdown, status_row, subgraph, summary
 from housebench.skills.base import SkillContext
 

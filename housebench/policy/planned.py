@@ -12,7 +12,8 @@ from pydantic import Field
 
 from housebench.policy.base import PolicyContext, PolicyParams, require_state
 from housebench.skill_library.planner import MAX_EXPANSIONS, PlanError, Problem, finish, world_of
-from housebench.skill_library.runtime import MAX_ATTEMPTS, SubgraphRun
+from housebench.skill_library.runtime import SubgraphRun
+from housebench.skill_library.subgraph import MAX_ATTEMPTS
 from housebench.skills.base import SkillContext
 from housebench.skills.drive import Stepper
 from housebench.state import Action, Observation

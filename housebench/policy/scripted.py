@@ -1,8 +1,9 @@
 """``scripted``: a goal-driven baseline on ground-truth annotations, built from skills.
 
-The brain is the skill library's script (:mod:`housebench.skill_library.script`): the goal's moves, the
-appliance flow, each way chosen from the choice table, each skill driven by the one driver. This policy only
-steps it, one control step per ``act``; when the script ends it says stop.
+The brain is the skill library's script (:mod:`housebench.skill_library.script`): a planner that writes the
+appliance flow's steps and the goal's moves as subgraphs the one runtime runs (as the planned policy's), each way
+chosen from the choice table, each skill driven by the one driver. This policy only steps it, one control step per
+``act``; when the script ends it says stop.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from housebench.policy.base import PolicyContext, PolicyParams, require_state
-from housebench.skill_library.runtime import MAX_ATTEMPTS
 from housebench.skill_library.script import Script
+from housebench.skill_library.subgraph import MAX_ATTEMPTS
 from housebench.skills.base import SkillContext
 from housebench.skills.drive import Stepper
 from housebench.state import Action, Observation

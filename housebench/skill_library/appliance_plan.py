@@ -1,5 +1,6 @@
 """The appliance plan: from the resolved goal, the order of door, carry, start and wait steps around a fridge
-or microwave (no physics; :mod:`housebench.skill_library.appliance_flow` runs it).
+or microwave, and those steps as judged nodes of a subgraph (:func:`subgraph`; no physics:
+:mod:`housebench.skill_library.appliance_flow` judges them as the one runtime runs them).
 
 An item *goes into* an appliance when it is ``heated`` (a listed microwave), ``chilled`` (a listed fridge), or
 its ``on`` target is an appliance's shelves or floor; it *comes out* when it stands in an appliance and its ``on``
@@ -17,13 +18,17 @@ Every door the flow opens is closed behind it (``closed`` goals, ``all`` include
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from housebench.annotations.schema import ApplianceAnnotation, Support
+from housebench.skill_library.staging import staging_surface
+from housebench.skill_library.subgraph import Block, PlanNode, Rules, Subgraph, chain
 from housebench.skills.base import SkillContext
 from housebench.skills.front import owner
 from housebench.skills.tuning import tuning
-from housebench.state import SimState
+from housebench.skills.view import support_of
+from housebench.state import Observation, SimState
 from housebench.tasks import goal as g
 from housebench.tasks import refs
 from housebench.tasks.context import Context
@@ -167,6 +172,85 @@ def _order(
     for door in sorted({d for c in later for d in c.doors}):
         close(door)
     return steps
+
+
+def subgraph(ctx: SkillContext, steps: list[Step], obs: Observation, attempts: int) -> Subgraph | None:
+    """``steps`` as judged nodes (step ``k`` as block ``s<k>``, ``attempts`` tries; the appliance flow's judge
+    chooses each way when it runs): the subgraph the one runtime runs (None: no node)."""
+    nodes: list[PlanNode] = []
+    blocks: list[Block] = []
+    for k, step in enumerate(steps, 1):
+        more, guard = WRITE[step.verb](ctx, f"s{k}", step, obs)
+        nodes += more
+        if guard is not None:
+            blocks.append(Block(id=f"s{k}", attempts=attempts, when=guard))
+    return chain(nodes, blocks=blocks)
+
+
+def _nodes_open(ctx: SkillContext, s: str, step: Step, obs: Observation):
+    door = step.target
+    return [
+        _node(f"{s}_tuck", "tuck", {}, when=["not side_held"], must=False),
+        _node(f"{s}_open", "open", {"part": door}, block=s),
+        _node(f"{s}_round", "navigate", {"target": door}, when=[f"ran:{s}", f"outside:{door}"], must=False),
+    ], [f"needed:{s}"]
+
+
+def _nodes_close(ctx: SkillContext, s: str, step: Step, obs: Observation):
+    return [
+        _node(f"{s}_tuck", "tuck", {}, must=False),
+        _node(f"{s}_close", "close", {"part": step.target}, block=s),
+    ], []
+
+
+def _nodes_press(ctx: SkillContext, s: str, step: Step, obs: Observation):
+    return [_node(f"{s}_press", "press", {"button": step.target}, block=s)], [f"inside:{s}", f"shut:{s}"]
+
+
+def _nodes_wait(ctx: SkillContext, s: str, step: Step, obs: Observation):
+    planned = wait_budget(step.conditions, obs.temperatures_c, ctx.task.thermal or ThermalSetup())
+    seconds = round(planned, 1) if math.isfinite(planned) else 0.0  # as planned; measured again when it runs
+    return [_node(f"{s}_wait", "wait", {"seconds": seconds}, must=False)], None
+
+
+def _nodes_carry(ctx: SkillContext, s: str, step: Step, obs: Observation):
+    if not step.supports:
+        ctx.log("decision", step=step.describe(), choice="skip: nowhere to set it down")
+        return [], None
+    o, where = step.target, step.supports[0].name
+    came = support_of(ctx, obs, o) or step.supports[0]  # named as planned; measured at the carry's start
+    app = owner(ctx.scene.house, step.supports)
+    stage = staging_surface(ctx.scene.house, app) if app is not None else None
+
+    def n(kind: str, verb: str, args: dict, **rules) -> PlanNode:
+        return _node(f"{s}_{kind}", verb, {"object": o, **args}, block=s, **rules)
+
+    staging = (
+        [
+            n("stage_pick", "pick", {}, on="fail", when=[f"stage:{s}"]),
+            n("stage_place", "place", {"support": stage.name}, on="fail", when=[f"stage:{s}", f"holding:{o}"]),
+            n("stage_release", "release", {}, on="fail", when=[f"stage:{s}", "touching"]),
+        ]
+        if stage is not None
+        else []
+    )
+    return [
+        n("release", "release", {}, when=[f"not holding:{o}", "touching"], must=False),
+        n("pick", "pick", {}, when=[f"not holding:{o}"], ok_if=f"holding:{o}"),
+        *staging,
+        _node(f"{s}_front", "navigate", {"target": where}, block=s, must=False),
+        _node(f"{s}_legs", "navigate", {"target": where}, block=s, must=False),
+        n("place", "place", {"support": where}, done_if=f"placed:{s}"),
+        n("put_back", "place", {"support": came.name}, on="give_up", when=[f"holding:{o}", f"origin:{s}"]),
+        n("let_go", "release", {}, on="give_up", when=["touching"]),
+    ], [f"doors_open:{s}"]
+
+
+def _node(id: str, verb: str, args: dict, **rules) -> PlanNode:
+    return PlanNode(id=id, verb=verb, args=args, rules=Rules(**rules))
+
+
+WRITE = {"open": _nodes_open, "close": _nodes_close, "press": _nodes_press, "wait": _nodes_wait, "carry": _nodes_carry}
 
 
 def _doors(ctx: SkillContext):

@@ -39,6 +39,7 @@ class Move:
     failed: set[str] = field(default_factory=set)  # surfaces a place found unreachable or full
     base: str | None = None  # stack on this object (``stacked``) instead of a support
     lay: bool = False  # lay it on its side on the support (``lying``)
+    where: str | None = None  # the goal's name for ``supports`` (a support, its owner or a place alias)
 
     def describe(self) -> str:
         where = self.container or self.base or "|".join(s.name for s in self.supports)
@@ -72,8 +73,9 @@ def plan_moves(ctx: SkillContext, obs: Observation) -> list[Move]:
             for k, obj in enumerate(objs):
                 check = g.On(predicate="on", items=[obj], support=cond.support)
                 near = objs[0] if isinstance(cond, g.Near) and k > 0 else None
-                move = moves.setdefault(obj, Move(obj, supports=supports, near=near))
-                move.supports = move.supports or supports
+                move = moves.setdefault(obj, Move(obj, supports=supports, near=near, where=cond.support))
+                if not move.supports:
+                    move.supports, move.where = supports, cond.support
                 move.check.append(check)
     todo = [m for m in moves.values() if not ctx.judge(m.check, obs.state).success]
     containers = {m.container for m in todo if m.container}
@@ -137,18 +139,18 @@ def shape_moves(ctx: SkillContext, obs: Observation, moves: list[Move]) -> list[
                 continue
             if obj not in by_obj:
                 under = support_of(ctx, obs, obj)
-                by_obj[obj] = Move(obj, supports=[under] if under else [])
+                by_obj[obj] = Move(obj, supports=[under] if under else [], where=under.name if under else None)
                 moves = [*moves, by_obj[obj]]
             by_obj[obj].lay = True
             by_obj[obj].check.append(check)
     return [*moves, *stacks]
 
 
-def toppled(ctx: SkillContext, obs: Observation) -> list[str]:
-    """The items of the goal's ``upright`` conditions measured tilted past their limit now."""
+def toppled(ctx: SkillContext, obs: Observation, every: bool = False) -> list[str]:
+    """The items of the goal's ``upright`` conditions measured tilted past their limit now (``every``: all of them)."""
     goal = ctx.task.goal
     verdict = evaluate(goal, obs.state, ctx.scene, initial=ctx.initial)
-    return [i.item for c in verdict.conditions if c.predicate == "upright" for i in c.items if not i.ok]
+    return [i.item for c in verdict.conditions if c.predicate == "upright" for i in c.items if every or not i.ok]
 
 
 def _choose_container(view: Context, cond: g.Inside) -> str:

@@ -17,6 +17,10 @@ precondition gets one fallback in turn: a re-pick drives to where the object fel
 and missed its postconditions is retried as it is (a fallback for them, such as ``release``, would
 undo its preconditions: a place out of reach let go of the book over the floor). A node that still
 fails ends the run (``subgraph_end``).
+
+Nodes with ``rules`` are judged by their planner instead (a :class:`~housebench.skill_library.blocks.Judge`): their
+skills run with their own checks, in retry blocks, guarded by the planner's tests
+(:mod:`housebench.skill_library.blocks`); a given-up block does not end the run.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from collections.abc import Generator
 from functools import cache
 from typing import Any
 
+from housebench.skill_library.blocks import Blocks, Judge, RunSkill, block_at
 from housebench.skill_library.contracts import ContractError, World, calls, choose_path, ground, judge_grounded
 from housebench.skill_library.executors import executor
 from housebench.skill_library.library import skills
@@ -33,7 +38,7 @@ from housebench.skill_library.relations import COMPATIBLE, relations
 from housebench.skill_library.subgraph import REF, Subgraph
 from housebench.skill_library.subgraph import ground as ground_subgraph
 from housebench.skills.base import Reason, SkillContext, SkillFailure, failed_items
-from housebench.skills.drive import drive
+from housebench.skills.drive import drive, tried
 from housebench.state import Action, Observation
 from housebench.tasks.geometry import GoalError
 from housebench.tasks.verdict import ConditionResult, ItemResult, Verdict
@@ -41,8 +46,6 @@ from housebench.tasks.verdict import ConditionResult, ItemResult, Verdict
 Run = Generator[Action, Observation, tuple[bool, Observation]]
 NOT_RUN = ("no path fits the noun", f"{Reason.UNSUPPORTED.value}: no executor")  # a call that never ran fails
 SETS_DOWN = {"place": "support", "lay": "support", "lower": "support", "insert": "container", "drop": "container"}
-
-MAX_ATTEMPTS = 10  # the upper bound of every tries-per-node or per-move param
 
 
 @cache
@@ -112,19 +115,35 @@ def _fill(skill: SkillNode, args: dict[str, Any], types: dict[str, str]) -> dict
 
 
 class SubgraphRun:
-    def __init__(self, sub: Subgraph, world: World, ctx: SkillContext, attempts: int = 2) -> None:
+    def __init__(
+        self, sub: Subgraph, world: World, ctx: SkillContext, attempts: int = 2, judge: Judge | None = None
+    ) -> None:
         self.order = ground_subgraph(sub, world, sub.scene or "subgraph")
-        self.world, self.ctx, self.attempts = world, ctx, attempts
+        self.world, self.ctx, self.attempts, self.judge = world, ctx, attempts, judge
+        self.blocks = {b.id: b for b in sub.blocks or []}
+        self.skill: RunSkill = lambda skill, obs: tried(skill, ctx, obs, events=True)  # a judged node's skills
+        self.judged: Blocks | None = None
         self.outputs: dict[str, dict[str, Any]] = {}
         self.results: list[dict[str, Any]] = []  # one row per top-level node: node, verb, ok
         self.held: Observation | None = None  # where a ``post_anytime`` contract's postconditions held
 
     def run(self, obs: Observation) -> Generator[Action, Observation, Observation]:
         steps = [(node.verb, node.args) for node, _ in self.order]
-        for i, (node, skill) in enumerate(self.order):
+        i = 0
+        while i < len(self.order):
+            node, skill = self.order[i]
+            if node.rules is not None:  # judged by its planner: a retry block
+                nodes = block_at([n for n, _ in self.order], i)
+                block = self.blocks.get(node.rules.block or "")
+                self.judged = self.judged or Blocks(self.judge, self.skill, self.ctx)
+                ok, obs = yield from self.judged.run(nodes, block, obs)
+                self.results += [{"node": n.id, "verb": n.verb, "ok": ok} for n in nodes]
+                i += len(nodes)
+                continue
+            i += 1
             args = {k: self._value(v) for k, v in node.args.items()}
-            self.world.bound_for = bound_for(steps[i:])
-            self.world.next_call = self._resolved(steps[i + 1]) if i + 1 < len(steps) else None
+            self.world.bound_for = bound_for(steps[i - 1 :])
+            self.world.next_call = self._resolved(steps[i]) if i < len(steps) else None
             ok, obs = yield from self.call(node.id, skill, args, obs, self.attempts)
             self.results.append({"node": node.id, "verb": node.verb, "ok": ok})
             if not ok:

@@ -9,6 +9,13 @@ DAG; the runtime runs it in topological order (ties in node order). Example::
                {"id": "n3", "verb": "insert", "args": {"object": "@n2.held", "container": "bowl"}}],
      "edges": [{"from": "n1", "to": "n2"}, {"from": "n2", "to": "n3"}]}
 
+A planner that judges its own nodes (the scripted brain) adds ``rules`` to them: the node's skill runs with its own
+checks, only when the ``when`` tests hold; it is done when the skill succeeded or ``ok_if`` holds (with ``done_if``:
+exactly when that holds); ``must: false`` goes on after a failure; the nodes of one ``block`` (listed in ``blocks``:
+its ``attempts``, its ``when``) are tried again together, ``on: fail`` nodes are the recovery of the node before them
+and ``on: give_up`` ones the block's (:mod:`housebench.skill_library.blocks`). A test is
+``[not ]<name>[:<node, block or object>]``, judged by the planner or the runtime.
+
 An argument ``"@<node>.<output>"`` takes another node's output (the node must come before it, the
 output's type must fit). ``validate`` checks the structure against the library, ``ground`` checks
 every name against a scene's annotations and every type; both raise :class:`SubgraphError` with one
@@ -22,7 +29,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import networkx as nx
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from housebench.inputs import InputError, check_file
 from housebench.jsonfile import SpecError, one_line, read_json
@@ -40,6 +47,7 @@ MAX_PLAN_BYTES = 1 << 20
 MAX_NODES = 1000
 MAX_EDGES = 10_000
 MAX_ARGS = 16  # arguments of one node (a skill takes at most a handful)
+MAX_ATTEMPTS = 10  # the upper bound of every tries-per-node, per-move or per-block param
 
 
 class SubgraphError(SpecError):
@@ -50,10 +58,33 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
 
 
+Test = Annotated[str, StringConstraints(pattern=r"^(not )?[a-z_]+(:[\w/.-]+)?$", max_length=200)]
+
+
+class Rules(_Strict):
+    """How a planner that judges its own node runs it (module docstring)."""
+
+    block: Name | None = None
+    when: list[Test] = Field(default_factory=list, max_length=MAX_ARGS)
+    ok_if: Test | None = None
+    done_if: Test | None = None
+    must: bool = True
+    on: Literal["fail", "give_up"] | None = None
+
+
+class Block(_Strict):
+    """Nodes tried again together, ``attempts`` times, when ``when`` holds at the block's start."""
+
+    id: Name
+    attempts: int = Field(ge=1, le=MAX_ATTEMPTS)
+    when: list[Test] = Field(default_factory=list, max_length=MAX_ARGS)
+
+
 class PlanNode(_Strict):
     id: Name
     verb: Name
     args: dict[Name, Value] = Field(default_factory=dict, max_length=MAX_ARGS)
+    rules: Rules | None = None
 
 
 class PlanEdge(_Strict):
@@ -67,15 +98,18 @@ class Subgraph(_Strict):
     scene: str | None = None
     nodes: Annotated[list[PlanNode], Field(min_length=1, max_length=MAX_NODES)]
     edges: list[PlanEdge] = Field(default_factory=list, max_length=MAX_EDGES)
+    blocks: list[Block] | None = Field(default=None, max_length=MAX_NODES)
 
     def dump(self) -> dict[str, Any]:
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
-def chain(nodes: list[PlanNode], task: str | None = None, scene: str | None = None) -> Subgraph:
+def chain(
+    nodes: list[PlanNode], task: str | None = None, scene: str | None = None, blocks: list[Block] | None = None
+) -> Subgraph:
     """A subgraph running ``nodes`` one after the other."""
     edges = [PlanEdge(source=a.id, to=b.id) for a, b in zip(nodes, nodes[1:])]
-    return Subgraph(task=task, scene=scene, nodes=nodes, edges=edges)
+    return Subgraph(task=task, scene=scene, nodes=nodes, edges=edges, blocks=blocks)
 
 
 def load_subgraph(path: Path) -> Subgraph:
@@ -149,7 +183,26 @@ def validate(sub: Subgraph, source: object = "subgraph") -> list[PlanNode]:
             wanted = next(a.type for a in library[node.verb].inputs if a.name == key)
             if outputs[m[2]] != "object" or wanted not in ("object", "container", "place"):
                 raise SubgraphError(f"{where}: a {outputs[m[2]]} output cannot stand for a {wanted}")
+    _check_blocks(sub, [by_id[i] for i in order], source)
     return [by_id[i] for i in order]
+
+
+def _check_blocks(sub: Subgraph, order: list[PlanNode], source: object) -> None:
+    """Every block named by a node is listed once, and its nodes run one after the other."""
+    listed = [b.id for b in sub.blocks or []]
+    if len(set(listed)) != len(listed):
+        raise SubgraphError(f"{source}: blocks: duplicate block id")
+    seen: list[str] = []
+    for node in order:
+        block = node.rules.block if node.rules else None
+        if block is not None and block not in listed:
+            raise SubgraphError(f"{source}: {node.id}.rules.block: '{block}' is no block")
+        if block is not None and block in seen and seen[-1] != block:
+            raise SubgraphError(f"{source}: {node.id}.rules.block: the nodes of '{block}' do not run one after another")
+        if block is not None and (not seen or seen[-1] != block):
+            seen.append(block)
+        if block is None:
+            seen.append("")
 
 
 def _ancestors(graph: nx.DiGraph, order: list[str], position: dict[str, int]) -> dict[str, int]:

@@ -7,9 +7,10 @@ from housebench.rollout.env import Episode
 from housebench.skill_library.contracts import World
 from housebench.skill_library.executors import EXECUTORS
 from housebench.skill_library.runtime import SubgraphRun
-from housebench.skill_library.subgraph import PlanNode, chain
-from housebench.skills.base import Skill, SkillContext
+from housebench.skill_library.subgraph import Block, PlanNode, Rules, chain
+from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure
 from housebench.state import Action
+from tests.conftest import Played
 
 
 def _run(files, nodes, horizon=30.0, attempts=2):
@@ -199,3 +200,110 @@ def test_a_call_past_its_time_budget_is_stopped_and_tried_again(files, monkeypat
     posts = [d for _, kind, d in episode.events if kind == "node_post"]
     assert len(posts) == 2 and all(d["error"].startswith("forever: timeout") for d in posts), posts
     assert episode.time < 5.0  # two budgets of 0.5 s, not the episode's 20 s
+
+
+# ---- nodes their planner judges (``rules``: the scripted brain's), played without physics ----
+
+
+class _Judge:
+    """A planner stand-in: each node's way is one skill named after it; tests read ``truth``."""
+
+    def __init__(self, truth=None):
+        self.truth, self.after_seen, self.started = truth or {}, [], []
+
+    def way(self, node, obs):
+        return None if node.id in self.truth.get("no_way", ()) else (_Named(node.id),)
+
+    def test(self, name, arg, node, obs):
+        value = self.truth[name]
+        return value(node) if callable(value) else value
+
+    def after(self, node, failure, ok, obs):
+        self.after_seen.append((node.id, ok))
+
+    def start(self, block, obs):
+        self.started.append(block)
+
+
+class _Named(_Still):
+    def __init__(self, name):
+        self.name = name
+
+
+def _judged(files, nodes, blocks, fails=(), truth=None, attempts=3):
+    """``nodes`` run with their skills played: the names of the skills run, the decisions, the judge."""
+    episode = Episode(*files, horizon_s=1.0)
+    obs = episode.reset(0)
+    world = World(episode.scene, dict(episode.task.goal.roles), state=obs.state)
+    decisions = []
+    ctx = SkillContext(
+        task=episode.task, scene=episode.scene, control_dt=0.1, log=lambda kind, **d: decisions.append((kind, d))
+    )
+    judge = _Judge(truth)
+    run = SubgraphRun(chain(nodes, blocks=blocks), world, ctx, attempts, judge=judge)
+    failing = list(fails)
+
+    def outcome(skill, o):
+        if skill.name in failing:
+            failing.remove(skill.name)
+            return SkillFailure(skill.name, Reason.MISSED), o
+        return None, o
+
+    run.skill = Played(outcome)
+    for _ in run.run(obs):
+        raise AssertionError("a played run asked for an action")
+    return [s.name for s in run.skill.skills], [d for kind, d in decisions if kind == "decision"], judge, run
+
+
+def _node(id, verb="pick", **rules):
+    args = {"object": "apple"} if verb != "place" else {"object": "apple", "support": "shelf/level_1"}
+    return PlanNode(id=id, verb=verb, args=args, rules=Rules(**rules))
+
+
+def test_a_failed_node_tries_its_block_again_from_the_first_node_then_gives_up_and_the_run_goes_on(files):
+    nodes = [_node("pick", block="b"), _node("place", "place", block="b"), _node("next")]
+    played, decisions, _, run = _judged(files, nodes, [Block(id="b", attempts=2)], fails=["place", "place"])
+    assert played == ["pick", "place", "pick", "place", "next"]
+    assert [d["choice"] for d in decisions] == ["again", "again", "give up"]
+    assert [r["ok"] for r in run.results] == [False, False, True]
+
+
+def test_a_node_that_need_not_succeed_goes_on(files):
+    nodes = [_node("release", block="b", must=False), _node("pick", block="b")]
+    played, decisions, _, _ = _judged(files, nodes, [Block(id="b", attempts=2)], fails=["release"])
+    assert played == ["release", "pick"] and decisions == []
+
+
+def test_guards_skip_a_node_and_a_block(files):
+    truth = {"far": lambda node: node.id == "b"}
+    nodes = [_node("a", when=["far"]), _node("b", when=["far"]), _node("c", block="k"), _node("d", when=["ran:k"])]
+    played, _, judge, _ = _judged(files, nodes, [Block(id="k", attempts=1, when=["not far"])], truth=truth)
+    assert played == ["b", "c", "d"] and judge.started == ["k"]
+    played, _, judge, _ = _judged(files, nodes, [Block(id="k", attempts=1, when=["far"])], truth=truth)
+    assert played == ["b"] and judge.started == []  # the block skipped, and what asks whether it ran
+
+
+def test_ok_if_counts_a_failure_done_and_done_if_overrides_success(files):
+    nodes = [_node("pick", block="b", ok_if="held"), _node("place", "place", block="b", done_if="inside")]
+    truth = {"held": True, "inside": False}
+    played, _, judge, _ = _judged(files, nodes, [Block(id="b", attempts=2)], fails=["pick"], truth=truth)
+    assert played == ["pick", "place", "pick", "place"]  # a missed pick with the item held goes on; an empty place not
+    assert judge.after_seen == [("pick", True), ("place", False), ("pick", True), ("place", False)]
+
+
+def test_recoveries_run_after_their_node_fails_and_after_a_give_up(files):
+    nodes = [
+        _node("pick", block="b"),
+        _node("stage", block="b", on="fail"),
+        _node("place", "place", block="b"),
+        _node("put_back", "place", block="b", on="give_up"),
+    ]
+    played, _, _, _ = _judged(files, nodes, [Block(id="b", attempts=2)], fails=["pick", "place"])
+    assert played == ["pick", "stage", "pick", "place", "put_back"]
+
+
+def test_no_way_ends_the_block_done(files):
+    nodes = [_node("pick", block="b"), _node("place", "place", block="b"), _node("lift", block="b"), _node("next")]
+    played, decisions, _, run = _judged(files, nodes, [Block(id="b", attempts=2)], truth={"no_way": ("place",)})
+    assert played == ["pick", "next"] and decisions == [{"node": "place", "choice": "no way"}]
+    assert all(r["ok"] for r in run.results)

@@ -34,6 +34,16 @@ def test_good_subgraph_grounds_in_run_order(tmp_path, world):
     assert sub.dump()["edges"][0] == {"from": "n1", "to": "n2"}
 
 
+def test_judged_nodes_and_their_blocks_load_and_ground(tmp_path, world):
+    data = _mutated(lambda d: d.update(blocks=[{"id": "b", "attempts": 3, "when": ["not holding:apple"]}]))
+    data["nodes"][1]["rules"] = {"block": "b", "when": ["not holding:apple"], "ok_if": "holding:apple"}
+    data["nodes"][2]["rules"] = {"block": "b", "done_if": "inside", "must": False}
+    sub = load_subgraph(_file(tmp_path, data))
+    assert [n.id for n, _ in ground(sub, world, "plan.json")] == ["n1", "n2", "n3", "n4"]
+    assert sub.dump()["blocks"] == [{"id": "b", "attempts": 3, "when": ["not holding:apple"]}]
+    assert "blocks" not in load_subgraph(_file(tmp_path, GOOD)).dump()  # a contract plan's file is as it was
+
+
 def _mutated(change):
     data = json.loads(json.dumps(GOOD))
     change(data)
@@ -67,6 +77,23 @@ def _mutated(change):
         (
             lambda d: d["nodes"].append({"id": "n5", "verb": "place", "args": {"object": "apple", "support": "sofa"}}),
             "(n5).args.support: 'sofa' names no support",
+        ),
+        (lambda d: d["nodes"][1].update(rules={"block": "b9"}), "n2.rules.block: 'b9' is no block"),
+        (
+            lambda d: (
+                [d.update(blocks=[{"id": "b", "attempts": 2}])]
+                + [d["nodes"][i].update(rules={"block": "b"}) for i in (0, 2)]
+            ),
+            "n3.rules.block: the nodes of 'b' do not run one after another",
+        ),
+        (lambda d: d.update(blocks=[{"id": "b", "attempts": 2}, {"id": "b", "attempts": 1}]), "duplicate block id"),
+        (
+            lambda d: d.update(blocks=[{"id": "b", "attempts": 11}]),
+            "blocks[0].attempts: Input should be less than or equal to 10",
+        ),
+        (
+            lambda d: d["nodes"][1].update(rules={"when": ["Holding apple"]}),
+            "nodes[1].rules.when[0]: String should match pattern",
         ),
     ],
 )
