@@ -8,10 +8,11 @@ import math
 import numpy as np
 
 from housebench.house.floor import FloorGrid
+from housebench.house.stance import stance_free
 from housebench.robot.kinematics import top_down
 from housebench.skills.base import Reason, Skill, SkillContext, SkillFailure, SkillGen
 from housebench.skills.motion import line_waypoints, move_arm, ready_arm
-from housebench.skills.navigate import Navigate, planner
+from housebench.skills.navigate import Navigate, open_part_boxes, planner
 from housebench.skills.tuning import tuning
 from housebench.skills.view import ik, pad_pose, tucked, wrap
 from housebench.state import Observation
@@ -50,15 +51,27 @@ def approach(
     skill: Skill, ctx: SkillContext, obs: Observation, pose, skip: tuple[str, ...] = (), head_on: bool = False
 ) -> SkillGen:
     """Drive to ``pose`` with the arm in the carry pose; ``head_on``, the last ``skills.pick.lead_ins_m[0]``
-    straight in."""
+    straight in. From the tuck, where the arm unfolded would meet an open door's or drawer's box
+    (:func:`unfold_sweeps`), driven there tucked and unfolded at ``pose`` (a stance the footprint keeps clear of it):
+    unfolded in front of an open microwave, beside its leaf, the elbow swung the leaf from 1.40 to 0.71 rad, half
+    across the opening the place then had to reach into (procedural house p003)."""
     tune = tuning().pick
     if math.dist(obs.base[:2], pose[:2]) > tune.at_stance_m or abs(wrap(obs.base[2] - pose[2])) > tune.at_stance_rad:
+        if tucked(obs) and unfold_sweeps(ctx, obs, skip):
+            obs = yield from Navigate(pose, why=skill.target(), skip=skip).body(ctx, obs)
+            return (yield from to_carry(skill, ctx, obs))
         if np.linalg.norm(pad_pose(ctx, obs)[0] - carry_pos(obs)) > tune.at_carry_m:
             obs = yield from to_carry(skill, ctx, obs)
         if head_on:
             obs = yield from _straight_in(skill, ctx, obs, pose, skip)
         obs = yield from Navigate(pose, why=skill.target(), skip=skip).body(ctx, obs)
     return obs
+
+
+def unfold_sweeps(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> bool:
+    """Whether the carry arm, unfolded where the base stands, would meet an open door's or drawer's box (but
+    ``skip``): the stance footprint there (its band over ``HIGH`` is the carry arm's) is not clear of it."""
+    return not stance_free(obs.base, open_part_boxes(ctx, obs, skip))
 
 
 def floor_lead_in(grid: FloorGrid, pose) -> tuple[float, float, float] | None:

@@ -73,10 +73,15 @@ def _open_parts(ctx: SkillContext, obs: Observation, skip: tuple[str, ...]) -> d
     return out
 
 
+def open_part_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> list[tuple[float, ...]]:
+    """Every open door's or drawer's box where it stands now (but ``skip``)."""
+    return [part_box(part, q) for part, q in _open_parts(ctx, obs, skip).values()]
+
+
 def moving_boxes(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> list[tuple[float, ...]]:
     """Every open door's or drawer's box where it stands now and every prop's box where it is now (but
     ``skip``: props or parts)."""
-    return [part_box(part, q) for part, q in _open_parts(ctx, obs, skip).values()] + prop_boxes(ctx, obs, skip)
+    return open_part_boxes(ctx, obs, skip) + prop_boxes(ctx, obs, skip)
 
 
 HouseFloor = tuple[tuple[float, float, float, float], FloorGrid, nx.Graph, np.ndarray]
@@ -125,7 +130,7 @@ def planner(ctx: SkillContext, obs: Observation, skip: tuple[str, ...] = ()) -> 
     hugging it with the arm out swept it shut."""
     bounds, house, graph, room = ctx.tool("house_floor", lambda: _house_floor(ctx))  # hashed once per context
     props = free_grid(moving_boxes(ctx, obs, skip), bounds, ctx.scene.house.robot.footprint, house.resolution)
-    parts = [part_box(part, q) for part, q in _open_parts(ctx, obs, skip).values()]
+    parts = open_part_boxes(ctx, obs, skip)
     keep = arm_room(parts, bounds, house.resolution, tuning().navigate.arm_top_m) if parts else None
     return BasePlanner(FloorGrid(props.x0, props.y0, props.resolution, house.free & props.free), graph, room, keep)
 
