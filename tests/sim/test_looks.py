@@ -181,3 +181,13 @@ def test_bad_looks_params_are_one_line_naming_the_key(tmp_path, looks, error):
     with pytest.raises(SystemExit) as err:
         load_section("house", HouseParams, tmp_path / "params.yaml")
     assert str(err.value).startswith(f"{tmp_path / 'params.yaml'}: {error}") and "\n" not in str(err.value)
+
+
+def test_a_missing_texture_is_named_in_one_line(house, tmp_path):
+    params = house_params()
+    path = tmp_path / "house.usda"
+    write_house_usd(house, path, looks_for(params["seed"], params["looks"]))
+    gone = sorted(tmp_path.rglob("*.png"))[0]
+    gone.unlink()
+    with pytest.raises(FileNotFoundError, match=f"inputs:file: no such texture '.*{gone.name}'"):
+        make_backend("mujoco").load(path)

@@ -37,7 +37,10 @@ def _texture_file(material: UsdShade.Material) -> str:
     for child in material.GetPrim().GetChildren():
         shader = UsdShade.Shader(child)
         if shader and shader.GetIdAttr().Get() == "UsdUVTexture":
-            return shader.GetInput("file").Get().resolvedPath
+            asset = shader.GetInput("file").Get()
+            if not asset.resolvedPath:  # USD resolves a missing file to ''
+                raise FileNotFoundError(f"{material.GetPath()}: inputs:file: no such texture '{asset.path}'")
+            return asset.resolvedPath
     raise ValueError(f"{material.GetPath()}: no UsdUVTexture")
 
 
