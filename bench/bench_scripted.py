@@ -39,9 +39,14 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def first_failure(events: list) -> str:
-    """``skill:reason`` of the last failed skill of the episode ('' when none failed)."""
-    failed = [d for _, kind, d in events if kind == "skill_end" and not d.get("ok")]
-    return f"{failed[-1]['skill']}:{failed[-1]['reason']}" if failed else ""
+    """``skill:reason`` of the last failed skill of the episode, or ``verb:stage`` of the last contract node that
+    failed (the planned policy's; '' when none failed)."""
+    failed = [
+        f"{d['skill']}:{d['reason']}" if kind == "skill_end" else f"{d['verb']}:{d['stage']}"
+        for _, kind, d in events
+        if (kind == "skill_end" and not d.get("ok")) or kind == "node_failed"
+    ]
+    return failed[-1] if failed else ""
 
 
 def one(job: EpisodeJob) -> dict:

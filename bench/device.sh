@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The rate runs on the lent 16-core machine (no package registry there; README "Benchmarks"): the wheels it lacks
 # travel in .wheels/ (cp312, `pip download --python-version 3.12 --only-binary=:all: --no-deps`), the Fetch model
-# files in build/devpkgs/, the built data as build/data.tar.gz (scenes/{settled,tasks,house}, annotations,
+# files in build/devpkgs/ (with a dist-info of their version: the model cache's key names it), the built data as build/data.tar.gz (scenes/{settled,tasks,house}, annotations,
 # assets_built/sim, made here by `dvc repro annotate`; no PNG but the house's textures, which the models embed:
 #   { find scenes/settled scenes/tasks scenes/house annotations assets_built/sim -type f ! -name '*.png';
 #     ls scenes/house/textures/*.png; } > /tmp/list && tar czf build/data.tar.gz -T /tmp/list
