@@ -115,6 +115,7 @@ SLOW_VARIANTS: tuple[Pair, ...] = (
     ("empty_basket", "v016"),
     ("heat_breakfast", "v001"),
     ("organize_utility_items", "v000"),
+    ("recycle_and_store", "v003"),
     ("restock_fridge", "v007"),
     ("restock_fridge", "v011"),
     ("shelve_books", "v001"),

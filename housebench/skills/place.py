@@ -2,8 +2,8 @@
 
 The release point keeps the measured hold (pad height over the object's bottom) and a leaning hand's
 lean (a flared bowl's rim pinch, which holds its far side up), turned about the vertical only: the bottom is
-released ``skills.place.drop_m`` above the surface, or ``rim_clear_m`` above a container's rim over its cavity
-centre. Stance as for ``pick`` (IK reaches above and at the release point); the base drives there
+released ``skills.place.drop_m`` above the surface, or ``rim_clear_m`` above a container's rim over
+:func:`cavity_spot`. Stance as for ``pick`` (IK reaches above and at the release point); the base drives there
 with the arm in the carry pose; then down, open, up, tuck. ``spot`` picks a free place on a support.
 """
 
@@ -48,8 +48,7 @@ def spot(
     and, with ``entry`` (an edge's outward normal and its coordinate along it: the object comes in level
     from there), of the way in from that edge (no other object between it and the edge)."""
     tune = tuning().place
-    size = ctx.scene.objects[obj].asset.size
-    r = math.hypot(size[0], size[1]) / 2
+    r = _radius(ctx, obj)
     xmin, ymin, xmax, ymax = support.box
     px, py = (
         min(h + tune.fit_m, (hi - lo) / 2) if h + tune.fit_m <= (hi - lo) / 2 else min(tune.edge_m, (hi - lo) / 2)
@@ -61,8 +60,7 @@ def spot(
     for name, other in obs.objects.items():
         if name == obj or abs(other.pos[2] - support.height) > tune.other_height_m:
             continue
-        osize = ctx.scene.objects[name].asset.size
-        clear = r + math.hypot(osize[0], osize[1]) / 2 + tune.clear_m
+        clear = r + _radius(ctx, name) + tune.clear_m
         ok &= np.hypot(points[:, 0] - other.pos[0], points[:, 1] - other.pos[1]) >= clear
         if entry is not None:
             normal, coord = np.asarray(entry[0]), entry[1]
@@ -73,6 +71,40 @@ def spot(
     points = points[ok]
     best = int(np.argmin(np.hypot(points[:, 0] - near[0], points[:, 1] - near[1])))
     return float(points[best, 0]), float(points[best, 1])
+
+
+def cavity_spot(container: str, obs: Observation, ctx: SkillContext, obj: str) -> np.ndarray:
+    """Where over ``container``'s cavity ``obj`` (its centre) is let go, in the world: the cavity's centre, or, where
+    items already in it stand there, the free point nearest the centre (each footprint radius and
+    ``skills.place.clear_m`` apart), else the point farthest from them. Let go onto another item, an item stands
+    above the rim and topples out as the hand withdraws."""
+    tune = tuning().place
+    pose = obs.objects[container]
+    profile = ctx.scene.objects[container].asset.container
+    turn, origin = rotation(pose.quat), np.asarray(pose.pos)
+    radius = _radius(ctx, obj)
+    inside = []
+    for name, other in obs.objects.items():
+        local = turn.T @ (np.asarray(other.pos) - origin)
+        if name not in (obj, container) and profile.holds(local, 0.0, tune.inside_above_m)[0]:
+            inside.append((local[:2], radius + _radius(ctx, name) + tune.clear_m))
+    hx, hy = (max(h - radius, 0.0) for h in profile.inner_half_extents)
+    xs, ys = np.meshgrid(np.linspace(-hx, hx, tune.grid), np.linspace(-hy, hy, tune.grid))
+    points = np.stack([xs.ravel(), ys.ravel()], axis=1)
+    if profile.shape == "round":
+        points = points[np.hypot(points[:, 0], points[:, 1]) <= hx]
+    points = points[np.argsort(np.hypot(points[:, 0], points[:, 1]), kind="stable")]  # the centre first
+    margin = np.full(len(points), np.inf)
+    for at, clear in inside:
+        margin = np.minimum(margin, np.hypot(points[:, 0] - at[0], points[:, 1] - at[1]) - clear)
+    free = np.flatnonzero(margin >= 0.0)
+    best = points[free[0]] if len(free) else points[int(np.argmax(margin))]
+    return origin + turn @ np.array([best[0], best[1], profile.rim_z])
+
+
+def _radius(ctx: SkillContext, obj: str) -> float:
+    size = ctx.scene.objects[obj].asset.size
+    return math.hypot(size[0], size[1]) / 2
 
 
 class Place(Skill):
@@ -138,10 +170,8 @@ class Place(Skill):
             c, s = math.cos(turn), math.sin(turn)
             offset = np.array([c * held_xy[0] - s * held_xy[1], s * held_xy[0] + c * held_xy[1]])
             if self.container:
-                pose = obs.objects[self.container]
-                profile = ctx.scene.objects[self.container].asset.container
-                centre = np.asarray(pose.pos) + rotation(pose.quat) @ np.array([0.0, 0.0, profile.rim_z])
-                bottom, xy = centre[2] + tuning().place.rim_clear_m, centre[:2]
+                over = cavity_spot(self.container, obs, ctx, self.obj)
+                bottom, xy = over[2] + tuning().place.rim_clear_m, over[:2]
             else:
                 half = footprint(size, obj_yaw + turn)
                 at = self.spot(ctx, obs, half)

@@ -53,6 +53,7 @@ class PlaceTuning(Section):
     grid: int = Field(25, ge=2)  # candidate spots per side of the support's grid
     other_height_m: float = Field(0.3, gt=0)  # other objects this near the support's height keep their room, m
     clear_m: float = Field(0.02, ge=0)  # a spot keeps this more than both footprint radii off another object, m
+    inside_above_m: float = Field(0.1, ge=0)  # an item across a cavity this far over its rim is in it (on another), m
     open_s: float = Field(0.8, ge=0)  # the fingers are opened for this long at the release, s
     release_lift_m: float = Field(0.08, ge=0)  # ``release`` lifts the open hand this far, m
     release_speed: float = Field(0.5, gt=0)  # ... at this joint speed, rad/s
