@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The rate runs on the lent 16-core machine (no package registry there; README "Benchmarks"): the wheels it lacks
 # travel in .wheels/ (cp312, `pip download --python-version 3.12 --only-binary=:all: --no-deps`), the Fetch model
-# files in build/devpkgs/ (with a dist-info of their version: the model cache's key names it), the built data as build/data.tar.gz (scenes/{settled,tasks,house}, annotations,
-# assets_built/sim, made here by `dvc repro annotate`; no PNG but the house's textures, which the models embed:
+# files in build/devpkgs/ (with a dist-info of their version: the model cache's key names it), the built data as
+# build/data.tar.gz (scenes/{settled,tasks,house}, annotations, assets_built/sim, made here by `dvc repro annotate`;
+# no PNG but the house's textures, which the models embed):
 #   { find scenes/settled scenes/tasks scenes/house annotations assets_built/sim -type f ! -name '*.png';
 #     ls scenes/house/textures/*.png; } > /tmp/list && tar czf build/data.tar.gz -T /tmp/list
-# ); each step is one `device` call, the next within the
-# machine's idle window, so what a step leaves under build/ and runs/ is still there.
+# Each step is one `device` call, the next within the machine's idle window, so what a step leaves under build/
+# and runs/ is still there.
 #   bench/device.sh install                 # the wheels into build/devenv
 #   bench/device.sh unpack                  # the built data
 #   bench/device.sh rates POLICY [ARGS...]  # bench_scripted.py over every task, 20 variants, seed 0, 16 workers

@@ -59,9 +59,9 @@ def copy_project(dest: Path, everything: bool) -> Path:
         (dest / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, dest / rel)
     params = dest / "params.yaml"  # two variants a task: the pipeline's mechanics, not the benchmark's counts
-    text = re.sub(r"(?m)^  variants_per_task: \d+", "  variants_per_task: 2", params.read_text())
+    text = _set(params.read_text(), r"  variants_per_task: \d+", "  variants_per_task: 2")
     if not everything:  # the verify stage on two scenarios: its mechanics (the skills have their own physics tests)
-        text = re.sub(r"(?m)^  verbs: \[\]", f"  verbs: {list(FAST_VERBS)}", text, count=1)
+        text = _set(text, r"  verbs: \[\]", f"  verbs: {list(FAST_VERBS)}")
     params.write_text(text)
     for cmd in (
         ["git", "init", "-q"],
@@ -70,6 +70,13 @@ def copy_project(dest: Path, everything: bool) -> Path:
     ):
         subprocess.run(cmd, cwd=dest, check=True)
     return dest
+
+
+def _set(params: str, line: str, value: str) -> str:
+    """``params`` with its one line matching ``line`` replaced by ``value`` (none or two: the params changed)."""
+    text, count = re.subn(rf"(?m)^{line}", value, params)
+    assert count == 1, f"params.yaml: {count} lines match {line!r}"
+    return text
 
 
 def run(cmd: list[str], cwd: Path, env: dict, timeout: int = 900) -> str:

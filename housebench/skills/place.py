@@ -162,6 +162,7 @@ class Place(Skill):
         hand = pad_pose(ctx, obs)[1]
         leaning = hand[2, 0] > -math.cos(tuning().place.leaning)  # a rim pinch's fingers lean: the hand keeps its lean
         size = ctx.scene.objects[self.obj].asset.size
+        over = cavity_spot(self.container, obs, ctx, self.obj) if self.container else None  # the same every turn
         out = []
         big = (
             math.hypot(size[0], size[1]) / 2 > tuning().place.big_m
@@ -169,8 +170,7 @@ class Place(Skill):
         for turn in (0.0,) if big else (0.0, math.pi / 2, -math.pi / 2):  # a half turn flings light items
             c, s = math.cos(turn), math.sin(turn)
             offset = np.array([c * held_xy[0] - s * held_xy[1], s * held_xy[0] + c * held_xy[1]])
-            if self.container:
-                over = cavity_spot(self.container, obs, ctx, self.obj)
+            if over is not None:
                 bottom, xy = over[2] + tuning().place.rim_clear_m, over[:2]
             else:
                 half = footprint(size, obj_yaw + turn)

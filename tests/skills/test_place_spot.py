@@ -79,10 +79,16 @@ def test_items_already_in_the_cavity_keep_their_room_and_the_spot_stays_inside()
     assert local[1] > 0  # the free end, away from the cube
 
 
-def test_an_item_standing_on_another_over_the_rim_counts_and_one_beside_the_bin_does_not():
-    ctx, obs = _scene(BIN, can=(0.0, 0.0, 0.0), cube=(2.0, 1.0, 1.05), carton=(2.5, 1.0, 0.9))
+def test_an_item_standing_on_another_over_the_rim_counts():
+    ctx, obs = _scene(BIN, can=(0.0, 0.0, 0.0), cube=(2.0, 1.0, 1.05))  # 0.05 m over the rim
     at = cavity_spot("bin", obs, ctx, "can")
     assert math.dist(at[:2], (2.0, 1.0)) >= _clear("can", "cube") - 1e-9
+
+
+def test_an_item_high_over_the_cavity_does_not_count():
+    high = BIN_AT[2] + BIN.rim_z + tuning().place.inside_above_m + 0.05  # on a shelf above the bin, say
+    ctx, obs = _scene(BIN, can=(0.0, 0.0, 0.0), cube=(2.0, 1.0, high))
+    assert np.allclose(cavity_spot("bin", obs, ctx, "can")[:2], BIN_AT[:2])
 
 
 def test_a_full_round_cavity_takes_the_point_farthest_from_what_is_in_it():
